@@ -1,0 +1,79 @@
+# The documentation half of the graph: Mermaid diagrams -> SVG, Doxygen -> XML,
+# and Sphinx (MyST chapters, Breathe, the book's extension) -> HTML.
+find_program(BOOK_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT BOOK_PYTHON)
+  find_program(BOOK_PYTHON python3)
+endif()
+execute_process(COMMAND "${BOOK_PYTHON}" -c "import sphinx, myst_parser, breathe, furo"
+                RESULT_VARIABLE _py_ok OUTPUT_QUIET ERROR_QUIET)
+find_program(BOOK_DOXYGEN doxygen)
+set(BOOK_MMDC "${CMAKE_SOURCE_DIR}/node_modules/.bin/mmdc")
+set(_missing "")
+if(NOT _py_ok EQUAL 0)
+  list(APPEND _missing "python3-sphinx python3-myst-parser python3-breathe furo (for ${BOOK_PYTHON})")
+endif()
+if(NOT BOOK_DOXYGEN)
+  list(APPEND _missing "doxygen")
+endif()
+if(NOT EXISTS /usr/bin/chromium)
+  list(APPEND _missing "chromium")
+endif()
+if(NOT EXISTS "${BOOK_MMDC}")
+  list(APPEND _missing "Mermaid CLI (npm ci in ${CMAKE_SOURCE_DIR})")
+endif()
+if(_missing)
+  string(REPLACE ";" ", " _missing "${_missing}")
+  message(FATAL_ERROR "The book's HTML needs: ${_missing}. `tools/book deps` installs them "
+                      "(or configure with -DBOOK_DOCS=OFF for the programs alone).")
+endif()
+
+set(BOOK_DOCS_DIR "${CMAKE_BINARY_DIR}")
+set(BOOK_DIAGRAMS_OUT "${CMAKE_BINARY_DIR}/diagrams")
+set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
+
+# Diagrams: one SVG per diagrams/<chapter>/<name>.mmd.
+file(GLOB_RECURSE _mmd CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
+set(_svgs "")
+foreach(src IN LISTS _mmd)
+  file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
+  string(REGEX REPLACE "\\.mmd$" ".svg" rel "${rel}")
+  set(svg "${BOOK_DIAGRAMS_OUT}/${rel}")
+  add_custom_command(
+    OUTPUT "${svg}"
+    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+            "${CMAKE_SOURCE_DIR}" "${src}" "${svg}"
+    DEPENDS "${src}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+            "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
+    COMMENT "Rendering diagrams/${rel}"
+    VERBATIM)
+  list(APPEND _svgs "${svg}")
+endforeach()
+
+# Doxygen: the shared library's headers, as XML for Breathe.
+file(GLOB_RECURSE _headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/code/common/include/*")
+configure_file("${CMAKE_SOURCE_DIR}/book/Doxyfile.in" "${CMAKE_BINARY_DIR}/Doxyfile" @ONLY)
+add_custom_command(
+  OUTPUT "${BOOK_DOXYGEN_DIR}/xml/index.xml"
+  COMMAND "${CMAKE_COMMAND}" -E rm -rf "${BOOK_DOXYGEN_DIR}/xml"
+  COMMAND "${BOOK_DOXYGEN}" "${CMAKE_BINARY_DIR}/Doxyfile"
+  DEPENDS ${_headers} "${CMAKE_SOURCE_DIR}/book/Doxyfile.in"
+  COMMENT "Doxygen: code/common/include -> XML"
+  VERBATIM)
+
+# Sphinx: re-runs when a chapter, the configuration, a record, a diagram, the
+# API XML or a test (for the check-yourself ids) changes.
+file(GLOB_RECURSE _chapters CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/chapters/*")
+file(GLOB_RECURSE _bookconf CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/book/*")
+file(GLOB_RECURSE _tests CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tests/*.cpp" "${CMAKE_SOURCE_DIR}/tests/*.cu")
+get_property(_records GLOBAL PROPERTY BOOK_RECORD_FILES)
+set(BOOK_HTML_STAMP "${CMAKE_BINARY_DIR}/html.stamp")
+add_custom_command(
+  OUTPUT "${BOOK_HTML_STAMP}"
+  COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
+          "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_HTML_STAMP}"
+  DEPENDS ${_chapters} ${_bookconf} ${_tests} ${_records} ${_svgs}
+          "${BOOK_DOXYGEN_DIR}/xml/index.xml" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
+  COMMENT "Sphinx: chapters -> HTML"
+  USES_TERMINAL
+  VERBATIM)
+add_custom_target(book ALL DEPENDS "${BOOK_HTML_STAMP}")

@@ -1,0 +1,231 @@
+// div: what does it cost when the lanes of one warp take different paths?
+//
+// One kernel, two ways to pick the path. per_warp=1 splits every warp by lane
+// parity (divergent); per_warp=0 splits by block parity (every warp uniform).
+// Both do the same work per thread. The default run times both over grids of
+// 1 to 32 "waves" (a wave fills every SM once) with CUDA events, warm-up,
+// fresh non-zero input per launch and medians. --seed-method first repeats
+// the seed text's measurement (one std::chrono-timed first launch) to show
+// what it gets wrong.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "book/cuda.hpp"
+#include "book/report.hpp"
+
+// [listing:diverge-kernel]
+// Each thread runs one of two loops on its own value. Path A: x = 3x + 1.
+// Path B: x = (x xor x/8) + 7. Odd lanes (per_warp=1) or odd blocks
+// (per_warp=0) take path A; the others take path B.
+__global__ void diverge(unsigned* d, int iters, int per_warp) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned chooser = per_warp ? threadIdx.x : blockIdx.x;
+    unsigned x = d[i];
+    if (chooser & 1u) {
+        for (int k = 0; k < iters; ++k) x = x * 3u + 1u;
+    } else {
+        for (int k = 0; k < iters; ++k) x = (x ^ (x >> 3)) + 7u;
+    }
+    d[i] = x;
+}
+// [/listing:diverge-kernel]
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::uint64_t kSeed = 20240601;
+
+struct Pair {
+    book::TimingStats uniform, divergent;
+};
+
+// Time both modes on a grid of `blocks` blocks; every launch reads its own
+// freshly filled array, and the arrays together are twice the L2 or more.
+Pair time_both(int blocks, int iters, int warmup, int reps) {
+    const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
+    book::RotatingBuffers<unsigned> input(n, static_cast<std::size_t>(warmup + reps));
+    Pair out{};
+    for (int per_warp = 0; per_warp < 2; ++per_warp) {
+        // [listing:timing]
+        book::fill_random_u32(input.all(), input.total(), kSeed + per_warp);
+        input.rewind();
+        const book::TimingStats t = book::time_launches(
+            [&] { diverge<<<blocks, kThreads>>>(input.next(), iters, per_warp); }, warmup, reps);
+        // [/listing:timing]
+        (per_warp ? out.divergent : out.uniform) = t;
+    }
+    return out;
+}
+
+unsigned reference(unsigned x, bool path_a, int iters) {
+    for (int k = 0; k < iters; ++k) x = path_a ? x * 3u + 1u : (x ^ (x >> 3)) + 7u;
+    return x;
+}
+
+// Run both modes once on known input and compare a sample of the outputs
+// (every 97th element, the first and the last) with the CPU.
+long count_mismatches(int blocks, int iters) {
+    const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
+    book::device_buffer<unsigned> d(n);
+    long bad = 0;
+    for (int per_warp = 0; per_warp < 2; ++per_warp) {
+        const std::uint64_t seed = kSeed + 100 + per_warp;
+        book::fill_random_u32(d.data(), n, seed);
+        diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp);
+        BOOK_CHECK_LAUNCH();
+        const std::vector<unsigned> got = d.to_host();
+        std::vector<std::size_t> sample;
+        for (std::size_t i = 0; i < n; i += 97) sample.push_back(i);
+        if (sample.back() != n - 1) sample.push_back(n - 1);
+        for (std::size_t i : sample) {
+            const std::size_t thread = i % kThreads, block = i / kThreads;
+            const bool path_a = ((per_warp ? thread : block) & 1u) != 0;
+            if (got[i] != reference(book::random_u32(seed, i), path_a, iters)) ++bad;
+        }
+    }
+    return bad;
+}
+
+// The seed's measurement, kept as it was: zeroed input, std::chrono around
+// launch + synchronize, first launch of the kernel timed. Must run before
+// anything else launches `diverge`, so that loading the kernel (lazy by
+// default since CUDA 12.2) lands inside the first timed launch, as it did there.
+void seed_method(int iters, int warmup, int reps) {
+    const int blocks = 1024;
+    book::device_buffer<unsigned> d(static_cast<std::size_t>(blocks) * kThreads);
+    BOOK_CUDA_CHECK(cudaMemset(d.data(), 0, d.bytes()));
+    double ms[3] = {};
+    for (int launch = 0; launch < 3; ++launch) {  // modes 0, 1, then 0 again
+        const int per_warp = launch == 1 ? 1 : 0;
+        const auto t0 = std::chrono::steady_clock::now();
+        diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp);
+        BOOK_CHECK_LAUNCH();
+        BOOK_CUDA_CHECK(cudaDeviceSynchronize());
+        ms[launch] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                         .count();
+    }
+    const char* loading = std::getenv("CUDA_MODULE_LOADING");
+    book::report_text("cuda_module_loading", loading ? loading : "unset (lazy by default)");
+    book::report("seed_ms_uniform", ms[0], "ms");
+    book::report("seed_ms_divergent", ms[1], "ms");
+    book::report("seed_ms_uniform_again", ms[2], "ms");
+
+    const Pair right = time_both(blocks, iters, warmup, reps);
+    book::report_timing("right_uniform", right.uniform);
+    book::report_timing("right_divergent", right.divergent);
+    const double ratio = right.divergent.median_ms / right.uniform.median_ms;
+    book::report("right_ratio", ratio, "ratio");
+
+    std::printf("\n%d blocks x %d threads, %d iterations (CUDA_MODULE_LOADING=%s)\n", blocks,
+                kThreads, iters, loading ? loading : "unset");
+    std::printf("seed method (first launch, std::chrono):  uniform %.3f ms  divergent %.3f ms\n",
+                ms[0], ms[1]);
+    std::printf("  the same uniform launch once more:       %.3f ms\n", ms[2]);
+    std::printf("done right (warm-up, events, median of %d): uniform %.4f ms  divergent %.4f ms"
+                "  ratio %.2f\n", reps, right.uniform.median_ms, right.divergent.median_ms, ratio);
+}
+
+// Least squares fit of y = t0 + slope * x.
+void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0, double& slope) {
+    const double n = static_cast<double>(x.size());
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        sx += x[i];
+        sy += y[i];
+        sxx += x[i] * x[i];
+        sxy += x[i] * y[i];
+    }
+    slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    t0 = (sy - slope * sx) / n;
+}
+
+int run(int argc, char** argv) {
+    CLI::App app{"Time a branch that splits every warp against one that splits none"};
+    bool seed = false, profile = false, quick = false;
+    app.add_flag("--seed-method", seed, "repeat the seed's measurement, then do it right");
+    app.add_flag("--profile", profile, "launch uniform once, then divergent once (for ncu)");
+    app.add_flag("--quick", quick, "small sizes, for compute-sanitizer");
+    CLI11_PARSE(app, argc, argv);
+    const int iters = quick ? 20 : 2000, warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
+
+    if (seed) {  // first, before anything else loads the kernel
+        seed_method(iters, warmup, reps);
+        return 0;
+    }
+
+    int blocks_per_sm = 0;
+    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, diverge, kThreads, 0));
+    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const int wave_blocks = quick ? 4 : blocks_per_sm * sms;
+
+    if (profile) {
+        const std::size_t n = static_cast<std::size_t>(wave_blocks) * kThreads;
+        book::device_buffer<unsigned> a(n), b(n);
+        book::fill_random_u32(a.data(), n, kSeed);
+        book::fill_random_u32(b.data(), n, kSeed + 1);
+        diverge<<<wave_blocks, kThreads>>>(a.data(), iters, 0);
+        BOOK_CHECK_LAUNCH();
+        diverge<<<wave_blocks, kThreads>>>(b.data(), iters, 1);
+        BOOK_CHECK_LAUNCH();
+        BOOK_CUDA_CHECK(cudaDeviceSynchronize());
+        std::printf("profiled one wave (%d blocks): uniform, then divergent\n", wave_blocks);
+        return 0;
+    }
+
+    const long bad = count_mismatches(wave_blocks, iters);
+    book::report("mismatches", static_cast<double>(bad), "count");
+    book::report("blocks_per_sm", blocks_per_sm, "blocks");
+    book::report("wave_blocks", wave_blocks, "blocks");
+    book::report("threads_per_block", kThreads, "threads");
+    book::report("iters", iters, "count");
+
+    const std::vector<int> waves = quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
+    {  // bring the clocks up before the first timed configuration
+        book::device_buffer<unsigned> spin(static_cast<std::size_t>(wave_blocks) * kThreads);
+        book::fill_random_u32(spin.data(), spin.size(), kSeed);
+        book::warm_up_clocks([&] { diverge<<<wave_blocks, kThreads>>>(spin.data(), iters, 1); },
+                             quick ? 1.0 : 200.0);
+    }
+    std::printf("\n%d threads/block, %d blocks/SM, one wave = %d blocks, %d iterations\n", kThreads,
+                blocks_per_sm, wave_blocks, iters);
+    std::printf("%6s %8s  %-26s %-26s %6s\n", "waves", "blocks", "uniform ms (p10-p90)",
+                "divergent ms (p10-p90)", "ratio");
+    std::vector<double> x, yu, yd;
+    for (int w : waves) {
+        const Pair t = time_both(w * wave_blocks, iters, warmup, reps);
+        const std::string tag = "_w" + std::to_string(w);
+        book::report_timing("uniform" + tag, t.uniform);
+        book::report_timing("divergent" + tag, t.divergent);
+        const double ratio = t.divergent.median_ms / t.uniform.median_ms;
+        book::report("ratio" + tag, ratio, "ratio");
+        x.push_back(w);
+        yu.push_back(t.uniform.median_ms);
+        yd.push_back(t.divergent.median_ms);
+        std::printf("%6d %8d  %8.4f (%.4f-%.4f)   %8.4f (%.4f-%.4f)   %6.2f\n", w, w * wave_blocks,
+                    t.uniform.median_ms, t.uniform.p10_ms, t.uniform.p90_ms, t.divergent.median_ms,
+                    t.divergent.p10_ms, t.divergent.p90_ms, ratio);
+    }
+    double t0u = 0, su = 0, t0d = 0, sd = 0;
+    fit_line(x, yu, t0u, su);
+    fit_line(x, yd, t0d, sd);
+    book::report("fit_t0_ms_uniform", t0u, "ms");
+    book::report("fit_slope_ms_uniform", su, "ms/wave");
+    book::report("fit_t0_ms_divergent", t0d, "ms");
+    book::report("fit_slope_ms_divergent", sd, "ms/wave");
+    book::report("slope_ratio", sd / su, "ratio");
+    std::printf("\nfit t = t0 + slope*waves: uniform t0 %.4f ms, slope %.4f ms/wave;"
+                " divergent t0 %.4f ms, slope %.4f ms/wave; slope ratio %.2f\n",
+                t0u, su, t0d, sd, sd / su);
+    std::printf("CPU reference, sampled outputs of both modes: %ld mismatches\n", bad);
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return book::gpu_main(argc, argv, run); }
