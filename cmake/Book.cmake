@@ -23,6 +23,8 @@ set(BOOK_CUDA_FLAGS "-lineinfo")
 string(REPLACE ";" "," _archs_id "${BOOK_CUDA_ARCHITECTURES}")
 set(BOOK_CUDA_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE} arch=${_archs_id} ${BOOK_CUDA_FLAGS}")
 set_property(GLOBAL PROPERTY BOOK_LEFT_OUT "")
+# GPU runs time kernels: never two at once on one GPU (a Ninja pool of one).
+set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1)
 set_property(GLOBAL PROPERTY BOOK_RECORD_FILES "")
 
 function(book_program name)
@@ -127,8 +129,13 @@ function(book_run run)
         list(APPEND extra "--ncu-arg=${x}")
       endforeach()
     endif()
+    set(pool "")
+    if(cuda)
+      set(pool JOB_POOL book_gpu)
+    endif()
     add_custom_command(
       OUTPUT "${record}"
+      ${pool}
       COMMAND bookrun run ${common} ${prov} ${extra} --timeout ${R_TIMEOUT}
               --out "${record}" --depfile "${record}.d" -- $<TARGET_FILE:${tgt}> ${R_ARGS}
       DEPENDS ${tgt} ${deps}
