@@ -194,6 +194,7 @@ int cmd_run(const Options& o) {
         fail_on_checks(o.name, evaluated, "ran, but");
     }
     write_file_atomically(o.out, record.dump(2) + "\n");
+    std::remove((o.out + ".failed.json").c_str());
     write_depfile(o.depfile, o.out, files);
     return 0;
 }
