@@ -14,7 +14,7 @@ copyright = "2026, the book's authors"
 html_title = "How GPUs Run Code — an executable CUDA textbook"
 
 extensions = ["myst_parser", "breathe", "bookbuild"]
-myst_enable_extensions = ["colon_fence", "deflist", "dollarmath", "attrs_inline"]
+myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
 root_doc = "index"
