@@ -7,7 +7,9 @@
 // fresh non-zero input per launch and medians. --seed-method first repeats
 // the seed text's measurement (one std::chrono-timed first launch) to show
 // what it gets wrong.
+#include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +63,43 @@ Pair time_both(int blocks, int iters, int warmup, int reps) {
         (per_warp ? out.divergent : out.uniform) = t;
     }
     return out;
+}
+
+// [listing:placement]
+// Which SM runs each block? %smid names the SM a thread is running on.
+__global__ void record_sm(unsigned* sm_of_block) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    if (threadIdx.x == 0) sm_of_block[blockIdx.x] = sm;
+}
+// [/listing:placement]
+
+// Place one wave of blocks and count the SMs whose blocks all have the same
+// parity (so, in the uniform mode, all take the same path).
+void report_placement(int wave_blocks, int sms) {
+    book::device_buffer<unsigned> d(static_cast<std::size_t>(wave_blocks));
+    record_sm<<<wave_blocks, kThreads>>>(d.data());
+    BOOK_CHECK_LAUNCH();
+    const std::vector<unsigned> sm_of = d.to_host();
+    std::vector<int> odd(sms, 0), all(sms, 0);
+    for (int b = 0; b < wave_blocks; ++b) {
+        const unsigned sm = sm_of[b];
+        if (sm >= static_cast<unsigned>(sms)) throw std::runtime_error("%smid out of range");
+        ++all[sm];
+        odd[sm] += b & 1;
+    }
+    int used = 0, pure = 0, most = 0;
+    for (int s = 0; s < sms; ++s) {
+        if (all[s] == 0) continue;
+        ++used;
+        pure += (odd[s] == 0 || odd[s] == all[s]) ? 1 : 0;
+        most = std::max(most, all[s]);
+    }
+    book::report("placement_sms_used", used, "SMs");
+    book::report("placement_pure_sms", pure, "SMs");
+    book::report("placement_max_blocks_per_sm", most, "blocks");
+    std::printf("one wave placed on %d SMs (at most %d blocks each); %d of them hold blocks of "
+                "one parity only\n", used, most, pure);
 }
 
 unsigned reference(unsigned x, bool path_a, int iters) {
@@ -178,6 +217,7 @@ int run(int argc, char** argv) {
         return 0;
     }
 
+    if (!quick) report_placement(wave_blocks, sms);
     const long bad = count_mismatches(wave_blocks, iters);
     book::report("mismatches", static_cast<double>(bad), "count");
     book::report("blocks_per_sm", blocks_per_sm, "blocks");

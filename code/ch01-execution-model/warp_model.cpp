@@ -112,4 +112,13 @@ double loop_lane_efficiency(const std::vector<long long>& trip_counts_per_lane) 
     return static_cast<double>(sum) / busy;
 }
 
+// [listing:little]
+int warps_to_hide_latency(int latency_cycles, int independent_per_warp, int issue_per_cycle) {
+    if (latency_cycles < 1 || independent_per_warp < 1 || issue_per_cycle < 1)
+        throw std::invalid_argument("latency, parallelism and issue rate must be at least 1");
+    const long long in_flight = static_cast<long long>(issue_per_cycle) * latency_cycles;
+    return static_cast<int>((in_flight + independent_per_warp - 1) / independent_per_warp);
+}
+// [/listing:little]
+
 }  // namespace ch01

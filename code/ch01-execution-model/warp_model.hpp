@@ -88,4 +88,14 @@ std::vector<int> diverging_warps(int block_threads, const std::function<bool(int
 /// @throws std::invalid_argument for an empty vector or a negative count.
 double loop_lane_efficiency(const std::vector<long long>& trip_counts_per_lane);
 
+/// Little's law for one warp scheduler: how many warps must be resident to keep
+/// it issuing every cycle. The scheduler issues `issue_per_cycle` instructions
+/// per cycle; each result is ready `latency_cycles` after issue; each warp can
+/// offer `independent_per_warp` instructions (its instruction-level
+/// parallelism) before it must wait for a result. In flight at once must be
+/// `issue_per_cycle * latency_cycles` instructions, so the scheduler needs
+/// `ceil(issue_per_cycle * latency_cycles / independent_per_warp)` warps.
+/// @throws std::invalid_argument unless every argument is at least 1.
+int warps_to_hide_latency(int latency_cycles, int independent_per_warp, int issue_per_cycle = 1);
+
 }  // namespace ch01
