@@ -7,11 +7,52 @@ A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no SVG
 behind; the SVG appears only complete (written to a temporary file, then
 renamed).
 """
+import bisect
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+# What Mermaid strips before it parses (mermaid 11, src/diagram-api/frontmatter.ts,
+# regexes.ts and comments.ts). Its parse errors count lines of what is left, so a
+# file that starts with a %% comment would be reported a line early.
+FRONT_MATTER = re.compile(r"^([^\S\n\r]*)-{3}\s*[\n\r](.*?)[\n\r]\1-{3}\s*[\n\r]+", re.S)
+DIRECTIVE = re.compile(r"%{2}{\s*(?:(\w+)\s*:|(\w+))\s*(?:(\w+)|((?:(?!}%{2}).|\r?\n)*))?\s*(?:}%{2})?",
+                       re.I)
+COMMENT = re.compile(r"^\s*%%(?!{)[^\n]+\n?", re.M)
+
+
+def parsed_to_file_lines(source: str) -> list:
+    """For each line Mermaid's parser sees (0-based), the line of the file (1-based)."""
+    text = source.replace("\r\n", "\n").replace("\r", "\n")
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    origin = list(range(len(text)))  # each kept character's offset in the file
+
+    def drop(pattern, count=0):
+        nonlocal text, origin
+        kept_text, kept_origin, pos = [], [], 0
+        for n, m in enumerate(pattern.finditer(text)):
+            if count and n >= count:
+                break
+            kept_text.append(text[pos:m.start()])
+            kept_origin += origin[pos:m.start()]
+            pos = m.end()
+        kept_text.append(text[pos:])
+        kept_origin += origin[pos:]
+        text, origin = "".join(kept_text), kept_origin
+
+    drop(FRONT_MATTER, count=1)
+    drop(DIRECTIVE)
+    drop(COMMENT)
+    drop(re.compile(r"^\s+"), count=1)  # trimStart()
+    lines, start = [], 0
+    for i, ch in enumerate(text + "\n"):
+        if ch == "\n":
+            at = origin[start] if start < len(origin) else len(source)
+            lines.append(bisect.bisect_right(starts, at))
+            start = i + 1
+    return lines
 
 
 def main() -> int:
@@ -23,7 +64,9 @@ def main() -> int:
               file=sys.stderr)
         return 1
     with open(src, encoding="utf-8") as f:
-        n_lines = max(1, f.read().count("\n"))
+        source = f.read()
+    n_lines = max(1, source.count("\n"))
+    file_lines = parsed_to_file_lines(source)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     fd, tmp = tempfile.mkstemp(suffix=".svg", dir=os.path.dirname(out))
     os.close(fd)
@@ -37,7 +80,9 @@ def main() -> int:
             text = proc.stderr + proc.stdout
             m = re.search(r"(?:Parse|Lexical) error on line (\d+):?\s*(.*?)(?:\n\s*at |\Z)", text, re.S)
             if m:
-                line = min(int(m.group(1)), n_lines)
+                parsed = int(m.group(1))
+                line = file_lines[parsed - 1] if 0 < parsed <= len(file_lines) else parsed
+                line = min(line, n_lines)
                 detail = " ".join(m.group(2).split())
                 detail = re.sub(r"\s*Parser\.parseError.*", "", detail)
                 if len(detail) > 240:

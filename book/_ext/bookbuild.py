@@ -184,6 +184,25 @@ class RecordText(BookDirective):
         return [container]
 
 
+def role_line(inliner, lineno: int, text: str) -> int:
+    """The line of an inline role's text. MyST reports an inline role at the line
+    its paragraph starts on; look for the role's own text from there on, within
+    the paragraph."""
+    source = inliner.document.get("source") or ""
+    try:
+        with open(source, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return lineno
+    needle = f"`{text}`"
+    for n in range(max(lineno, 1), len(lines) + 1):
+        if needle in lines[n - 1]:
+            return n
+        if not lines[n - 1].strip():
+            break
+    return lineno
+
+
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
     """{value}`<chapter>/<run>:<result>` or {value}`<chapter>/<run>:<result>|<format>`."""
     env = inliner.document.settings.env
@@ -204,7 +223,7 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         except ValueError as e:
             raise BookError(f"bad format '{spec}' for result '{key}': {e}") from None
     except BookError as e:
-        msg = inliner.reporter.error(str(e), line=lineno)
+        msg = inliner.reporter.error(str(e), line=role_line(inliner, lineno, text))
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     node = nodes.inline(shown, shown, classes=["book-value"])
     if record.get("stale"):

@@ -126,7 +126,7 @@ int cmd_run(const Options& o) {
     record["command"] = command;
 
     std::string results = fmt::format("{}.results.{}", o.out, ::getpid());
-    fs::create_directories(fs::path(results).parent_path());
+    if (fs::path(results).has_parent_path()) fs::create_directories(fs::path(results).parent_path());
     std::remove(results.c_str());
     auto r = run_process(o.command, {{"BOOK_RESULTS", results}}, o.timeout);
     std::string results_text;

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Run a command that must fail, and check that it fails well.
+
+    expect_failure.py --scratch DIR [steps and checks...] -- COMMAND [ARGS...]
+
+The scratch folder is emptied and made the working folder, so relative paths in
+the steps, the checks and the command all lie in it. Then, in the order given:
+
+  --copy SRC DST           copy a file or a folder
+  --json-set FILE KEYS V   set a value in a JSON file; KEYS like a>b>0>c (">" between
+                           keys, a number indexes a list), V is JSON text
+  --json-del FILE KEYS     delete a key from a JSON file
+  --replace FILE OLD NEW   replace text in a file (OLD must occur)
+  --before ARG... --before-end
+                           run a command that must succeed
+
+Then the checks made before the command: --exists PATH (it must exist), and
+--unchanged PATH (hashed now, a file or a whole folder, and again afterwards).
+Then COMMAND runs (with --env K=V added to its environment) and must:
+
+  exit with status --code N, or else with any non-zero status (not a signal);
+  print output (stdout and stderr together) that matches every --expect REGEX;
+  leave every --unchanged path byte for byte as it was, and nothing matching
+  any --absent GLOB behind.
+
+With --skip-code N, a command that exits N is reported as skipped: this script
+exits N too (CTest's SKIP_RETURN_CODE), for example a GPU test without a GPU.
+Exit status: 0 when every check holds, 1 when one does not (each one named).
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+
+class Steps(argparse.Action):
+    """Keeps the preparation steps in the order they were given."""
+
+    def __call__(self, parser, ns, values, option_string=None):
+        ns.steps.append((option_string, values))
+
+
+def parse(argv):
+    # --before ... --before-end may hold a "--" of its own: cut those out first.
+    befores, own, command, i = [], [], None, 0
+    while i < len(argv):
+        if argv[i] == "--before":
+            if "--before-end" not in argv[i + 1:]:
+                sys.exit("expect_failure: --before needs a closing --before-end")
+            j = argv.index("--before-end", i + 1)
+            befores.append(argv[i + 1:j])
+            own += ["--before", str(len(befores) - 1)]
+            i = j + 1
+        elif argv[i] == "--":
+            command = argv[i + 1:]
+            break
+        else:
+            own.append(argv[i])
+            i += 1
+    if not command:
+        sys.exit("expect_failure: give the command after `--`")
+    p = argparse.ArgumentParser(prog="expect_failure")
+    p.set_defaults(steps=[])
+    p.add_argument("--scratch", required=True)
+    p.add_argument("--copy", nargs=2, action=Steps)
+    p.add_argument("--json-set", nargs=3, action=Steps)
+    p.add_argument("--json-del", nargs=2, action=Steps)
+    p.add_argument("--replace", nargs=3, action=Steps)
+    p.add_argument("--before", nargs=1, action=Steps)
+    p.add_argument("--exists", action="append", default=[])
+    p.add_argument("--unchanged", action="append", default=[])
+    p.add_argument("--absent", action="append", default=[])
+    p.add_argument("--expect", action="append", default=[])
+    p.add_argument("--code", type=int)
+    p.add_argument("--skip-code", type=int)
+    p.add_argument("--env", action="append", default=[])
+    p.add_argument("--timeout", type=float, default=300)
+    args = p.parse_args(own)
+    return args, befores, command
+
+
+def walk_keys(data, keys):
+    """The container that holds the last key, and that key (an int for a list)."""
+    parts = [int(k) if k.isdigit() else k for k in keys.split(">")]
+    for k in parts[:-1]:
+        data = data[k]
+    return data, parts[-1]
+
+
+def edit_json(path, keys, value=None, delete=False):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    holder, last = walk_keys(data, keys)
+    if delete:
+        del holder[last]
+    else:
+        holder[last] = json.loads(value)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+
+
+def digest(path):
+    """A file's SHA-256, or a folder's {relative path: SHA-256} for every file in it."""
+    def one(p):
+        with open(p, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    if os.path.isdir(path):
+        out = {}
+        for root, dirs, files in os.walk(path):
+            dirs.sort()
+            for name in sorted(files):
+                p = os.path.join(root, name)
+                out[os.path.relpath(p, path)] = one(p)
+        return out
+    return one(path) if os.path.exists(path) else None
+
+
+def describe_change(path, before, after):
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return f"{path} changed (it was {'absent' if before is None else 'there'}, "\
+               f"now {'absent' if after is None else 'different'})"
+    gone = sorted(set(before) - set(after))
+    new = sorted(set(after) - set(before))
+    diff = sorted(k for k in set(before) & set(after) if before[k] != after[k])
+    bits = [f"{len(x)} {what} (first: {x[0]})" for x, what in
+            ((gone, "files gone"), (new, "files added"), (diff, "files changed")) if x]
+    return f"{path} changed: " + "; ".join(bits)
+
+
+def main(argv) -> int:
+    args, befores, command = parse(argv)
+    shutil.rmtree(args.scratch, ignore_errors=True)
+    os.makedirs(args.scratch)
+    os.chdir(args.scratch)
+
+    for option, values in args.steps:
+        if option == "--copy":
+            src, dst = values
+            if os.path.dirname(dst):
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if os.path.isdir(src):
+                shutil.copytree(src, dst, dirs_exist_ok=True)
+            else:
+                shutil.copyfile(src, dst)
+        elif option == "--json-set":
+            edit_json(values[0], values[1], values[2])
+        elif option == "--json-del":
+            edit_json(values[0], values[1], delete=True)
+        elif option == "--replace":
+            path, old, new = values
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if old not in text:
+                print(f"expect_failure: setup: {path} does not contain {old!r}")
+                return 1
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text.replace(old, new))
+        elif option == "--before":
+            cmd = befores[int(values[0])]
+            print(f"--- setup: {' '.join(cmd)}")
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  timeout=args.timeout)
+            if proc.returncode != 0:
+                print(proc.stdout)
+                print(f"expect_failure: setup command failed (status {proc.returncode}): {' '.join(cmd)}")
+                return 1
+
+    problems = []
+    for path in args.exists:
+        if not os.path.exists(path):
+            print(f"expect_failure: setup did not make {path}")
+            return 1
+    before = {path: digest(path) for path in args.unchanged}
+    for path, d in before.items():
+        if d is None or d == {}:
+            print(f"expect_failure: {path} should be there before the command (to check it is kept)")
+            return 1
+
+    env = dict(os.environ)
+    for kv in args.env:
+        key, _, value = kv.partition("=")
+        env[key] = value
+    print(f"--- command: {' '.join(command)}")
+    try:
+        proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                              timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        print(f"expect_failure: FAIL: the command did not finish within {args.timeout:g} s")
+        return 1
+    output = proc.stdout.decode("utf-8", "replace")
+    print(output, end="" if output.endswith("\n") else "\n")
+    print(f"--- exit status: {proc.returncode}")
+
+    if args.skip_code is not None and proc.returncode == args.skip_code:
+        print(f"expect_failure: skipped (the command exited {args.skip_code})")
+        return args.skip_code
+    if args.code is not None:
+        if proc.returncode != args.code:
+            problems.append(f"exit status {proc.returncode}, expected {args.code}")
+    elif proc.returncode == 0:
+        problems.append("the command succeeded; it should have failed")
+    elif proc.returncode < 0:
+        problems.append(f"the command was killed by signal {-proc.returncode} instead of failing cleanly")
+    for pattern in args.expect:
+        if not re.search(pattern, output, re.M):
+            problems.append(f"the output does not match /{pattern}/")
+    for path, d in before.items():
+        after = digest(path)
+        if after != d:
+            problems.append(describe_change(path, d, after))
+    for pattern in args.absent:
+        left = sorted(glob.glob(pattern))
+        if left:
+            problems.append(f"left behind: {', '.join(left)} (matches {pattern})")
+    for p in problems:
+        print(f"expect_failure: FAIL: {p}")
+    if not problems:
+        print("expect_failure: ok: failed as expected")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
