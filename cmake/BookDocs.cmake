@@ -64,14 +64,19 @@ add_custom_command(
 # API XML or a test (for the check-yourself ids) changes.
 file(GLOB_RECURSE _chapters CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/chapters/*")
 file(GLOB_RECURSE _bookconf CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/book/*")
+if(NOT BOOK_EDITION MATCHES "^(reader|instructor)$")
+  message(FATAL_ERROR "BOOK_EDITION must be reader or instructor, not '${BOOK_EDITION}'")
+endif()
+file(GLOB_RECURSE _exercise_texts CONFIGURE_DEPENDS
+     "${CMAKE_SOURCE_DIR}/exercises/*.md" "${CMAKE_SOURCE_DIR}/solutions/*")
 file(GLOB_RECURSE _tests CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tests/*.cpp" "${CMAKE_SOURCE_DIR}/tests/*.cu")
 get_property(_records GLOBAL PROPERTY BOOK_RECORD_FILES)
 set(BOOK_HTML_STAMP "${CMAKE_BINARY_DIR}/html.stamp")
 add_custom_command(
   OUTPUT "${BOOK_HTML_STAMP}"
   COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
-          "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_HTML_STAMP}"
-  DEPENDS ${_chapters} ${_bookconf} ${_tests} ${_records} ${_svgs}
+          "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_HTML_STAMP}" "${BOOK_EDITION}"
+  DEPENDS ${_chapters} ${_exercise_texts} ${_bookconf} ${_tests} ${_records} ${_svgs}
           "${BOOK_DOXYGEN_DIR}/xml/index.xml" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
   COMMENT "Sphinx: chapters -> HTML"
   USES_TERMINAL

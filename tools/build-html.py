@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the HTML book with Sphinx and publish it only when the build succeeds.
 
-    build-html.py <repo> <build-dir> <stamp>
+    build-html.py <repo> <build-dir> <stamp> [reader|instructor]
 
 Sphinx builds incrementally into <build-dir>/sphinx-stage with warnings as
 errors. Only a clean build is copied to <build-dir>/html, by building a new
@@ -16,11 +16,14 @@ import sys
 
 def main() -> int:
     repo, build, stamp = sys.argv[1:4]
+    edition = sys.argv[4] if len(sys.argv) > 4 else "reader"
     stage = os.path.join(build, "sphinx-stage")
     doctrees = os.path.join(build, "sphinx-doctrees")
     html = os.path.join(build, "html")
     env = dict(os.environ, BOOK_BUILD_DIR=build)
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+    # The instructor edition shows the solutions ({only} instructor blocks).
+    tags = ["-t", "instructor"] if edition == "instructor" else []
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", *tags,
            "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
     proc = subprocess.run(cmd, env=env)
     if proc.returncode != 0:
