@@ -219,7 +219,12 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         if not isinstance(value, (int, float)):
             raise BookError(f"result '{key}' of '{run}' is not a number")
         try:
-            shown = format(value, spec) if spec else f"{value:g}"
+            if spec:
+                shown = format(value, spec)
+            elif float(value).is_integer() and abs(value) < 1e15:
+                shown = str(int(value))  # counts and limits read as integers
+            else:
+                shown = f"{value:g}"
         except ValueError as e:
             raise BookError(f"bad format '{spec}' for result '{key}': {e}") from None
     except BookError as e:
