@@ -65,6 +65,15 @@ else()
 endif()
 
 # The Catch2 mains the exercise tests link: built here, or taken from another build.
+# Labels and a timeout for an exercise test; a GPU one reports 77 as skipped
+# and takes one GPU slot.
+function(_book_exercise_test_properties test labels timeout gpu)
+  set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout})
+  if(gpu)
+    set_tests_properties(${test} PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_GROUPS "gpus:1")
+  endif()
+endfunction()
+
 function(_book_exercise_main name built source_target)
   if(TARGET ${name})
     return()
@@ -165,10 +174,7 @@ function(book_exercise key ex)
     else()
       add_test(NAME ${graded_test} COMMAND ${_bx_runner} skip "no CUDA compiler: ${key}/${ex} was not built")
     endif()
-    set_tests_properties(${graded_test} PROPERTIES LABELS "${labels}" TIMEOUT ${EXERCISE_TIMEOUT})
-    if(gpu)
-      set_tests_properties(${graded_test} PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_GROUPS "gpus:1")
-    endif()
+    _book_exercise_test_properties(${graded_test} "${labels}" ${EXERCISE_TIMEOUT} ${gpu})
   endif()
 
   # The starter: must compile, run, and fail its assertions.
@@ -190,10 +196,7 @@ function(book_exercise key ex)
     else()
       add_test(NAME ${starter_test} COMMAND ${_bx_runner} skip "no CUDA compiler: ${key}/${ex} was not built")
     endif()
-    set_tests_properties(${starter_test} PROPERTIES LABELS "${labels}" TIMEOUT ${ctest_timeout})
-    if(gpu)
-      set_tests_properties(${starter_test} PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_GROUPS "gpus:1")
-    endif()
+    _book_exercise_test_properties(${starter_test} "${labels}" ${ctest_timeout} ${gpu})
   endif()
 
   # The manifest entry.
