@@ -68,6 +68,11 @@ function(_book_hash_args out id args)
   get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
   set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
         --include-dir "${BOOK_COMMON_INCLUDE}")
+  # The shared library is part of every program: its sources count as inputs.
+  list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/report.cpp")
+  if(cuda)
+    list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/cuda.cu")
+  endif()
   foreach(s IN LISTS sources)
     list(APPEND a --source "${s}")
   endforeach()

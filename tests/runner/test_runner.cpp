@@ -101,7 +101,7 @@ TEST_CASE("input differences are named", "[runner][inputs]") {
     CHECK(diff_inputs(a, a).empty());
 }
 
-TEST_CASE("SASS of one function, without addresses or encodings", "[runner][sass]") {
+TEST_CASE("SASS of one function: addresses kept, encodings dropped", "[runner][sass]") {
     const std::string dump =
         "\tcode for sm_90\n"
         "\t\tFunction : _Z5otherv\n"
@@ -113,7 +113,7 @@ TEST_CASE("SASS of one function, without addresses or encodings", "[runner][sass
         ".L_x_1:\n"
         "        /*0020*/                   BSYNC B0 ;                    /* 0x0000000000007941 */\n";
     auto s = extract_sass(dump, "diverge");
-    CHECK(s == "        LDC R1, c[0x0][0x28]\n        BSSY B0, `(.L_x_1)\n.L_x_1:\n        BSYNC B0\n");
+    CHECK(s == "/*0000*/  LDC R1, c[0x0][0x28]\n/*0010*/  BSSY B0, `(.L_x_1)\n.L_x_1:\n/*0020*/  BSYNC B0\n");
     CHECK_THROWS_WITH(extract_sass(dump, "nothere"), Catch::Contains("no function named 'nothere'"));
 }
 

@@ -98,7 +98,8 @@ json join_volatile(json stable, const json& volatile_part);
 
 // ---- tools -------------------------------------------------------------------
 
-/// The SASS of one kernel (cuobjdump -sass), with addresses and encodings removed.
+/// The SASS of one kernel (cuobjdump -sass): one instruction a line after its
+/// address (branch targets refer to addresses), encodings removed.
 std::string extract_sass(const std::string& cuobjdump_output, const std::string& function);
 
 /// Parses `ncu --csv` output into {"<label>:<metric>": {value, unit}}.

@@ -15,7 +15,7 @@ std::string extract_sass(const std::string& dump, const std::string& function) {
     std::istringstream in(dump);
     std::string line, out;
     bool inside = false, found = false;
-    static const std::regex instr(R"(^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*(/\*.*\*/)?\s*$)");
+    static const std::regex instr(R"(^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(/\*.*\*/)?\s*$)");
     while (std::getline(in, line)) {
         auto f = line.find("Function : ");
         if (f != std::string::npos) {
@@ -32,9 +32,10 @@ std::string extract_sass(const std::string& dump, const std::string& function) {
         }
         std::smatch m;
         if (std::regex_match(line, m, instr)) {
-            std::string text = m[1].str();
+            // Keep the address: branch targets (BRA 0x3f0, BSSY B0, 0xb60) refer to it.
+            std::string text = m[2].str();
             if (!text.empty() && text.back() == ';') text.pop_back();
-            out += "        " + text + "\n";
+            out += "/*" + m[1].str() + "*/  " + text + "\n";
         }
     }
     if (!found) throw Error(fmt::format("cuobjdump shows no function named '{}'", function));

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 
@@ -100,10 +101,30 @@ void report_device_provenance() {
     std::fflush(stdout);
 }
 
+namespace {
+
+// Under CTest resource allocation (a machine with several GPUs runs one GPU
+// test per GPU), CTest names this test's GPU in CTEST_RESOURCE_GROUP_0_GPUS as
+// "id:<n>,slots:1". Use that GPU; otherwise the default one.
+void use_allocated_gpu() {
+    const char* spec = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");
+    if (spec == nullptr) return;
+    const std::string s(spec);
+    const auto at = s.find("id:");
+    if (at == std::string::npos) return;
+    const std::string id = s.substr(at + 3, s.find(',', at) - (at + 3));
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+        return;  // "none": a machine without GPUs, where require_gpu skips
+    BOOK_CUDA_CHECK(cudaSetDevice(std::stoi(id)));
+}
+
+}  // namespace
+
 int gpu_main(int argc, char** argv, int (*body)(int, char**)) {
     const std::string name = program_name(argc, argv);
     try {
         require_gpu();
+        use_allocated_gpu();
         report_device_provenance();
         const int status = body(argc, argv);
         std::fflush(stdout);

@@ -80,7 +80,8 @@ void require_gpu();
 
 /// Run a GPU program's body and turn what can go wrong into an exit status.
 ///
-/// Calls book::require_gpu, then book::report_device_provenance, then
+/// Calls book::require_gpu, selects the GPU that CTest allocated to the test
+/// (`CTEST_RESOURCE_GROUP_0_GPUS`, when set), then book::report_device_provenance, then
 /// `body(argc, argv)`, and returns what the body returns. Without a GPU it
 /// prints `<program>: skipped: no CUDA GPU (<reason>)` to stderr and returns 77.
 /// On book::cuda_error or any other std::exception it prints
