@@ -69,7 +69,8 @@ function(_book_hash_args out id args)
   set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
         --include-dir "${BOOK_COMMON_INCLUDE}")
   # The shared library is part of every program: its sources count as inputs.
-  list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/report.cpp")
+  list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/report.cpp"
+                      "${CMAKE_SOURCE_DIR}/code/common/src/options.cpp")
   if(cuda)
     list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/cuda.cu")
   endif()

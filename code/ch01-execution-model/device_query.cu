@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "book/cuda.hpp"
+#include "book/options.hpp"
 #include "book/report.hpp"
 
 namespace cg = cooperative_groups;
@@ -74,10 +73,10 @@ int try_cluster_launch(int size, int clusters, int threads) {
 }
 
 int run(int argc, char** argv) {
-    CLI::App app{"Read this GPU's execution-model limits"};
+    book::Options opts("Read this GPU's execution-model limits");
     bool quick = false;
-    app.add_flag("--quick", quick, "run fast (for compute-sanitizer); this program is always quick");
-    CLI11_PARSE(app, argc, argv);
+    opts.flag("--quick", quick, "run fast (for compute-sanitizer); this program is always quick");
+    if (const auto status = opts.parse(argc, argv)) return *status;
 
     int device = 0;
     BOOK_CUDA_CHECK(cudaGetDevice(&device));

@@ -16,9 +16,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "book/cuda.hpp"
+#include "book/options.hpp"
 #include "book/report.hpp"
 
 // [listing:diverge-kernel]
@@ -185,12 +184,12 @@ void fit_line(const std::vector<double>& x, const std::vector<double>& y, double
 }
 
 int run(int argc, char** argv) {
-    CLI::App app{"Time a branch that splits every warp against one that splits none"};
+    book::Options opts("Time a branch that splits every warp against one that splits none");
     bool seed = false, profile = false, quick = false;
-    app.add_flag("--seed-method", seed, "repeat the seed's measurement, then do it right");
-    app.add_flag("--profile", profile, "launch uniform once, then divergent once (for ncu)");
-    app.add_flag("--quick", quick, "small sizes, for compute-sanitizer");
-    CLI11_PARSE(app, argc, argv);
+    opts.flag("--seed-method", seed, "repeat the seed's measurement, then do it right");
+    opts.flag("--profile", profile, "launch uniform once, then divergent once (for ncu)");
+    opts.flag("--quick", quick, "small sizes, for compute-sanitizer");
+    if (const auto status = opts.parse(argc, argv)) return *status;
     const int iters = quick ? 20 : 2000, warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
 
     if (seed) {  // first, before anything else loads the kernel

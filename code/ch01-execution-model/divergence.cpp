@@ -23,7 +23,6 @@
 //
 // The results also go to the book's runner through book::report.
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -34,9 +33,9 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "book/options.hpp"
 #include "book/report.hpp"
 #include "py_random.hpp"
 #include "warp_model.hpp"
@@ -66,21 +65,6 @@ struct CommaGrouping : std::numpunct<char> {
 /// sign, right-aligned in 6 characters.
 std::string percent(double fraction) {
     return fmt::format("{:>6}", fmt::format("{:.1f}%", fraction * 100.0));
-}
-
-/// A CLI11 check that an integer option is at least `min`; `name` is how the
-/// help shows the rule (for example "POSITIVE").
-CLI::Validator at_least(long long min, const std::string& name) {
-    return CLI::Validator(
-        [min](std::string& text) -> std::string {
-            long long value = 0;
-            const char* end = text.data() + text.size();
-            const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-            if (ec != std::errc() || ptr != end) return "not an integer: " + text;
-            if (value < min) return fmt::format("must be at least {}, not {}", min, value);
-            return {};
-        },
-        name);
 }
 
 /// Simulates one row, prints it as the Python run() does, and reports it.
@@ -150,50 +134,31 @@ void run_program(const Options& opt) {
 
 int main(int argc, char** argv) {
     Options opt;
-    CLI::App app{
+    book::Options opts(
         "divergence: the cost of a two-way branch to SIMT warps (a CPU model).\n"
         "With no options it prints what the chapter's divergence.py prints;\n"
-        "each option is the Python edit named in its help."};
-    app.add_option("--cost-a", opt.cost_a,
-                   "Path A's cost in the first four rows (Python: run()'s default cost_a)")
-        ->check(at_least(0, "NONNEGATIVE"))->capture_default_str();
-    app.add_option("--cost-b", opt.cost_b,
-                   "Path B's cost in the first four rows (Python: run()'s default cost_b)")
-        ->check(at_least(0, "NONNEGATIVE"))->capture_default_str();
-    app.add_option("--slow-cost-a", opt.slow_cost_a,
-                   "Path A's cost in the last row (Python: the last run()'s cost_a=10)")
-        ->check(at_least(0, "NONNEGATIVE"))->capture_default_str();
-    app.add_option("--slow-cost-b", opt.slow_cost_b,
-                   "Path B's cost in the last row (Python: the last run()'s cost_b=1000)")
-        ->check(at_least(0, "NONNEGATIVE"))->capture_default_str();
-    app.add_option("--slow-every", opt.slow_every,
-                   "One lane in N takes the slow path in the last row (Python: its lambda "
-                   "becomes i % N != 0 and its label \"1 lane in N takes slow path\")")
-        ->check(at_least(1, "POSITIVE"))->capture_default_str();
-    app.add_flag("--sort-random", opt.sort_random,
-                 "Sort the random outcomes, false first (Python: rnd.sort() after rnd is built)");
-    app.add_option("--warp", opt.warp,
-                   "Lanes per warp (Python: WARP = N; the \"split by warp\" row keeps its "
-                   "literal i // 32)")
-        ->check(at_least(1, "POSITIVE"))->capture_default_str();
-    app.add_option("--threads", opt.threads,
-                   "Threads per row and random outcomes drawn (Python: run()'s default n, "
-                   "and range(4096) of rnd)")
-        ->check(at_least(0, "NONNEGATIVE"))->capture_default_str();
-    app.add_option("--seed", opt.seed, "Seed of the random outcomes (Python: random.seed(N))")
-        ->capture_default_str();
-
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        fmt::print(stderr, "divergence: error: {}\nRun with --help for more information.\n",
-                   e.what());
-        return 2;
-    }
+        "each option is the Python edit named in its help.");
+    opts.option("--cost-a", opt.cost_a,
+                "Path A's cost in the first four rows (Python: run()'s default cost_a)", 0);
+    opts.option("--cost-b", opt.cost_b,
+                "Path B's cost in the first four rows (Python: run()'s default cost_b)", 0);
+    opts.option("--slow-cost-a", opt.slow_cost_a,
+                "Path A's cost in the last row (Python: the last run()'s cost_a=10)", 0);
+    opts.option("--slow-cost-b", opt.slow_cost_b,
+                "Path B's cost in the last row (Python: the last run()'s cost_b=1000)", 0);
+    opts.option("--slow-every", opt.slow_every,
+                "One lane in N takes the slow path in the last row (Python: its lambda "
+                "becomes i % N != 0 and its label \"1 lane in N takes slow path\")", 1);
+    opts.flag("--sort-random", opt.sort_random,
+              "Sort the random outcomes, false first (Python: rnd.sort() after rnd is built)");
+    opts.option("--warp", opt.warp,
+                "Lanes per warp (Python: WARP = N; the \"split by warp\" row keeps its "
+                "literal i // 32)", 1);
+    opts.option("--threads", opt.threads,
+                "Threads per row and random outcomes drawn (Python: run()'s default n, "
+                "and range(4096) of rnd)", 0);
+    opts.option("--seed", opt.seed, "Seed of the random outcomes (Python: random.seed(N))");
+    if (const auto status = opts.parse(argc, argv)) return *status;
 
     try {
         run_program(opt);

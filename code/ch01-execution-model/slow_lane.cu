@@ -11,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "book/cuda.hpp"
+#include "book/options.hpp"
 #include "book/report.hpp"
 
 namespace {
@@ -71,13 +70,12 @@ struct Config {
 };
 
 int run(int argc, char** argv) {
-    CLI::App app{"One slow lane per warp against all fast and all slow"};
+    book::Options opts("One slow lane per warp against all fast and all slow");
     bool quick = false;
     int waves = 16;
-    app.add_flag("--quick", quick, "small sizes, for compute-sanitizer");
-    app.add_option("--waves", waves, "grid size in waves (one wave fills every SM once)")
-        ->check(CLI::Range(1, 256));
-    CLI11_PARSE(app, argc, argv);
+    opts.flag("--quick", quick, "small sizes, for compute-sanitizer");
+    opts.option("--waves", waves, "grid size in waves (one wave fills every SM once)", 1, 256);
+    if (const auto status = opts.parse(argc, argv)) return *status;
     const int warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
 
     int per_sm = 0;
