@@ -68,11 +68,13 @@ function(_book_hash_args out id args)
   get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
   set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
         --include-dir "${BOOK_COMMON_INCLUDE}")
-  # The shared library is part of every program: its sources count as inputs.
-  list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/report.cpp"
-                      "${CMAKE_SOURCE_DIR}/code/common/src/options.cpp")
+  # The shared library is part of every program: its sources count as inputs
+  # (listed in code/common/CMakeLists.txt, even where book_cuda is not built).
+  get_property(common GLOBAL PROPERTY BOOK_COMMON_SOURCES)
+  list(APPEND sources ${common})
   if(cuda)
-    list(APPEND sources "${CMAKE_SOURCE_DIR}/code/common/src/cuda.cu")
+    get_property(common_cuda GLOBAL PROPERTY BOOK_COMMON_CUDA_SOURCES)
+    list(APPEND sources ${common_cuda})
   endif()
   foreach(s IN LISTS sources)
     list(APPEND a --source "${s}")

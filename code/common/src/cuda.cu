@@ -7,6 +7,7 @@
 #include <exception>
 #include <string>
 
+#include "book/options.hpp"
 #include "book/report.hpp"
 
 namespace book {
@@ -27,13 +28,6 @@ std::string describe(cudaError_t code, const std::string& call, const std::strin
 // 13000 -> "13.0", 12080 -> "12.8".
 std::string cuda_version_text(int v) {
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
-
-std::string program_name(int argc, char** argv) {
-    if (argc < 1 || argv == nullptr || argv[0] == nullptr) return "program";
-    std::string p = argv[0];
-    const auto slash = p.rfind('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
 }
 
 __global__ void fill_random_kernel(std::uint32_t* d, std::size_t n, std::uint64_t seed) {

@@ -43,14 +43,14 @@ CLI::Validator within(long long min, long long max, long long type_min, long lon
         rule);
 }
 
+}  // namespace
+
 std::string program_name(int argc, char** argv) {
-    if (argc < 1 || argv[0] == nullptr) return "program";
+    if (argc < 1 || argv == nullptr || argv[0] == nullptr) return "program";
     std::string_view path(argv[0]);
     const auto slash = path.find_last_of('/');
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
-
-}  // namespace
 
 Options::Options(std::string description) : impl_(std::make_unique<Impl>(std::move(description))) {}
 

@@ -13,6 +13,10 @@
 
 namespace book {
 
+/// The program's name as its messages print it: argv[0] without its folder
+/// ("program" when there is none).
+std::string program_name(int argc, char** argv);
+
 /// The options of one program.
 ///
 /// @code
