@@ -110,6 +110,15 @@ def stale_banner(record: dict) -> list:
     return [warn]
 
 
+def run_block(record: dict, body: list) -> nodes.container:
+    """What a run shows: a stale banner if due, the body, and where it ran."""
+    container = nodes.container(classes=["book-run"])
+    container += stale_banner(record)
+    container += body
+    container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
+    return container
+
+
 class BookDirective(SphinxDirective):
     def fail(self, message: str):
         return [self.state.document.reporter.error(message, line=self.lineno)]
@@ -132,13 +141,10 @@ class ProgramOutput(BookDirective):
         block = nodes.literal_block(text.rstrip("\n"), text.rstrip("\n"))
         block["language"] = "text"
         block["classes"].append("book-output")
-        container = nodes.container(classes=["book-run"])
-        container += stale_banner(record)
+        caption = []
         if "caption" in self.options:
-            container += nodes.paragraph(text=self.options["caption"], classes=["book-caption"])
-        container += block
-        container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
-        return [container]
+            caption = [nodes.paragraph(text=self.options["caption"], classes=["book-caption"])]
+        return [run_block(record, caption + [block])]
 
 
 class RecordText(BookDirective):
@@ -177,11 +183,7 @@ class RecordText(BookDirective):
         text = "\n".join(lines)
         block = nodes.literal_block(text, text)
         block["language"] = self.options.get("language", "text")
-        container = nodes.container(classes=["book-run"])
-        container += stale_banner(record)
-        container += block
-        container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
-        return [container]
+        return [run_block(record, [block])]
 
 
 def role_line(inliner, lineno: int, text: str) -> int:
