@@ -22,7 +22,7 @@
 #                                 Labels: exercises (and gpu).
 #   exercises.starter.<key>.<ex>  built against exercises/<key>/<ex>; passes when
 #                                 the starter runs and fails its assertions
-#                                 (tests/exercises/expect_failure.py).
+#                                 (tests/book/expect_failure.py).
 # The programs are the targets exercise.<key>.<ex> (build/<preset>/exercises/<key>.<ex>)
 # and exercise-starter.<key>.<ex> (build/<preset>/exercises/starter/<key>.<ex>); a
 # GPU exercise's starter test is labelled gpu too, and needs a GPU like its test.
@@ -185,13 +185,17 @@ function(book_exercise key ex)
       set(starter_target "exercise-starter.${id}")
       _book_exercise_program(${starter_target} "${_bx_out}/starter" "${id}" "${starter_dir}"
                              "${test_src}" ${gpu} "${EXERCISE_LIBS}")
-      set(gpu_flag "")
+      # A starter fails cleanly: a non-zero exit (no signal, no timeout) with
+      # Catch2's summary of failed test cases; a GPU starter without a GPU skips.
+      set(skip "")
       if(gpu)
-        set(gpu_flag --gpu)
+        set(skip --skip-code 77 --skip-expect "skipped: no CUDA GPU")
       endif()
       add_test(NAME ${starter_test}
-               COMMAND "${BOOK_EXERCISES_PYTHON}" "${CMAKE_SOURCE_DIR}/tests/exercises/expect_failure.py"
-                       --timeout ${starter_timeout} ${gpu_flag}
+               COMMAND "${BOOK_EXERCISES_PYTHON}" "${CMAKE_SOURCE_DIR}/tests/book/expect_failure.py"
+                       --scratch "${CMAKE_CURRENT_BINARY_DIR}/exercise-scratch/${id}"
+                       --timeout ${starter_timeout} ${skip}
+                       --expect "^test cases:[ ]*[0-9]+([ ]*[|][ ]*[0-9]+ passed)?[ ]*[|][ ]*[1-9][0-9]* failed"
                        -- $<TARGET_FILE:${starter_target}> ${catch_args})
     else()
       add_test(NAME ${starter_test} COMMAND ${_bx_runner} skip "no CUDA compiler: ${key}/${ex} was not built")

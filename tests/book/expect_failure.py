@@ -24,7 +24,9 @@ Then COMMAND runs (with --env K=V added to its environment) and must:
   any --absent GLOB behind.
 
 With --skip-code N, a command that exits N is reported as skipped: this script
-exits N too (CTest's SKIP_RETURN_CODE), for example a GPU test without a GPU.
+exits N too (CTest's SKIP_RETURN_CODE), for example a GPU test without a GPU;
+with --skip-expect REGEX as well, only when its output matches REGEX (a skip
+for any other reason is a failure).
 Exit status: 0 when every check holds, 1 when one does not (each one named).
 """
 import argparse
@@ -78,6 +80,7 @@ def parse(argv):
     p.add_argument("--expect", action="append", default=[])
     p.add_argument("--code", type=int)
     p.add_argument("--skip-code", type=int)
+    p.add_argument("--skip-expect")
     p.add_argument("--env", action="append", default=[])
     p.add_argument("--timeout", type=float, default=300)
     args = p.parse_args(own)
@@ -198,8 +201,11 @@ def main(argv) -> int:
     print(f"--- exit status: {proc.returncode}")
 
     if args.skip_code is not None and proc.returncode == args.skip_code:
-        print(f"expect_failure: skipped (the command exited {args.skip_code})")
-        return args.skip_code
+        if args.skip_expect is None or re.search(args.skip_expect, output, re.M):
+            print(f"expect_failure: skipped (the command exited {args.skip_code})")
+            return args.skip_code
+        print(f"expect_failure: FAIL: exit {args.skip_code} without /{args.skip_expect}/: not a skip")
+        return 1
     if args.code is not None:
         if proc.returncode != args.code:
             problems.append(f"exit status {proc.returncode}, expected {args.code}")
