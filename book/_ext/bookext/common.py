@@ -58,7 +58,7 @@ def source_path(root: str, rel: str, build_dir: str | None = None) -> str:
     is an error: a page shows sources, nothing else on the machine."""
     root_real = os.path.realpath(root)
     path = os.path.realpath(os.path.join(root_real, rel))
-    if os.path.isabs(rel) or os.path.commonpath([root_real, path]) != root_real:
+    if os.path.commonpath([root_real, path]) != root_real:
         raise BookError(f"{rel} is outside the repository's source tree ({root_real})")
     if build_dir:
         build_real = os.path.realpath(build_dir)

@@ -32,9 +32,15 @@ def _source_lines(source: str) -> list:
 
 def role_line(document, lineno: int, name: str, text: str, source: str | None = None) -> int:
     """The line of role `{name}`text`` at or after `lineno`, within its block."""
+    return text_line(document, lineno, [f"{{{name}}}`{text}`",
+                                        f"{{{name}}}`{text.replace('|', chr(92) + '|')}`",
+                                        f"`{text}`"], source)
+
+
+def text_line(document, lineno: int, needles: list, source: str | None = None) -> int:
+    """The first line at or after `lineno`, within its block (up to a blank
+    line), that holds one of `needles` (tried in turn); else `lineno`."""
     lines = _source_lines(source or document.get("source") or "")
-    needles = [f"{{{name}}}`{text}`", f"{{{name}}}`{text.replace('|', chr(92) + '|')}`",
-               f"`{text}`"]
     start = max(lineno or 1, 1)
     for needle in needles:
         for n in range(start, len(lines) + 1):
@@ -87,7 +93,8 @@ class UnparsedRoles(Transform):
             m = UNPARSED.search(text.astext())
             if not m or any(isinstance(a, SKIP) for a in _ancestors(text)):
                 continue
-            line = _block_line(text.parent)
+            start = _block_line(text.parent)
+            line = text_line(self.document, start, [text.astext()[m.start():].split("\n")[0]])
             inside_table = any(isinstance(a, nodes.table) for a in _ancestors(text))
             hint = (" (a Markdown table splits a cell at '|': inside a table write "
                     "{value}`run:result\\|format`)" if inside_table else "")

@@ -40,8 +40,9 @@ def parse_markers(lines: list, where: str) -> dict:
         m = MARKER.match(line)
         if not m:
             if MARKER_LIKE.search(line):
-                raise BookError(f"{where}:{i + 1}: a listing marker should be a line of its own, "
-                                "'// [listing:NAME]' or '// [/listing:NAME]'")
+                raise BookError(f"{where}:{i + 1}: not a well-formed listing marker: write "
+                                "'// [listing:NAME]' or '// [/listing:NAME]' alone on its line "
+                                "(NAME of letters, digits, '.', '_' and '-')")
             continue
         closing, name = m.group(1) == "/", m.group(2)
         if not closing:

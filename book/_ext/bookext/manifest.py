@@ -48,25 +48,33 @@ def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
 
 
 def read_manifest(config) -> Manifest:
-    build = config.book_build_dir
+    build = os.path.abspath(config.book_build_dir) if config.book_build_dir else ""
     path = os.path.join(build, MANIFEST) if build else ""
     if not path or not os.path.exists(path):
         exercises = os.path.join(build, "exercises.json") if build else ""
-        return Manifest(None, config.book_source_root, config.book_records_dir,
-                        config.book_diagrams_dir, "",
+        return Manifest(None, os.path.abspath(config.book_source_root),
+                        os.path.abspath(config.book_records_dir),
+                        os.path.abspath(config.book_diagrams_dir), "",
                         None, (), LEGACY, exercises if exercises and os.path.exists(exercises) else None)
     data = load_json(path, "build manifest")
     if not isinstance(data, dict):
         raise BookError(f"build manifest {path}: not a JSON object")
-    runs = _field(data, "runs", dict, path)
-    for name, run in runs.items():
+    here = os.path.dirname(os.path.abspath(path))
+
+    def where(p):  # paths are absolute; a relative one is read from the manifest's folder
+        return None if p is None else os.path.normpath(os.path.join(here, p))
+
+    runs = {}
+    for name, run in _field(data, "runs", dict, path).items():
         if not isinstance(run, dict) or not isinstance(run.get("record"), str):
             raise BookError(f"build manifest {path}: run '{name}' has no record path")
-    return Manifest(path, _field(data, "source_root", str, path), _field(data, "records_dir", str, path),
-                    _field(data, "diagrams_dir", str, path), _field(data, "edition", str, path),
+        runs[name] = dict(run, record=where(run["record"]))
+    return Manifest(path, where(_field(data, "source_root", str, path)),
+                    where(_field(data, "records_dir", str, path)),
+                    where(_field(data, "diagrams_dir", str, path)), _field(data, "edition", str, path),
                     runs, tuple(_field(data, "chapters", list, path)),
-                    _field(data, "cy_tags", str, path, nullable=True),
-                    _field(data, "exercises", str, path, nullable=True))
+                    where(_field(data, "cy_tags", str, path, nullable=True)),
+                    where(_field(data, "exercises", str, path, nullable=True)))
 
 
 def manifest(env) -> Manifest:
