@@ -43,4 +43,5 @@ book_schema = os.path.join(HERE, "record-schema.json")
 
 # LaTeX (the PDF edition comes later): XeLaTeX, for the Unicode the chapters use.
 latex_engine = "xelatex"
+latex_use_xindy = False  # makeindex: xindy is not in Debian's texlive-xetex
 latex_documents = [(root_doc, "book.tex", project, author, "manual")]

@@ -21,7 +21,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from .common import BookDirective, BookError, source_path
+from .common import BookDirective, BookError, source_path, visible_text
 
 LANGUAGES = {".cpp": "cpp", ".hpp": "cpp", ".cu": "cuda", ".cuh": "cuda", ".h": "cpp", ".cc": "cpp",
              ".py": "python", ".cmake": "cmake", ".txt": "text", ".json": "json", ".sh": "bash",
@@ -121,8 +121,10 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
         path = source_path(config.book_source_root, rel, config.book_build_dir)
     except BookError as e:
         raise BookError(f"listing: {e}") from None
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise BookError(f"listing file {rel} does not exist")
+    if not os.path.isfile(path):
+        raise BookError(f"listing {rel} is not a file")
     env.note_dependency(path)
     language = language or LANGUAGES.get(os.path.splitext(rel)[1], "text")
     try:
@@ -135,6 +137,7 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
     else:
         parse_markers(lines, rel)  # a file shown whole still has well-formed markers
         text, ranges = "\n".join(lines).rstrip("\n"), []
+    text = visible_text(text)
     block = nodes.literal_block(text, text)
     block["language"] = language
     if linenos:

@@ -136,7 +136,7 @@ def stale_banner(record: dict) -> list:
     para += nodes.strong(text="Stale recording. ")
     para += nodes.Text(
         f"This output was recorded at commit {record['provenance'].get('commit', '?')}, and since "
-        f"then {'; '.join(map(str, reasons))}. It no longer shows what the current code does: "
+        f"then {visible_text('; '.join(map(str, reasons)))}. It no longer shows what the current code does: "
         "re-record it on a GPU machine with `tools/book record`.")
     warn += para
     return [warn]
