@@ -69,6 +69,7 @@ def main() -> int:
             pass
         return 1
     tests_notice(build)
+    write_depfile(stamp, doctrees)
     new, old = html + ".new", html + ".old"
     for d in (new, old):
         shutil.rmtree(d, ignore_errors=True)
@@ -77,7 +78,6 @@ def main() -> int:
         os.rename(html, old)
     os.rename(new, html)
     shutil.rmtree(old, ignore_errors=True)
-    write_depfile(stamp, doctrees)
     with open(stamp, "w") as f:
         f.write(os.path.join(html, "index.html") + "\n")
     return 0
