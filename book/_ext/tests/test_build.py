@@ -181,3 +181,16 @@ def test_published_html_holds_only_what_this_build_made(tmp_path):
     assert not os.path.exists(os.path.join(html, "extra.html"))
     assert not os.path.exists(os.path.join(html, "_sources", "extra.md.txt"))
     assert os.path.exists(os.path.join(html, "ch90-fixture.html"))
+
+
+def test_without_an_exercise_list_the_solution_shows_the_files_it_changed(tree):
+    """A build without exercises.json (the instructor preset builds no tests): no points,
+    and the solved sources are those that differ from the starter's."""
+    tree.edit_json("build/book-manifest.json", lambda m: m.update(exercises=None))
+    tree.write("repo/exercises/ch90-fixture/ex01-fixture/contract.hpp", "int answer();  // CONTRACT\n")
+    tree.write("repo/solutions/ch90-fixture/ex01-fixture/contract.hpp", "int answer();  // CONTRACT\n")
+    _, warnings, _ = tree.sphinx(tags=["instructor"])
+    assert warnings == ""
+    page = visible(tree.html())
+    assert "points" not in page
+    assert "// SOLVED" in page and "// CONTRACT" not in page
