@@ -11,7 +11,8 @@
 # JSON lines (results-*.jsonl), and SUMMARY.txt last (also printed). Never
 # stops at a failure; every step has a time limit, and the whole run keeps
 # within BUDGET_S seconds (default 225). Without a GPU it builds, says so, and
-# skips the steps that need one.
+# skips the steps that need one. Exits 1 if a step failed, timed out, or a
+# sanitizer found errors in a kernel meant to be clean; 0 otherwise.
 #
 # Environment: NVCC (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 # CARRY_FLAGS, ARCH (default 90), BUDGET_S, JOBS (parallel compiles, default nproc).
@@ -73,6 +74,7 @@ step() {
   case $rc in
     0) status=ok ;;
     77) status="skipped (no GPU)" ;;
+    99) status="TOOL ERRORS (exit 99)" ;;
     124 | 137) status="TIMED OUT (${limit} s)" ;;
     *) status="FAILED (exit $rc)" ;;
   esac
@@ -324,3 +326,14 @@ EOF
   echo "results as JSON lines: $OUT/results-*.jsonl; every log: $OUT"
 } >"$OUT/SUMMARY.txt" 2>&1
 cat "$OUT/SUMMARY.txt"
+
+# Exit 1 if a step failed or timed out, or a sanitizer found errors in a
+# kernel that should be clean (the volatile and plain tails may show errors:
+# that is the experiment).
+if awk '/FAILED|TIMED OUT/ {bad = 1}
+        /TOOL ERRORS/ && $1 !~ /tail-volatile|tail-plain/ {bad = 1}
+        END {exit bad ? 0 : 1}' "$OUT/steps.txt"; then
+  echo "tools/explore/ch03.sh: some steps failed (see the steps above)" >&2
+  exit 1
+fi
+exit 0
