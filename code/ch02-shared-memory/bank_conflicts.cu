@@ -90,8 +90,9 @@ struct measured {
 
 class bench {
 public:
-    explicit bench(int iters) : iters_(iters) {
-        sms_ = book::device_attribute(cudaDevAttrMultiProcessorCount);
+    // blocks: 0 for one per SM.
+    bench(int iters, int blocks) : iters_(iters) {
+        sms_ = blocks > 0 ? blocks : book::device_attribute(cudaDevAttrMultiProcessorCount);
         const int per_sm = book::device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
         const int optin = book::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
         // More than half of an SM's shared memory: one block per SM.
@@ -132,11 +133,12 @@ int run(int argc, char** argv) {
     book::Options opts("Shared-memory bank conflicts: strided loads and a 32 x 32 tile read by columns");
     bool quick = false, profile = false;
     int iters = 2000;
-    opts.flag("--quick", quick, "few iterations, for compute-sanitizer");
+    opts.flag("--quick", quick, "two blocks, two iterations, for compute-sanitizer");
     opts.flag("--profile", profile, "launch stride 1, 2, 32, then row, column, padded column once each (for ncu)");
     opts.option("--iters", iters, "loop trips per warp (32 loads each)", 1, 100000);
     if (const auto status = opts.parse(argc, argv)) return *status;
-    if (quick || profile) iters = std::min(iters, 10);
+    if (quick) iters = std::min(iters, 2);
+    if (profile) iters = std::min(iters, 10);
 
     const std::vector<pattern> patterns = {
         {"stride1", "lane i reads word i", 1, nullptr, 1},
@@ -152,7 +154,7 @@ int run(int argc, char** argv) {
         {"tile_columns", "32 x 32 tile, lane i reads tile[i][c]", 0, &tile_reads<0, true>, 32},
         {"tile_columns_padded", "32 x 33 tile, lane i reads tile[i][c]", 0, &tile_reads<1, true>, 1},
     };
-    bench b(iters);
+    bench b(iters, quick ? 2 : 0);  // --quick: two blocks, under a sanitizer every load is slow
 
     if (profile) {
         for (const char* name : {"stride1", "stride2", "stride32", "tile_rows", "tile_columns",

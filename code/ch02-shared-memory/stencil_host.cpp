@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 namespace ch02 {
 namespace {
@@ -101,22 +103,33 @@ comparison compare_exact(const std::vector<float>& got, const std::vector<double
     return c;
 }
 
-comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in, int radius) {
-    check_radius(radius, "compare_integers");
-    check_sizes(got.size(), in.size(), "compare_integers");
-    const long long n = static_cast<long long>(in.size());
+namespace {
+
+// in[k] as a whole number (a pointer version of whole()).
+std::int64_t whole_at(const float* in, long long k) {
+    const float v = in[k];
+    if (!(std::fabs(v) < 9.0e15f) || v != std::trunc(v))
+        throw std::invalid_argument("compare_integers: in[" + std::to_string(k) + "] = " +
+                                    std::to_string(v) + " is not a whole number");
+    return static_cast<std::int64_t>(v);
+}
+
+// compare_integers on the outputs [first, last).
+comparison compare_integers_part(const float* got, const float* in, long long n, int radius,
+                                 long long first, long long last) {
     comparison c;
-    c.checked = n;
+    c.checked = last - first;
     // sum = in[i-R] + ... + in[i+R] (zero outside [0, n)), slid one step per output.
     std::int64_t sum = 0;
-    for (long long j = 0; j <= radius && j < n; ++j) sum += whole(in, j, "compare_integers");
-    for (long long i = 0; i < n; ++i) {
-        if (i > 0) {
+    for (long long j = std::max(0LL, first - radius); j <= first + radius && j < n; ++j)
+        sum += whole_at(in, j);
+    for (long long i = first; i < last; ++i) {
+        if (i > first) {
             const long long enter = i + radius, leave = i - radius - 1;
-            if (enter < n) sum += whole(in, enter, "compare_integers");
-            if (leave >= 0) sum -= whole(in, leave, "compare_integers");
+            if (enter < n) sum += whole_at(in, enter);
+            if (leave >= 0) sum -= whole_at(in, leave);
         }
-        const double want = static_cast<double>(sum), g = got[static_cast<std::size_t>(i)];
+        const double want = static_cast<double>(sum), g = got[i];
         if (!(g == want)) {
             ++c.mismatches;
             if (c.first_mismatch < 0) c.first_mismatch = i;
@@ -125,6 +138,41 @@ comparison compare_integers(const std::vector<float>& got, const std::vector<flo
         c.max_abs_error = std::max(c.max_abs_error, err);
     }
     return c;
+}
+
+}  // namespace
+
+comparison compare_integers(const float* got, const float* in, long long n, int radius) {
+    check_radius(radius, "compare_integers");
+    if (n < 0) throw std::invalid_argument("compare_integers: n is negative");
+    const long long min_part = 1LL << 20;
+    const long long cores = std::max(1u, std::thread::hardware_concurrency());
+    const long long parts = std::max(1LL, std::min(cores, n / min_part));
+    if (parts == 1) return compare_integers_part(got, in, n, radius, 0, n);
+    std::vector<comparison> results(static_cast<std::size_t>(parts));
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
+    std::vector<std::thread> threads;
+    for (long long p = 0; p < parts; ++p)
+        threads.emplace_back([&, p] {
+            try {
+                results[static_cast<std::size_t>(p)] = compare_integers_part(
+                    got, in, n, radius, n * p / parts, n * (p + 1) / parts);
+            } catch (...) {
+                errors[static_cast<std::size_t>(p)] = std::current_exception();
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    comparison all;
+    for (const comparison& c : results) merge(all, c);  // in order: the first mismatch stays first
+    return all;
+}
+
+comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in, int radius) {
+    check_radius(radius, "compare_integers");
+    check_sizes(got.size(), in.size(), "compare_integers");
+    return compare_integers(got.data(), in.data(), static_cast<long long>(in.size()), radius);
 }
 
 comparison compare_within_tolerance(const std::vector<float>& got, const std::vector<double>& want,

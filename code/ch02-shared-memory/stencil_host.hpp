@@ -56,9 +56,13 @@ comparison compare_exact(const std::vector<float>& got, const std::vector<double
 
 /// Compare outputs exactly against the stencil of whole-number input `in`,
 /// computed on the fly from a running sum in 64-bit integers: O(n) time and no
-/// reference array (for the 2^28-element benchmark outputs).
+/// reference array (for the 2^28-element benchmark outputs). Large arrays are
+/// split over the CPU's cores, each part starting its own running sum.
 /// @throws std::invalid_argument when the sizes differ or an input is not whole.
 comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in, int radius);
+
+/// The same on n outputs `got` and n inputs `in` (for host buffers that are not vectors).
+comparison compare_integers(const float* got, const float* in, long long n, int radius);
 
 /// Compare outputs within sum_tolerance(2R + 1, scale[i]) (for real inputs),
 /// where scale = window_abs_sums(in, radius), computed once per input by the

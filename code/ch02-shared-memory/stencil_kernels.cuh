@@ -12,9 +12,12 @@
 //   stencil_strided<R, K>     K outputs per thread, blockDim apart, plain loads
 //   stencil_vec<R, V>         4V outputs per thread, 16-byte loads from global memory
 //   stencil_tiled_vec<R, V>   4V outputs per thread, 16-byte loads into a shared tile
+//   stencil_tiled_async<R, V> the same, a block per SM slot walking the tiles, the next
+//                             tile's cp.async copies in flight while this one is summed
 //   copy_vec<V>               no stencil: a copy with the geometry of the vec kernels
 #pragma once
 
+#include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
 #include "stencil_plan.hpp"
@@ -168,6 +171,24 @@ __global__ void stencil_vec(const float* __restrict__ in, float* __restrict__ ou
 }
 // [/listing:vec]
 
+// The outputs of a block's tile: V chunks of 4 per thread, blockDim.x chunks
+// apart, summed from the tile (slot P + m holds chunk m) and stored with float4s.
+template <int R, int V>
+__device__ __forceinline__ void sum_tile(const float4* tile4, long long start,
+                                         float* __restrict__ out, long long n) {
+    constexpr int P = halo_pad(R) / kVec;
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+        const int m = threadIdx.x + v * blockDim.x;
+        const float4 s = window_sum4<R>([&](int c) { return tile4[P + m + c]; });
+        const long long p = start + static_cast<long long>(kVec) * m;
+        if (p + kVec <= n)
+            reinterpret_cast<float4*>(out)[p / kVec] = s;
+        else if (p < n)
+            store_checked(out, p, s, n);
+    }
+}
+
 // [listing:tiled-vec]
 // 4V outputs per thread from a shared tile, loaded with 16-byte loads. Each
 // thread first issues all V of its float4 loads (16V bytes in flight per
@@ -200,18 +221,70 @@ __global__ void stencil_tiled_vec(const float* __restrict__ in, float* __restric
             tile[k] = load_checked(in, start - pad + k, n);
     }
     __syncthreads();  // the whole tile is written before anyone reads it
-#pragma unroll
-    for (int v = 0; v < V; ++v) {
-        const int m = threadIdx.x + v * blockDim.x;
-        const float4 s = window_sum4<R>([&](int c) { return tile4[P + m + c]; });
-        const long long p = start + static_cast<long long>(kVec) * m;
-        if (p + kVec <= n)
-            reinterpret_cast<float4*>(out)[p / kVec] = s;
-        else if (p < n)
-            store_checked(out, p, s, n);
-    }
+    sum_tile<R, V>(tile4, start, out, n);
 }
 // [/listing:tiled-vec]
+
+// Start loading tile `tile` into `tile4` without waiting: 16-byte cp.async
+// copies, global to shared, that hold no registers while in flight. An edge
+// tile is loaded with checked loads instead (it is written when this returns).
+template <int R, int V>
+__device__ __forceinline__ void load_tile_async(const float* __restrict__ in, long long n,
+                                                long long tile, long long tiles, float4* tile4) {
+    constexpr int pad = halo_pad(R), P = pad / kVec;
+    if (tile >= tiles) return;
+    const int chunks = V * blockDim.x;
+    const long long per_block = outputs_per_block(blockDim.x, kVec * V);
+    const long long start = block_start(tile, per_block);
+    if (block_is_interior(start, per_block, pad, n)) {
+        const float4* in4 = reinterpret_cast<const float4*>(in + start);
+#pragma unroll
+        for (int v = 0; v < V; ++v) {
+            const int m = threadIdx.x + v * blockDim.x;
+            __pipeline_memcpy_async(tile4 + P + m, in4 + m, sizeof(float4));
+        }
+        const int t = threadIdx.x;
+        if (t < 2 * P)
+            __pipeline_memcpy_async(tile4 + halo_slot(t, P, chunks), in4 + halo_chunk(t, P, chunks),
+                                    sizeof(float4));
+    } else {
+        float* floats = reinterpret_cast<float*>(tile4);
+        const int width = static_cast<int>(tile_floats(per_block, pad));
+        for (int k = threadIdx.x; k < width; k += blockDim.x)
+            floats[k] = load_checked(in, start - pad + k, n);
+    }
+}
+
+// [listing:tiled-async]
+// stencil_tiled_vec with the next tile's loads in flight while this one is
+// summed: a grid of as many blocks as fit at once, each walking the tiles
+// gridDim.x apart with two tile buffers. Every iteration starts copying the
+// next tile into one buffer, waits for the current tile's copies (its own, then
+// everyone's, at the barrier), sums from the other, and meets the block at a
+// second barrier before that buffer is refilled.
+// Dynamic shared memory: 2 x tile_floats(4V x blockDim.x, halo_pad(R)) floats.
+template <int R, int V>
+__global__ void stencil_tiled_async(const float* __restrict__ in, float* __restrict__ out,
+                                    long long n) {
+    extern __shared__ float4 buffers[];
+    const int slots = V * blockDim.x + 2 * (halo_pad(R) / kVec);
+    const long long per_block = outputs_per_block(blockDim.x, kVec * V);
+    const long long tiles = n / per_block + (n % per_block != 0 ? 1 : 0);
+    long long tile = blockIdx.x;
+    load_tile_async<R, V>(in, n, tile, tiles, buffers);
+    __pipeline_commit();
+    for (int k = 0; tile < tiles; ++k, tile += gridDim.x) {
+        float4* current = buffers + (k & 1) * slots;
+        float4* next = buffers + ((k + 1) & 1) * slots;
+        load_tile_async<R, V>(in, n, tile + gridDim.x, tiles, next);
+        __pipeline_commit();       // (an empty group past the last tile)
+        __pipeline_wait_prior(1);  // this thread's copies of the current tile have landed
+        __syncthreads();           // and every thread's
+        sum_tile<R, V>(current, block_start(tile, per_block), out, n);
+        __syncthreads();           // nobody reads `current` any more: it may be refilled
+    }
+}
+// [/listing:tiled-async]
 
 // A copy with the geometry of stencil_vec<R, V>: the same loads and stores,
 // no neighbours and no adds. What the access pattern alone reaches.

@@ -82,6 +82,30 @@ void run_tiled_vec(const float* in, float* out, long long n, int threads) {
     launch(stencil_tiled_vec<R, V>, per_block, sizeof(float) * tile_floats(per_block, halo_pad(R)),
            in, out, n, threads);
 }
+template <int R, int V>
+void run_tiled_async(const float* in, float* out, long long n, int threads) {
+    if (threads < 2 * halo_pad(R) / kVec)
+        throw std::invalid_argument("stencil_tiled_async needs at least " +
+                                    std::to_string(2 * halo_pad(R) / kVec) +
+                                    " threads per block at R = " + std::to_string(R));
+    const long long per_block = outputs_per_block(threads, kVec * V);
+    const long long tiles = blocks_for(n, per_block);
+    if (tiles == 0) return;
+    const std::size_t smem = 2 * sizeof(float) * tile_floats(per_block, halo_pad(R));
+    auto kernel = stencil_tiled_async<R, V>;
+    if (smem > 48 * 1024)
+        BOOK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             static_cast<int>(smem)));
+    // As many blocks as fit on the GPU at once (no more than there are tiles).
+    int per_sm = 0;
+    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+    const long long fit = static_cast<long long>(per_sm) *
+                          book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const long long blocks = fit < tiles ? fit : tiles;
+    if (blocks < 1) throw std::runtime_error("stencil_tiled_async: no block fits on an SM");
+    kernel<<<static_cast<unsigned>(blocks), threads, smem>>>(in, out, n);
+    BOOK_CHECK_LAUNCH();
+}
 template <int V>
 void run_copy_vec(const float* in, float* out, long long n, int threads) {
     launch(copy_vec<V>, outputs_per_block(threads, kVec * V), 0, in, out, n, threads);
@@ -102,6 +126,8 @@ std::vector<kernel_info> kernels_for() {
         {"vec_x4", "16 outputs/thread, float4 loads", 16, 64, vec_loads, false, run_vec<R, 4>},
         {"tiled_vec_x4", "16 outputs/thread, float4 loads into a tile", 16, 64, 0.25, false,
          run_tiled_vec<R, 4>},
+        {"tiled_async_x4", "tiled_vec_x4, next tile loading while summing", 16, 64, 0.25, false,
+         run_tiled_async<R, 4>},
     };
     if constexpr (R == 3) {  // the tuning variants, at the target's radius only
         k.push_back({"vec_x2", "8 outputs/thread, float4 loads", 8, 32, vec_loads, false,

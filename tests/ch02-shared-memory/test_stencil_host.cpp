@@ -199,6 +199,30 @@ TEST_CASE("compare_integers agrees with the materialized reference", "[ch02][ste
     CHECK_THROWS_AS(ch02::compare_integers({1, 2}, {1, 2, 3}, 1), std::invalid_argument);
 }
 
+TEST_CASE("compare_integers on arrays split over threads", "[ch02][stencil-host]") {
+    // Large enough to be split into parts (1 Mi outputs or more each, one per
+    // core): spoil outputs at the ends and around the parts' seams.
+    const long long n = (3LL << 20) + 17;
+    const auto in = random_integers(static_cast<std::size_t>(n), 99);
+    for (int r : {1, 64}) {
+        auto got = as_float(ch02::stencil_reference_integers(in, r));
+        INFO("R = " << r);
+        CHECK(ch02::compare_integers(got, in, r).mismatches == 0);
+        const std::vector<long long> spoil = {0, (1LL << 20) - 1, 1LL << 20, (1LL << 20) + 1,
+                                              n / 2, (2LL << 20) + 3, n - 1};
+        for (long long i : spoil) got[static_cast<std::size_t>(i)] += 1.0f;
+        const auto c = ch02::compare_integers(got, in, r);
+        CHECK(c.checked == n);
+        CHECK(c.mismatches == static_cast<long long>(spoil.size()));
+        CHECK(c.first_mismatch == 0);
+        CHECK(c.max_abs_error == 1.0);
+    }
+    auto bad = in;
+    bad[static_cast<std::size_t>(n - 5)] = 0.25f;  // a fraction in the last part
+    const std::vector<float> zeros(static_cast<std::size_t>(n), 0.0f);
+    CHECK_THROWS_WITH(ch02::compare_integers(zeros, bad, 3), Catch::Contains("in[" + std::to_string(n - 5) + "]"));
+}
+
 TEST_CASE("merge adds counts and keeps the maxima", "[ch02][stencil-host]") {
     ch02::comparison a, b;
     a.checked = 10;
