@@ -6,7 +6,8 @@
 // Modes:
 //   (default)  the steps at one radius (R = 3) on 2^28 floats: each kernel's
 //              median time beside cudaMemcpy device-to-device in the same run,
-//              each kernel's output checked in full; best_over_copy.
+//              each kernel's output checked in full; best_over_copy, the best
+//              of the steps (the tuning variants are --tune's).
 //   --sweep    the R sweep: plain, vec_x4, tiled_vec_x4, tiled_async_x4 at R = 1 .. 128.
 //   --tune     R = 3, the vector kernels at 1, 2, 4, 8 float4s per thread and
 //              128 .. 1024 threads per block (for exploring; not checked).
@@ -237,7 +238,8 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
     book::report("threads", threads, "threads");
 
     std::vector<kernel_info> kernels = ch02::copy_kernels();
-    for (const kernel_info& k : ch02::stencil_kernels(radius)) kernels.push_back(k);
+    for (const kernel_info& k : ch02::stencil_kernels(radius))
+        if (!k.variant) kernels.push_back(k);  // the variants are --tune's
     std::printf("\nR = %d, n = %lld floats (%.0f MiB in, as much out), %d threads per block, "
                 "median of %d launches\n", radius, n, 4.0 * n / (1 << 20), threads, reps);
     std::printf("%-14s %-44s %7s %7s %8s %9s %8s %7s %6s\n", "kernel", "idea", "B/thr",
@@ -351,10 +353,7 @@ int profile_mode(long long n, int threads) {
     fill(in.data(), n, kSeed, false);
     std::vector<kernel_info> kernels = ch02::stencil_kernels(3);
     kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                                 [](const kernel_info& k) {
-                                     return k.name == "vec_x2" || k.name == "vec_x8" ||
-                                            k.name == "tiled_vec_x2" || k.name == "tiled_vec_x8";
-                                 }),
+                                 [](const kernel_info& k) { return k.variant; }),
                   kernels.end());
     kernels.push_back(ch02::find_kernel(ch02::copy_kernels(), "copy_vec_x4"));
     std::string order;

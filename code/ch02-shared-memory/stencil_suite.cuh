@@ -37,6 +37,7 @@ struct kernel_info {
     double global_loads_per_output;    ///< load instructions to global memory per output (interior)
     bool copy;                         ///< a copy, not a stencil
     launcher launch;
+    bool variant = false;              ///< a tuning variant (--tune), not a step of the table
 };
 
 namespace detail {
@@ -131,13 +132,13 @@ std::vector<kernel_info> kernels_for() {
     };
     if constexpr (R == 3) {  // the tuning variants, at the target's radius only
         k.push_back({"vec_x2", "8 outputs/thread, float4 loads", 8, 32, vec_loads, false,
-                     run_vec<R, 2>});
+                     run_vec<R, 2>, true});
         k.push_back({"vec_x8", "32 outputs/thread, float4 loads", 32, 128, vec_loads, false,
-                     run_vec<R, 8>});
+                     run_vec<R, 8>, true});
         k.push_back({"tiled_vec_x2", "8 outputs/thread, float4 loads into a tile", 8, 32, 0.25,
-                     false, run_tiled_vec<R, 2>});
+                     false, run_tiled_vec<R, 2>, true});
         k.push_back({"tiled_vec_x8", "32 outputs/thread, float4 loads into a tile", 32, 128, 0.25,
-                     false, run_tiled_vec<R, 8>});
+                     false, run_tiled_vec<R, 8>, true});
     }
     return k;
 }
