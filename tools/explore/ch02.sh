@@ -11,7 +11,7 @@
 #   OUTDIR/ncu/, OUTDIR/sass/     Nsight Compute output, SASS and instruction counts
 #   OUTDIR/SUMMARY.txt            one line per step: status, seconds, key numbers
 #
-# Run from the repository root. Every step runs whatever happened before it
+# Run from the repository root. Each step runs whatever happened to the ones before
 # (the script never stops at the first failure) and has its own time limit; the
 # whole script is meant to finish in under 4 minutes on one H200. Without a GPU
 # the build steps still run and the run steps say "skip".
@@ -24,7 +24,7 @@
 set -u
 
 if [ $# -ne 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
     [ $# -eq 1 ] && exit 0 || exit 2
 fi
 if [ ! -f code/ch02-shared-memory/stencil.cu ]; then
