@@ -14,6 +14,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grade_case import tree_hashes  # noqa: E402
 
@@ -53,6 +54,12 @@ def main():
     p = subs / "hank" / E1 / "warp_map.cpp"
     p.write_text(p.read_text() + "\n#include <cstdio>\n#include <unistd.h>\nnamespace { struct F { F() "
                  "{ std::puts(\"All tests passed\"); _exit(0); } } f; }\n")
+    sys.path.insert(0, str(repo / "tools"))
+    from grader.sandbox import Sandbox  # the grader's own probe
+    box, why = Sandbox.probe()
+    if box is None:
+        print(f"skipped: the sandbox cannot run here ({why}); the batch holds a hostile submission")
+        return 77
     before = tree_hashes(repo)
     out = work / "out"
     cmd = [sys.executable, a.grade, "--batch", str(subs), "--kit", a.kit, "--no-kit-build",

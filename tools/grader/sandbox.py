@@ -31,6 +31,7 @@ import selectors
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from pathlib import Path
 
 BWRAP = os.environ.get("BOOK_GRADE_BWRAP", "bwrap")  # tests point this at a missing file
 PYTHON = "/usr/bin/python3"
-PRLIMIT = "/usr/bin/prlimit"
+PRLIMIT = "/usr/bin/prlimit" if os.access("/usr/bin/prlimit", os.X_OK) else (shutil.which("prlimit") or "prlimit")
 UID_BASE = 1_900_000_000  # sandbox user ids: UID_BASE .. UID_BASE + UID_SPAN - 1
 UID_SPAN = 90_000_000
 SANDBOX_UID = 65534  # the user id inside the sandbox
@@ -233,9 +234,11 @@ class Sandbox:
     @staticmethod
     def probe(trusted=False):
         """A working sandbox, or (None, why not)."""
-        bwrap = _bwrap_path()
         if trusted:
-            return Sandbox("trusted", "--trusted: no sandbox; the submission runs as the grader"), None
+            box = Sandbox("trusted", "--trusted: no sandbox; the submission runs as the grader")
+            box.enforce_nproc = False  # without a user of its own, the limit would count the grader's
+            return box, None
+        bwrap = _bwrap_path()
         if not bwrap:
             return None, f"bubblewrap ({BWRAP}) is not installed (Debian package bubblewrap)"
         if not os.access(PYTHON, os.X_OK) or not os.access(PRLIMIT, os.X_OK):
@@ -310,7 +313,8 @@ class Sandbox:
         r_fd, w_fd = os.pipe()
         code = SUPERVISOR.replace("REPORT_LIMIT", str(int(limits.report)))
         mode = "ns" if self.mode == "bwrap" else "group"
-        cmd = prefix + [PYTHON, "-I", "-S", "-c", code, mode, str(w_fd), report or ""]
+        python = PYTHON if self.mode == "bwrap" or os.access(PYTHON, os.X_OK) else sys.executable
+        cmd = prefix + [python, "-I", "-S", "-c", code, mode, str(w_fd), report or ""]
         cmd += limits.prlimit_args() if self.enforce_nproc else [
             a for a in limits.prlimit_args() if not a.startswith("--nproc")]
         cmd += ["--"] + [str(a) for a in argv]
