@@ -68,8 +68,11 @@ endfunction()
 # ---- discovery and the layout check (both sides) -----------------------------
 set(_bx_root "${CMAKE_SOURCE_DIR}")
 book_exercise_list("${_bx_root}" _bx_ids)
+file(GLOB _bx_keys LIST_DIRECTORIES true "${_bx_root}/exercises/*" "${_bx_root}/solutions/*"
+                                         "${_bx_root}/tests/*/exercises")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-             "${_bx_root}/cmake/BookExerciseContract.cmake")
+             "${_bx_root}/cmake/BookExerciseContract.cmake" "${_bx_root}/exercises"
+             "${_bx_root}/solutions" ${_bx_keys})
 set(_bx_book_entries "")
 foreach(_bx_id IN LISTS _bx_ids)
   string(REPLACE "/" ";" _bx_parts "${_bx_id}")
@@ -78,12 +81,16 @@ foreach(_bx_id IN LISTS _bx_ids)
   string(REPLACE "/" "." _bx_tid "${_bx_id}")
   book_exercise_read("${_bx_root}" ${_bx_key} ${_bx_ex} "BX_${_bx_tid}")
   book_exercise_check_solution("${_bx_root}" ${_bx_key} ${_bx_ex} "${BX_${_bx_tid}_STUDENT_FILES}")
-  # What configure read: a new, removed or edited file re-runs it.
-  file(GLOB _bx_watch "${_bx_root}/exercises/${_bx_id}/*" "${_bx_root}/solutions/${_bx_id}/*"
-                      "${_bx_root}/tests/${_bx_key}/exercises/${_bx_ex}/*")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_bx_watch}
-               "${_bx_root}/exercises/${_bx_id}" "${_bx_root}/solutions/${_bx_id}"
-               "${_bx_root}/tests/${_bx_key}/exercises/${_bx_ex}")
+  # What configure read re-runs it: the contract, the title, the test names, and
+  # the folders (a file added or removed). Editing a starter or a solution does not.
+  set(_bx_watch "${_bx_root}/exercises/${_bx_id}/exercise.cmake"
+                "${_bx_root}/exercises/${_bx_id}/README.md"
+                "${_bx_root}/exercises/${_bx_id}" "${_bx_root}/solutions/${_bx_id}"
+                "${_bx_root}/tests/${_bx_key}/exercises/${_bx_ex}")
+  foreach(_bx_set IN LISTS BX_${_bx_tid}_SETS)
+    list(APPEND _bx_watch "${BX_${_bx_tid}_${_bx_set}_TEST}")
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_bx_watch})
 
   set(_p "BX_${_bx_tid}")
   _bx_json_string(_j_id "${_bx_id}")

@@ -156,3 +156,57 @@ def test_a_broken_archive_is_unreadable_not_a_crash(tmp_path):
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))
+
+
+# -- the sandbox -----------------------------------------------------------------------
+from grader.sandbox import Bind, Limits, Sandbox  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def box():
+    b, why = Sandbox.probe()
+    if b is None:
+        pytest.skip(f"no sandbox here: {why}")
+    b.new_identity()
+    return b
+
+
+def test_a_hidden_folder_under_usr_is_empty_inside(box):
+    shown = Path("/usr/share")
+    box.hide = [shown / "doc"]
+    try:
+        r = box.run(["/bin/sh", "-c", "ls /usr/share/doc | wc -l; ls /usr/share | wc -l"], [],
+                    Limits(wall=20), cwd="/tmp")
+    finally:
+        box.hide = []
+    hidden, other = (int(x) for x in r.stdout.split())
+    assert hidden == 0 and other > 0
+
+
+def test_nothing_but_tmp_and_writable_binds_can_be_written(box):
+    import shutil
+    import tempfile
+    root = Path(tempfile.mkdtemp(prefix="grader-unit-"))
+    try:
+        root.chmod(0o755)  # as the grader's folders: the sandbox's user passes through
+        out = root / "w"
+        out.mkdir()
+        box.give(out)
+        r = box.run(["/bin/sh", "-c", "for d in / /dev /usr /etc /ro /rw /tmp; do touch $d/x "
+                     "2>/dev/null && echo $d; done"], [Bind(root, "/ro"), Bind(out, "/rw", writable=True)],
+                    Limits(wall=20), cwd="/tmp")
+    finally:
+        shutil.rmtree(root)
+    assert r.stdout.split() == ["/rw", "/tmp"]
+
+
+def test_no_process_outlives_its_run(box):
+    r = box.run(["/bin/sh", "-c", "(setsid sleep 60 &); (sleep 60 &); echo started"], [],
+                Limits(wall=20), cwd="/tmp")
+    assert r.exit == 0 and "started" in r.stdout
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                assert (p / "cmdline").read_bytes() != b"sleep\x0060\x00"
+            except OSError:
+                pass

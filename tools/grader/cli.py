@@ -194,6 +194,7 @@ def main(argv=None):
             return batch(a, grader)
         sub = Path(a.submission)
         out = Path(a.out) if a.out else ROOT / "build" / "grade" / safe_name(submission.submission_name(sub))
+        box.hide.append(out.resolve())
         say(f"grading {sub} ({box.mode}{', GPU tests run' if grader.gpu_ok else ''})")
         try:
             result = grader.grade(sub)
@@ -213,6 +214,7 @@ def batch(a, grader):
     if not folder.is_dir():
         fail(f"--batch {folder}: no such folder")
     out = Path(a.out) if a.out else ROOT / "build" / "grade" / "batch"
+    grader.box.hide.append(out.resolve())
     entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
     if not entries:
         fail(f"--batch {folder}: the folder is empty")

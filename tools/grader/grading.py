@@ -110,6 +110,7 @@ class Grader:
         self.root = Path(tempfile.mkdtemp(prefix="book-grade-", dir=root))
         self.root.chmod(0o711)  # the sandbox's user may pass through, not list
         self.staged = kit.stage(self.root / "kit")
+        sandbox.hide += [repo, Path(kit.build_dir).resolve()]
 
     def close(self):
         if not self.opt.keep:
@@ -215,8 +216,8 @@ class Grader:
         return res
 
     def _limits(self, wall):
-        return Limits(memory=4 * GiB, processes=64, cpu=int(wall) + 5, file_size=512 * MiB,
-                      open_files=256, tmp_size=1 * GiB, wall=wall, output=16 * MiB)
+        return Limits(memory=4 * GiB, processes=32, cpu=int(wall) + 5, file_size=256 * MiB,
+                      open_files=256, tmp_size=512 * MiB, wall=wall, output=16 * MiB)
 
     def _compile(self, ex, src, obj):
         kit = self.kit
@@ -260,7 +261,7 @@ class Grader:
 
     def _run_set(self, ex, s, r, bin_):
         wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout
-        limits = Limits(memory=self.opt.memory, processes=32, cpu=int(wall) + 5, file_size=64 * MiB,
+        limits = Limits(memory=self.opt.memory, processes=16, cpu=int(wall) + 5, file_size=64 * MiB,
                         open_files=256, tmp_size=256 * MiB, wall=wall, output=16 * MiB)
         env = {}
         if ex.gpu:

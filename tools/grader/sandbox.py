@@ -129,10 +129,11 @@ class Limits:
     file_size: int = 64 * MiB      # RLIMIT_FSIZE
     open_files: int = 256          # RLIMIT_NOFILE
     tmp_size: int = 256 * MiB      # the private /tmp
+    shm_size: int = 64 * MiB       # the private /dev/shm
     wall: float = 60.0             # seconds before the whole sandbox is killed
     output: int = 16 * MiB         # stdout + stderr read before the sandbox is killed
     keep_output: int = 64 * 1024   # of each stream, kept for the report
-    report: int = 64 * MiB         # the largest report file taken
+    report: int = 32 * MiB         # the largest report file taken
 
     def prlimit_args(self):
         args = [PRLIMIT, f"--nproc={self.processes}", f"--cpu={self.cpu}",
@@ -195,6 +196,10 @@ def _bwrap_path():
     return shutil.which(BWRAP) if os.sep not in BWRAP else (BWRAP if os.access(BWRAP, os.X_OK) else None)
 
 
+_SYSTEM_ROOTS = [Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+                                   "/etc/alternatives", "/sys", "/run/nvidia-persistenced")]
+
+
 def _system_binds():
     """The read-only view of the system: /usr, the usual links into it, and a few files of /etc."""
     args = ["--ro-bind", "/usr", "/usr"]
@@ -227,6 +232,7 @@ class Sandbox:
     def __init__(self, mode, note=""):
         self.mode = mode
         self.note = note
+        self.hide = []  # host paths never to show (the repository, the kit, the results)
         self.uid = None
         self.enforce_nproc = True
 
@@ -289,11 +295,20 @@ class Sandbox:
                       "--cap-drop", "ALL", "--die-with-parent", "--new-session",
                       "--hostname", "sandbox"] + _system_binds()
             prefix += ["--proc", "/proc", "--dev", "/dev",
-                       "--size", str(limits.tmp_size), "--tmpfs", "/tmp"]
+                       "--size", str(limits.tmp_size), "--tmpfs", "/tmp",
+                       "--size", str(limits.shm_size), "--tmpfs", "/dev/shm"]
             if gpu:
                 prefix += _gpu_binds()
+            # What must stay out of sight though it lies under a system folder shown
+            # (a repository in /usr/local/src, say): covered by an empty folder.
+            for h in self.hide:
+                if any(h == s or s in h.parents for s in _SYSTEM_ROOTS):
+                    prefix += ["--tmpfs", str(h)]
             for b in binds:
                 prefix += ["--bind" if b.writable else "--ro-bind", str(b.host), b.inside]
+            # Nothing else is writable: not the root, not /dev (both would be
+            # memory without a limit).
+            prefix += ["--remount-ro", "/dev", "--remount-ro", "/"]
             prefix += ["--chdir", cwd, "--clearenv"]
             for k, v in self._env(env).items():
                 prefix += ["--setenv", k, v]

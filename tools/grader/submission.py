@@ -19,6 +19,7 @@ from pathlib import PurePosixPath
 
 MAX_FILE = 1 << 20          # bytes of one student file
 MAX_ENTRIES = 20000         # entries of an archive or folder walk
+MAX_UNPACKED = 512 << 20    # bytes an archive's members may add up to
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
 
@@ -207,6 +208,8 @@ class _ArchiveTree:
             self.zip = zipfile.ZipFile(path)
             self.tar = None
             members = self.zip.infolist()[: MAX_ENTRIES + 1]
+            if sum(m.file_size for m in members) > MAX_UNPACKED:
+                raise ValueError(f"more than {MAX_UNPACKED >> 20} MiB once unpacked")
             for m in members:
                 mode = (m.external_attr >> 16) & 0xFFFF
                 if m.is_dir():
@@ -219,9 +222,14 @@ class _ArchiveTree:
         else:
             self.zip = None
             self.tar = tarfile.open(path)
+            total = 0
             for n, m in enumerate(self.tar):
                 if n > MAX_ENTRIES:
                     break
+                total += m.size
+                if total > MAX_UNPACKED:
+                    self.tar.close()
+                    raise ValueError(f"more than {MAX_UNPACKED >> 20} MiB once unpacked")
                 kind = ("file" if m.isreg() else "dir" if m.isdir() else
                         "symbolic link" if m.issym() else "hard link" if m.islnk() else "special file")
                 self._add(m.name, kind, m)
