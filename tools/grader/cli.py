@@ -84,6 +84,9 @@ def parse(argv):
                     help="Gradescope visibility of the hidden test sets (default hidden)")
     ap.add_argument("--trusted", action="store_true",
                     help="no sandbox: only for code you trust")
+    ap.add_argument("--work-dir", metavar="DIR", default="",
+                    help="where the fresh grading folders go (default: the system's temporary "
+                         "folder; never inside the repository; it must allow running programs)")
     ap.add_argument("--keep", action="store_true", help="keep the grading folder (debugging)")
     a = ap.parse_args(argv)
     if a.bundle and a.submission:
@@ -186,7 +189,7 @@ def main(argv=None):
     if box.note:
         say(box.note)
     opt = Options(timeout=a.timeout, build_timeout=a.build_timeout, memory=a.memory * GiB,
-                  only=tuple(a.exercise), keep=a.keep)
+                  only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir)
     grader = Grader(kit, box, opt, False, "")
     try:
         grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)
