@@ -19,7 +19,8 @@
 #                                       optionally hidden
 #
 # exercise.cmake sets (and nothing else):
-#   EXERCISE_STUDENT_FILES  the file names the student edits and hands in
+#   EXERCISE_STUDENT_FILES  the file names the student edits and hands in: sources only
+#                           (.cpp, .cu); headers are the contract's, the same for all
 #   EXERCISE_POINTS         points per test set: visible <n> [hidden <n>]; a set is
 #                           worth its points when every one of its test cases passes
 #   EXERCISE_TIMEOUT        seconds one test set may run (default 60)
@@ -146,6 +147,11 @@ function(book_exercise_read root key ex prefix)
     if(NOT f MATCHES "${BOOK_EXERCISE_NAME_REGEX}")
       _bx_error("${contract}" "EXERCISE_STUDENT_FILES: '${f}' is no plain C++/CUDA file name")
     endif()
+    if(NOT f MATCHES "\\.(cpp|cc|cxx|cu)$")
+      _bx_error("${contract}" "EXERCISE_STUDENT_FILES: '${f}' is a header, but the tests are "
+                "compiled once against the contract's headers for every student, so a student "
+                "edits sources only (.cpp, .cu)")
+    endif()
     if(f STREQUAL "README.md" OR f STREQUAL "exercise.cmake")
       _bx_error("${contract}" "EXERCISE_STUDENT_FILES: '${f}' is not the student's to edit")
     endif()
@@ -153,9 +159,7 @@ function(book_exercise_read root key ex prefix)
       _bx_error("${dir}/${f}" "missing: exercise.cmake names it as a student file, so the "
                 "starter must have it")
     endif()
-    if(f MATCHES "\\.(cpp|cc|cxx|cu)$")
-      list(APPEND sources "${f}")
-    endif()
+    list(APPEND sources "${f}")
   endforeach()
   list(REMOVE_DUPLICATES EXERCISE_STUDENT_FILES)
   if(NOT sources)

@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
@@ -259,6 +260,28 @@ class Case:
             if not ok:
                 self.problems.append(f"{key}: want {want}, got {got} ({t['score']} of "
                                      f"{t['max_score']}): {t['output'][:300]}")
+        # The JUnit file says the same, one test case per test set.
+        try:
+            suites = ET.parse(self.out / "junit.xml").getroot()
+            suite = suites.find("testsuite")
+            if suite is None or not suite.get("name", "").startswith("tools/grade: "):
+                self.problems.append("junit.xml: no test suite named tools/grade: <submission>")
+            cases = {f"{tc.get('classname')} {tc.get('name').split(' ')[0]}": tc
+                     for tc in suites.iter("testcase")}
+        except (OSError, ET.ParseError) as e:
+            self.problems.append(f"junit.xml: {e}")
+            cases = {}
+        for key, want in expect.items():
+            if want.startswith(("gpu:", "cuda:")):
+                want = want.split(":", 1)[1] if (gpu if want.startswith("gpu:") else cuda) else "left out"
+            tc = cases.get(key)
+            if tc is None:
+                self.problems.append(f"junit.xml: no test case for {key}")
+                continue
+            child = {"passed": None, "failed": "failure", "error": "error", "left out": "skipped"}[want]
+            got = [c.tag for c in tc if c.tag in ("failure", "error", "skipped")]
+            if got != ([child] if child else []):
+                self.problems.append(f"junit.xml: {key}: {got or 'passed'}, want {child or 'passed'}")
         for key, rx in expect_note.items():
             t = tests.get(key)
             text = (t or {}).get("output", "") + "\n" + results.get("output", "")

@@ -34,14 +34,13 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import traceback
 from pathlib import Path
 
 from . import reports, submission
-from .grading import Grader, GradeResult, Options
+from .grading import Grader, Options
 from .kit import Kit, KitError
 from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError
 

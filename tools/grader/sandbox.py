@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 BWRAP = os.environ.get("BOOK_GRADE_BWRAP", "bwrap")  # tests point this at a missing file
