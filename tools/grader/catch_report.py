@@ -94,9 +94,7 @@ def judge(data, expected, exit_status, strip_prefix=""):
     try:
         found = parse(data, strip_prefix)
     except ValueError as e:
-        reason = str(e)
-        if exit_status:
-            reason += f"; the program: {exit_status}"
+        reason = f"the program: {exit_status}; {e}" if exit_status else str(e)
         return Verdict(False, reason, [Case(n) for n in expected], [])
     cases = []
     problems = []

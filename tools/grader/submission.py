@@ -94,6 +94,14 @@ def read(path, exercises, known=None):
             got = ExerciseFiles()
             listing = tree.listdir(root + [key, ex])
             if listing is None:
+                # Not there, or there but no folder (a link to one is no folder).
+                for parts in (root + [key], root + [key, ex]):
+                    kind = (tree.listdir(parts[:-1]) or {}).get(parts[-1])
+                    if kind is not None and kind != "dir":
+                        got.present = True
+                        for name in student_files:
+                            got.problems[name] = f"{shown('/'.join(parts[len(root):]))} is not a folder ({kind})"
+                        break
                 sub.exercises[ex_id] = got
                 continue
             got.present = True
