@@ -1,6 +1,7 @@
 """Unit tests of the grader's judging and reading (pytest; CTest runs them as
 exercises.grader-units). The end-to-end cases are in cases/ (grade_case.py)."""
 import os
+import time
 import stat
 import sys
 import tarfile
@@ -211,12 +212,15 @@ def test_nothing_but_tmp_and_writable_binds_can_be_written(box):
 
 
 def test_no_process_outlives_its_run(box):
-    r = box.run(["/bin/sh", "-c", "(setsid sleep 60 &); (sleep 60 &); echo started"], [],
+    # A duration no other process on the machine uses (other tests, run at the
+    # same time, start sleeps of their own), so that only this run's count.
+    secs = f"{60 + os.getpid() % 1000}.{time.time_ns() % 1000:03d}"
+    r = box.run(["/bin/sh", "-c", f"(setsid sleep {secs} &); (sleep {secs} &); echo started"], [],
                 Limits(wall=20), cwd="/tmp")
     assert r.exit == 0 and "started" in r.stdout
     for p in Path("/proc").iterdir():
         if p.name.isdigit():
             try:
-                assert (p / "cmdline").read_bytes() != b"sleep\x0060\x00"
+                assert (p / "cmdline").read_bytes() != f"sleep\x00{secs}\x00".encode()
             except OSError:
                 pass
