@@ -57,8 +57,13 @@ TEST_CASE("expectations: bounds, ratios and missing results", "[runner][checks]"
 }
 
 namespace {
+const Schema& schema() {
+    static const Schema s = load_schema(default_schema_path());
+    return s;
+}
+
 json good_record() {
-    return {{"schema", 1}, {"name", "ch/x"}, {"command", {"x"}}, {"exit_status", 0},
+    return {{"schema", 2}, {"name", "ch/x"}, {"command", {"x"}}, {"exit_status", 0}, {"digest", "sha256:0"},
             {"stdout", ""}, {"stderr", ""}, {"results", json::object()},
             {"inputs", {{"hash", "h"}, {"files", json::object()}, {"flags", ""}, {"args", json::array()}}},
             {"provenance", {{"cxx", "GNU 12"}, {"date", "d"}, {"commit", "c"}, {"host", "h"}}},
@@ -68,20 +73,20 @@ json good_record() {
 
 TEST_CASE("record validation names the missing field", "[runner][record]") {
     auto r = good_record();
-    CHECK_NOTHROW(validate_record(r, "rec.json", false));
-    CHECK_THROWS_WITH(validate_record(r, "rec.json", true),
+    CHECK_NOTHROW(validate_record(r, "rec.json", false, schema()));
+    CHECK_THROWS_WITH(validate_record(r, "rec.json", true, schema()),
                       Catch::Contains("rec.json: field 'provenance.gpu_name' is missing"));
     r.erase("stdout");
-    CHECK_THROWS_WITH(validate_record(r, "rec.json", false),
+    CHECK_THROWS_WITH(validate_record(r, "rec.json", false, schema()),
                       Catch::Contains("field 'stdout' is missing"));
     auto t = good_record();
     t["exit_status"] = "zero";
-    CHECK_THROWS_WITH(validate_record(t, "rec.json", false), Catch::Contains("'exit_status' should be"));
+    CHECK_THROWS_WITH(validate_record(t, "rec.json", false, schema()), Catch::Contains("'exit_status' should be"));
 }
 
 TEST_CASE("volatile fields split off and join back", "[runner][record]") {
     auto r = good_record();
-    auto [stable, vol] = split_volatile(r);
+    auto [stable, vol] = split_volatile(r, schema());
     CHECK_FALSE(stable["provenance"].contains("date"));
     CHECK_FALSE(stable.contains("wall_s"));
     CHECK(vol["provenance"]["commit"] == "c");
@@ -91,14 +96,14 @@ TEST_CASE("volatile fields split off and join back", "[runner][record]") {
 TEST_CASE("input differences are named", "[runner][inputs]") {
     json a = {{"files", {{"code/a.cu", "1"}, {"code/b.hpp", "2"}}}, {"flags", "f"}, {"args", json::array()}, {"hash", "x"}};
     json b = {{"files", {{"code/a.cu", "9"}, {"code/c.hpp", "3"}}}, {"flags", "g"}, {"args", {"--quick"}}, {"hash", "y"}};
-    auto d = diff_inputs(a, b);
+    auto d = diff_inputs(a, b).changes;
     REQUIRE(d.size() == 5);
     CHECK(d[0] == "code/a.cu changed");
     CHECK(d[1] == "code/c.hpp is new since the recording");
     CHECK(d[2] == "code/b.hpp is no longer an input");
     CHECK(d[3].find("compile flags changed") == 0);
     CHECK(d[4].find("arguments changed") == 0);
-    CHECK(diff_inputs(a, a).empty());
+    CHECK(diff_inputs(a, a).changes.empty());
 }
 
 TEST_CASE("SASS of one function: addresses kept, encodings dropped", "[runner][sass]") {

@@ -1,4 +1,5 @@
 // Running a program under a timeout and capturing what it prints.
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -65,6 +66,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     ProcessResult r;
     int fds[2] = {out_pipe[0], err_pipe[0]};
     std::string* sinks[2] = {&r.out, &r.err};
+    std::size_t* dropped[2] = {&r.out_dropped, &r.err_dropped};
     const auto deadline = start + std::chrono::duration<double>(timeout_s);
     while (fds[0] >= 0 || fds[1] >= 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -88,8 +90,12 @@ ProcessResult run_process(const std::vector<std::string>& argv,
             if ((p[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
             char buf[65536];
             ssize_t got = ::read(fds[which[k]], buf, sizeof buf);
-            if (got > 0)
-                sinks[which[k]]->append(buf, static_cast<size_t>(got));
+            if (got > 0) {
+                std::string& sink = *sinks[which[k]];
+                auto keep = std::min(static_cast<std::size_t>(got), kCaptureLimit - sink.size());
+                sink.append(buf, keep);
+                *dropped[which[k]] += static_cast<std::size_t>(got) - keep;
+            }
             else if (got == 0 || errno != EINTR)
                 close_fd(fds[which[k]]);
         }
