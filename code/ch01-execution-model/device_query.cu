@@ -11,8 +11,6 @@
 #include <vector>
 
 #include "book/cuda.hpp"
-#include "book/options.hpp"
-#include "book/report.hpp"
 
 namespace cg = cooperative_groups;
 
@@ -73,7 +71,7 @@ int try_cluster_launch(int size, int clusters, int threads) {
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("Read this GPU's execution-model limits");
+    book::options opts("Read this GPU's execution-model limits");
     bool quick = false;
     opts.flag("--quick", quick, "run fast (for compute-sanitizer); this program is always quick");
     if (const auto status = opts.parse(argc, argv)) return *status;

@@ -134,7 +134,7 @@ void run_program(const Options& opt) {
 
 int main(int argc, char** argv) {
     Options opt;
-    book::Options opts(
+    book::options opts(
         "divergence: the cost of a two-way branch to SIMT warps (a CPU model).\n"
         "With no options it prints what the chapter's divergence.py prints;\n"
         "each option is the Python edit named in its help.");

@@ -8,9 +8,9 @@
 
 namespace book {
 
-struct Options::Impl {
+struct options::impl {
     CLI::App app;
-    explicit Impl(std::string description) : app(std::move(description)) {}
+    explicit impl(std::string description) : app(std::move(description)) {}
 };
 
 namespace {
@@ -52,11 +52,11 @@ std::string program_name(int argc, char** argv) {
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-Options::Options(std::string description) : impl_(std::make_unique<Impl>(std::move(description))) {}
+options::options(std::string description) : impl_(std::make_unique<impl>(std::move(description))) {}
 
-Options::~Options() = default;
+options::~options() = default;
 
-void Options::flag(const std::string& name, bool& target, const std::string& help) {
+void options::flag(const std::string& name, bool& target, const std::string& help) {
     impl_->app.add_flag(name, target, help);
 }
 
@@ -72,22 +72,22 @@ void add_integer(CLI::App& app, const std::string& name, T& target, const std::s
 
 }  // namespace
 
-void Options::option(const std::string& name, int& target, const std::string& help, long long min,
+void options::option(const std::string& name, int& target, const std::string& help, long long min,
                      long long max) {
     add_integer(impl_->app, name, target, help, min, max);
 }
 
-void Options::option(const std::string& name, long& target, const std::string& help, long long min,
+void options::option(const std::string& name, long& target, const std::string& help, long long min,
                      long long max) {
     add_integer(impl_->app, name, target, help, min, max);
 }
 
-void Options::option(const std::string& name, long long& target, const std::string& help,
+void options::option(const std::string& name, long long& target, const std::string& help,
                      long long min, long long max) {
     add_integer(impl_->app, name, target, help, min, max);
 }
 
-std::optional<int> Options::parse(int argc, char** argv) {
+std::optional<int> options::parse(int argc, char** argv) {
     try {
         impl_->app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
