@@ -60,16 +60,16 @@ add_custom_command(
   VERBATIM)
 
 # Sphinx: re-runs when a chapter, the configuration, a record, a diagram, the
-# API XML, a file a chapter may list (code/, exercises/, solutions/), the
-# build manifest or the check-yourself tags change. Not when a test's code
+# API XML, the build manifest or the check-yourself tags change, or any other
+# file a page read (a listing's source, an exercise's text: the depfile
+# build-html.py writes from what the pages noted). Not when a test's code
 # changes: cy-tags.json is rewritten only when a tag moves.
 file(GLOB_RECURSE _chapters CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/chapters/*")
 file(GLOB_RECURSE _bookconf CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/book/*")
+list(FILTER _bookconf EXCLUDE REGEX "/__pycache__/|\\.pyc$|/_ext/tests/")
 if(NOT BOOK_EDITION MATCHES "^(reader|instructor)$")
   message(FATAL_ERROR "BOOK_EDITION must be reader or instructor, not '${BOOK_EDITION}'")
 endif()
-file(GLOB_RECURSE _listable CONFIGURE_DEPENDS
-     "${CMAKE_SOURCE_DIR}/code/*" "${CMAKE_SOURCE_DIR}/exercises/*" "${CMAKE_SOURCE_DIR}/solutions/*")
 set(_tags "")
 if(BOOK_TESTS)
   set(_tags "${BOOK_CY_TAGS}")
@@ -85,9 +85,10 @@ add_custom_command(
   OUTPUT "${BOOK_HTML_STAMP}"
   COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
           "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_HTML_STAMP}" "${BOOK_EDITION}"
-  DEPENDS ${_chapters} ${_listable} ${_bookconf} ${_records} ${_svgs} ${_tags}
+  DEPENDS ${_chapters} ${_bookconf} ${_records} ${_svgs} ${_tags}
           "${BOOK_MANIFEST}" "${BOOK_DOXYGEN_DIR}/xml/index.xml"
           "${CMAKE_SOURCE_DIR}/tools/build-html.py"
+  DEPFILE "${BOOK_HTML_STAMP}.d"
   COMMENT "Sphinx: chapters -> HTML"
   USES_TERMINAL
   VERBATIM)
