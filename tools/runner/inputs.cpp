@@ -25,6 +25,7 @@ std::string read_all(const std::string& path) {
 
 bool under(const fs::path& root, const fs::path& p) {
     auto r = root.lexically_normal().string();
+    while (r.size() > 1 && r.back() == '/') r.pop_back();
     auto s = p.lexically_normal().string();
     return s.size() > r.size() && s.compare(0, r.size(), r) == 0 && s[r.size()] == '/';
 }
