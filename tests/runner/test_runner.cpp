@@ -149,8 +149,10 @@ TEST_CASE("headers: every way nvcc preprocesses a .cu file counts, and nothing o
     // Each arch the program is built for is a device pass of its own.
     spec.cuda_archs = {"90", "100"};
     CHECK(contains(relative(input_files(spec), t.root / "book"), "code/sm100.cuh"));
-    spec.cuda_archs = {"9x"};
-    CHECK_THROWS_WITH(input_files(spec), Catch::Contains("--cuda-arch takes a number such as 90"));
+    spec.cuda_archs = {"90a", "100f-real"};
+    CHECK(contains(relative(input_files(spec), t.root / "book"), "code/sm100.cuh"));
+    spec.cuda_archs = {"native"};
+    CHECK_THROWS_WITH(input_files(spec), Catch::Contains("--cuda-arch takes an architecture such as 90"));
 }
 
 TEST_CASE("headers: a quoted include that cannot be placed is an error at its line", "[runner][inputs]") {
