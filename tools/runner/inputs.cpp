@@ -25,6 +25,7 @@ std::string read_all(const std::string& path) {
 
 bool under(const fs::path& root, const fs::path& p) {
     auto r = root.lexically_normal().string();
+    while (r.size() > 1 && r.back() == '/') r.pop_back();
     auto s = p.lexically_normal().string();
     return s.size() > r.size() && s.compare(0, r.size(), r) == 0 && s[r.size()] == '/';
 }
@@ -136,12 +137,16 @@ std::vector<std::string> input_files(const InputSpec& spec) {
     std::vector<Pass> passes = {{"as C++", {}, all}};
     if (!cuda.empty()) {
         passes.push_back({"as nvcc's host pass (__CUDACC__)", {"-D__CUDACC__", "-D__NVCC__"}, cuda});
+        // As CMake's CUDA_ARCHITECTURES spells them: 90, 90a, 90-real, 100f-virtual.
+        static const std::regex arch_re("([0-9]+)[a-z]?(-real|-virtual)?");
         for (const auto& arch : spec.cuda_archs) {
-            if (arch.empty() || arch.find_first_not_of("0123456789") != std::string::npos)
-                throw Error(fmt::format("--cuda-arch takes a number such as 90, not '{}'", arch));
-            passes.push_back({fmt::format("as nvcc's device pass (__CUDA_ARCH__={}0)", arch),
-                              {"-D__CUDACC__", "-D__NVCC__", fmt::format("-D__CUDA_ARCH__={}0", arch)},
-                              cuda});
+            std::smatch m;
+            if (!std::regex_match(arch, m, arch_re))
+                throw Error(fmt::format("--cuda-arch takes an architecture such as 90 (or 90a, "
+                                        "90-real), not '{}'", arch));
+            const std::string value = m[1].str() + "0";
+            passes.push_back({fmt::format("as nvcc's device pass (__CUDA_ARCH__={})", value),
+                              {"-D__CUDACC__", "-D__NVCC__", "-D__CUDA_ARCH__=" + value}, cuda});
         }
     }
     std::set<std::string> missing;

@@ -217,10 +217,21 @@ void check_sanitizer_expectation(const std::string& name, const std::string& too
 
 int cmd_run(const Options& o, const Schema& schema) {
     fs::path exe = o.command.at(0);
+    if (!o.sanitizer_tool.empty() && o.sanitizer.empty() && o.skip_without_gpu) {
+        // A test of a sanitizer run where the toolkit has no compute-sanitizer (and so,
+        // as configure made sure, no GPU runs live): nothing to run.
+        std::cout << fmt::format("skipped: no compute-sanitizer to run {} under {}\n", o.name,
+                                 o.sanitizer_tool);
+        return kSkip;
+    }
     auto files = input_files(o.inputs);
     json record = {{"schema", schema.version}, {"name", o.name}, {"source", "live"}};
     record["inputs"] = compute_inputs(o.inputs, files);
-    json command = json::array({exe.filename().string()});
+    // The command as a reader would type it (under the sanitizer when there is one).
+    json command = json::array();
+    if (!o.sanitizer.empty())
+        command = {fs::path(o.sanitizer).filename().string(), "--tool", o.sanitizer_tool};
+    command.push_back(exe.filename().string());
     for (size_t i = 1; i < o.command.size(); ++i) command.push_back(o.command[i]);
     record["command"] = command;
 
@@ -404,8 +415,6 @@ json load_recording(const Options& o, const Schema& schema, std::vector<std::str
     record["stale_reasons"] = diff.changes;
     record["not_compared"] = diff.not_compared;
     record["source"] = "recording";
-    for (const auto& n : diff.not_compared)
-        std::cerr << fmt::format("bookrun: note: {}: not compared: {}\n", o.name, n);
     return record;
 }
 
@@ -414,6 +423,8 @@ int cmd_import(const Options& o, const Schema& schema) {
     json record = load_recording(o, schema, files);
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "is recorded, but");
+    for (const auto& n : record["not_compared"])
+        std::cerr << fmt::format("bookrun: note: {}: not compared: {}\n", o.name, n.get<std::string>());
     if (record["stale"].get<bool>()) {
         std::cerr << fmt::format("bookrun: warning: the recording of {} is stale (recorded at {}): {}\n",
                                  o.name, record["provenance"]["commit"].get<std::string>(),
@@ -436,6 +447,7 @@ int cmd_verify(const Options& o, const Schema& schema) {
                                       "recorded at commit {}:",
                                       o.name, record["provenance"]["commit"].get<std::string>());
         for (const auto& c : record["stale_reasons"]) msg += "\n  " + c.get<std::string>();
+        for (const auto& c : record["not_compared"]) msg += "\n  (not compared: " + c.get<std::string>() + ")";
         msg += "\nRe-record it on a GPU machine with `tools/book record`.";
         throw Error(msg);
     }
@@ -489,7 +501,7 @@ int cmd_sanitize(const Options& o) {
 void check_options(const Options& o, bool running) {
     if (running && !o.sanitizer.empty() && (o.sanitizer_tool.empty() || o.sanitizer_expect.empty()))
         throw Error("--sanitizer needs --sanitizer-tool and --sanitizer-expect");
-    if (o.sanitizer.empty() && running && !o.sanitizer_tool.empty())
+    if (o.sanitizer.empty() && running && !o.sanitizer_tool.empty() && !o.skip_without_gpu)
         throw Error("--sanitizer-tool needs --sanitizer (the compute-sanitizer to run)");
     if (!o.sanitizer_tool.empty() && o.sanitizer_expect.empty())
         throw Error("--sanitizer-tool needs --sanitizer-expect errors|clean");
@@ -506,12 +518,20 @@ void check_options(const Options& o, bool running) {
 int main(int argc, char** argv) {
     CLI::App app{"bookrun: runs the book's programs and keeps their run records"};
     app.require_subcommand(1);
-    app.footer(
-        "Records: a program's stdout and stderr (and a sanitizer's report) must be valid UTF-8 and "
-        "are stored up to 1 MiB each (the schema's limits.stream_bytes); beyond that the stored "
-        "stream ends with a marker line saying how many bytes were cut, and the record's "
-        "\"truncated\" says so. A record carries a digest of what it shows; verify, import and "
-        "save refuse one that does not match it.");
+    // The cap as the default schema states it (help text only: runs read --schema).
+    std::string cap = "limits.stream_bytes of the schema";
+    try {
+        cap = fmt::format("{} bytes (limits.stream_bytes of {})",
+                          load_schema(default_schema_path()).stream_bytes, default_schema_path());
+    } catch (const std::exception&) {
+    }
+    const std::string records_note = fmt::format(
+        "Records: a program's stdout and stderr (and a sanitizer's report) must be valid UTF-8, "
+        "and are stored up to {} each; beyond that the stored stream ends with a marker line "
+        "saying how many bytes were cut, and the record's \"truncated\" says so. A record "
+        "carries a digest of what it shows; verify, import and save refuse one that does not "
+        "match it.", cap);
+    app.footer(records_note);
     Options o;
 
     auto* run = app.add_subcommand("run", "run a program live, check it and write its record");
@@ -540,7 +560,7 @@ int main(int argc, char** argv) {
                     "--sanitizer-expect); stdout stays the program's, the report becomes text "
                     "sanitizer:<tool>, its error count result sanitizer_errors");
     add_sanitizer_expectation(run, o);
-    run->footer("The program and its arguments follow `--`.");
+    run->footer("The program and its arguments follow `--`.\n\n" + records_note);
 
     auto* imp = app.add_subcommand("import", "take a committed recording into the build");
     add_input_options(imp, o);

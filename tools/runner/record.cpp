@@ -28,9 +28,15 @@ struct CountingIterator {
     using reference = const char&;
     const char* p = nullptr;
     int* line = nullptr;
+    int* last = nullptr;  // the line of the last character read that is not white space
     reference operator*() const { return *p; }
     CountingIterator& operator++() {
-        if (*p == '\n') ++*line;
+        // (The lexer reads one character past a number: that is white space or
+        // punctuation, so a token's line is that of its last non-space character.)
+        if (*p == '\n')
+            ++*line;
+        else if (*p != ' ' && *p != '\t' && *p != '\r')
+            *last = *line;
         ++p;
         return *this;
     }
@@ -145,9 +151,10 @@ json parse_with_lines(const std::string& text, const std::string& path) {
 }  // namespace
 
 std::map<std::string, int> json_lines(const std::string& text) {
-    int line = 1;
-    LineNotes notes{&line, {}, {}};
-    CountingIterator first{text.data(), &line}, last{text.data() + text.size(), &line};
+    int line = 1, token_line = 1;
+    LineNotes notes{&token_line, {}, {}};
+    CountingIterator first{text.data(), &line, &token_line};
+    CountingIterator last{text.data() + text.size(), &line, &token_line};
     json::sax_parse(first, last, &notes);
     return notes.lines;
 }
