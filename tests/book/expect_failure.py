@@ -6,7 +6,7 @@
 The scratch folder is emptied and made the working folder, so relative paths in
 the steps, the checks and the command all lie in it. Then, in the order given:
 
-  --copy SRC DST           copy a file or a folder (keeping file modes)
+  --copy SRC DST           copy a file or a folder (modes kept, times new)
   --json-set FILE KEYS V   set a value in a JSON file; KEYS like a>b>0>c (">" between
                            keys, a number indexes a list), V is JSON text
   --json-del FILE KEYS     delete a key from a JSON file
@@ -150,9 +150,9 @@ def main(argv) -> int:
             if os.path.dirname(dst):
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
             if os.path.isdir(src):
-                shutil.copytree(src, dst, dirs_exist_ok=True)
+                shutil.copytree(src, dst, dirs_exist_ok=True, copy_function=shutil.copy)
             else:
-                shutil.copy2(src, dst)
+                shutil.copy(src, dst)
         elif option == "--json-set":
             edit_json(values[0], values[1], values[2])
         elif option == "--json-del":
