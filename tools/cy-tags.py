@@ -33,6 +33,12 @@ def ask(test, program, args):
     except subprocess.TimeoutExpired:
         sys.exit(f"cy-tags: error: test {test}: {' '.join(cmd)} did not finish within 60 s")
     text = proc.stdout.decode("utf-8", "replace")
+    # Catch2 v2 exits with the number of items it listed; 77 with "skipped" is a
+    # GPU test's main that would not list without a GPU.
+    if proc.returncode == 77 and text.lstrip().startswith("skipped"):
+        sys.exit(f"cy-tags: error: test {test}: {program} lists no tests where there is no GPU "
+                 f"({text.strip()}): its main must let --list-tags and --list-test-names-only "
+                 "through (tests/support/catch_gpu_main.cpp does)")
     if proc.returncode < 0 or (proc.returncode != 0 and not text.strip()):
         sys.exit(f"cy-tags: error: test {test}: {' '.join(cmd)} failed (status "
                  f"{proc.returncode}):\n{text}")

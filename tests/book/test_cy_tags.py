@@ -87,6 +87,15 @@ def test_a_program_that_cannot_list_is_an_error_naming_the_test(tmp_path):
     assert "cy-tags: error: test ch01.gone: cannot run" in proc.stdout
 
 
+def test_a_gpu_test_that_skips_instead_of_listing_is_named(tmp_path):
+    gpu = tmp_path / "gpu"
+    gpu.write_text('#!/bin/sh\necho "skipped: no CUDA GPU (no driver)"\nexit 77\n')
+    gpu.chmod(0o755)
+    proc, out, _ = run(tmp_path, f"exercises.x={gpu}")
+    assert proc.returncode != 0
+    assert "test exercises.x:" in proc.stdout and "lists no tests where there is no GPU" in proc.stdout
+
+
 def test_a_bad_argument_is_named(tmp_path):
     proc, _, _ = run(tmp_path, "no-equals-sign")
     assert proc.returncode != 0 and "'no-equals-sign' is not <ctest name>=<program>" in proc.stdout
