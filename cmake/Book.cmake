@@ -347,6 +347,8 @@ function(book_program name)
   target_compile_definitions(${tgt} PRIVATE ${P_DEFINITIONS})
   if(cuda)
     target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
+    # Its C++ files may include the CUDA runtime's headers too.
+    target_include_directories(${tgt} SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
   endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_TARGET" "${tgt}")
   # What the hash saw; checked again once every folder is read (book_finish).
