@@ -127,6 +127,14 @@ book_runner_test(output-cap ${r_copy}
   --lacks x.json "truncated>stderr"
   -- ${r_run} -- ${fake_gpu} big)
 
+# A text over the cap (here one the program reports) is kept the same way.
+book_runner_test(text-cap ${r_copy}
+  --has x.json "truncated>texts.big>bytes_total" "^2097152$"
+  --has x.json "texts>big" "^.bookrun: output cut here: [0-9]+ of its 2097152 bytes are not kept"
+  --max-size x.json "texts>big" 1048800
+  --lacks x.json "truncated>stdout"
+  -- ${r_run} -- ${fake_gpu} big-text)
+
 # ---- the runner's options (I10) ------------------------------------------------
 # --env: set for the program, hashed into the inputs; a change makes the recording stale.
 book_runner_test(env ${r_copy}

@@ -159,7 +159,8 @@ std::vector<std::string> split_commas(const std::string& s) {
     return out;
 }
 
-/// A stream of a run as the record keeps it: valid UTF-8, capped.
+/// A stream of a run as the record keeps it (stdout, stderr, or texts.<name>):
+/// valid UTF-8, capped.
 void store_stream(json& record, const std::string& field, std::string text, std::size_t dropped,
                   const std::string& what, const Schema& schema) {
     check_utf8(text, what);
@@ -170,11 +171,10 @@ void store_stream(json& record, const std::string& field, std::string text, std:
         cut["bytes_cut"] = cut["bytes_cut"].get<std::size_t>() + dropped;
     }
     if (!cut.is_null()) record["truncated"][field] = cut;
-    auto dot = field.find(':');
-    if (dot == std::string::npos)
-        record[field] = text;
+    if (field.rfind("texts.", 0) == 0)
+        record["texts"][field.substr(6)] = text;
     else
-        record["texts"][field] = text;
+        record[field] = text;
 }
 
 /// The driver's own version (580.x): nvidia-smi, else the kernel module's.
@@ -297,8 +297,7 @@ int cmd_run(const Options& o, const Schema& schema) {
         check_utf8(report, what);
         int errors = sanitizer_errors(report);
         check_sanitizer_expectation(o.name, o.sanitizer_tool, o.sanitizer_expect, errors, report);
-        store_stream(record, "sanitizer:" + o.sanitizer_tool,
-                     mask_sanitizer_report(report, o.inputs.source_root), 0, what, schema);
+        record["texts"]["sanitizer:" + o.sanitizer_tool] = mask_sanitizer_report(report, o.inputs.source_root);
         record["results"]["sanitizer_errors"] = {{"value", errors}, {"unit", "errors"}};
     }
     if (!o.sass_functions.empty()) {
@@ -332,6 +331,11 @@ int cmd_run(const Options& o, const Schema& schema) {
             if (v["value"].is_number())
                 record["results"]["ncu:" + k] = {{"value", v["value"]}, {"unit", v["unit"]}};
     }
+    // Every text (the program's, the sanitizer's report, SASS) is kept as its streams are.
+    const json texts = record["texts"];
+    for (auto& [name, text] : texts.items())
+        store_stream(record, "texts." + name, text.get<std::string>(), 0,
+                     fmt::format("text '{}' of program {}", name, o.name), schema);
     auto evaluated = apply_checks(o, record);
     record["digest"] = record_digest(record, schema);
     validate_record(record, o.name, o.gpu, schema);
@@ -526,8 +530,9 @@ int main(int argc, char** argv) {
     } catch (const std::exception&) {
     }
     const std::string records_note = fmt::format(
-        "Records: a program's stdout and stderr (and a sanitizer's report) must be valid UTF-8, "
-        "and are stored up to {} each; beyond that the stored stream ends with a marker line "
+        "Records: a program's stdout, stderr and texts (its own, a sanitizer's report, SASS) "
+        "must be valid UTF-8, and are stored up to {} each; beyond that the stored stream ends "
+        "with a marker line "
         "saying how many bytes were cut, and the record's \"truncated\" says so. A record "
         "carries a digest of what it shows; verify, import and save refuse one that does not "
         "match it.", cap);
