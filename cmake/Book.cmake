@@ -142,6 +142,21 @@ function(_book_chapter out given caller)
   set(${out} "${key}" PARENT_SCOPE)
 endfunction()
 
+# Parses a function's arguments (cmake_parse_arguments into <prefix>_*) and
+# fails, naming the call, on an argument it does not know or a missing one of
+# `required`.
+macro(_book_parse prefix caller one multi required)
+  cmake_parse_arguments(${prefix} "" "${one}" "${multi}" ${ARGN})
+  if(${prefix}_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${caller}: unknown arguments: ${${prefix}_UNPARSED_ARGUMENTS}")
+  endif()
+  foreach(_book_required IN ITEMS ${required})
+    if(NOT ${prefix}_${_book_required})
+      message(FATAL_ERROR "${caller}: ${_book_required} is required")
+    endif()
+  endforeach()
+endmacro()
+
 # ---- libraries -------------------------------------------------------------------
 
 function(_book_absolute out)
@@ -164,13 +179,7 @@ function(_book_has_cuda out)
 endfunction()
 
 function(book_library name)
-  cmake_parse_arguments(L "" "" "SOURCES;LIBS;INCLUDE_DIRS" ${ARGN})
-  if(L_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "book_library(${name}): unknown arguments: ${L_UNPARSED_ARGUMENTS}")
-  endif()
-  if(NOT L_SOURCES)
-    message(FATAL_ERROR "book_library(${name}): SOURCES are required")
-  endif()
+  _book_parse(L "book_library(${name})" "" "SOURCES;LIBS;INCLUDE_DIRS" SOURCES ${ARGN})
   if(NOT L_INCLUDE_DIRS)
     set(L_INCLUDE_DIRS "${CMAKE_CURRENT_SOURCE_DIR}")
   endif()
@@ -289,13 +298,7 @@ function(_book_portable out)
 endfunction()
 
 function(book_program name)
-  cmake_parse_arguments(P "" "CHAPTER" "SOURCES;LIBS;OPTIONS;DEFINITIONS" ${ARGN})
-  if(P_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "book_program(${name}): unknown arguments: ${P_UNPARSED_ARGUMENTS}")
-  endif()
-  if(NOT P_SOURCES)
-    message(FATAL_ERROR "book_program(${name}): SOURCES are required")
-  endif()
+  _book_parse(P "book_program(${name})" CHAPTER "SOURCES;LIBS;OPTIONS;DEFINITIONS" SOURCES ${ARGN})
   _book_chapter(key "${P_CHAPTER}" "book_program(${name})")
   _book_absolute(sources ${P_SOURCES})
   _book_has_cuda(cuda ${sources})
@@ -410,16 +413,11 @@ function(_book_json_string out value)
 endfunction()
 
 function(book_run run)
-  cmake_parse_arguments(R ""
-    "CHAPTER;PROGRAM;TIMEOUT;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
-    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS" ${ARGN})
   set(where "book_run(${run})")
-  if(R_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "${where}: unknown arguments: ${R_UNPARSED_ARGUMENTS}")
-  endif()
-  if(NOT R_PROGRAM)
-    message(FATAL_ERROR "${where}: PROGRAM is required")
-  endif()
+  _book_parse(R "${where}"
+    "CHAPTER;PROGRAM;TIMEOUT;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
+    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS"
+    PROGRAM ${ARGN})
   if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
     message(FATAL_ERROR "${where}: a run's name is lower case letters, digits, '-', '_' and '.'")
   endif()
