@@ -9,10 +9,10 @@
 // what it gets wrong.
 #include <algorithm>
 #include <chrono>
-#include <stdexcept>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,7 +48,8 @@ struct Pair {
 // freshly filled array, and the arrays together are twice the L2 or more.
 Pair time_both(int blocks, int iters, const book::repeat_counts& repeats) {
     const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
-    book::rotating_buffers<unsigned> input(n, static_cast<std::size_t>(repeats.warmup + repeats.reps));
+    book::rotating_buffers<unsigned> input(n,
+                                           static_cast<std::size_t>(repeats.warmup + repeats.reps));
     Pair out{};
     for (int per_warp = 0; per_warp < 2; ++per_warp) {
         // [listing:timing]
@@ -95,8 +96,10 @@ void report_placement(int wave_blocks, int sms) {
     book::report("placement_sms_used", used, "SMs");
     book::report("placement_pure_sms", pure, "SMs");
     book::report("placement_max_blocks_per_sm", most, "blocks");
-    std::printf("one wave placed on %d SMs (at most %d blocks each); %d of them hold blocks of "
-                "one parity only\n", used, most, pure);
+    std::printf(
+        "one wave placed on %d SMs (at most %d blocks each); %d of them hold blocks of "
+        "one parity only\n",
+        used, most, pure);
 }
 
 unsigned reference(unsigned x, bool path_a, int iters) {
@@ -139,8 +142,9 @@ void seed_method(int iters, const book::repeat_counts& repeats) {
         diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp);
         BOOK_CHECK_LAUNCH();
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-        ms[launch] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                         .count();
+        ms[launch] =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
     }
     const char* loading = std::getenv("CUDA_MODULE_LOADING");
     book::report_text("cuda_module_loading", loading ? loading : "unset (lazy by default)");
@@ -159,12 +163,15 @@ void seed_method(int iters, const book::repeat_counts& repeats) {
     std::printf("seed method (first launch, std::chrono):  uniform %.3f ms  divergent %.3f ms\n",
                 ms[0], ms[1]);
     std::printf("  the same uniform launch once more:       %.3f ms\n", ms[2]);
-    std::printf("done right (warm-up, events, median of %d): uniform %.4f ms  divergent %.4f ms"
-                "  ratio %.2f\n", repeats.reps, right.uniform.median_ms, right.divergent.median_ms, ratio);
+    std::printf(
+        "done right (warm-up, events, median of %d): uniform %.4f ms  divergent %.4f ms"
+        "  ratio %.2f\n",
+        repeats.reps, right.uniform.median_ms, right.divergent.median_ms, ratio);
 }
 
 // Least squares fit of y = t0 + slope * x.
-void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0, double& slope) {
+void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0,
+              double& slope) {
     const double n = static_cast<double>(x.size());
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -218,7 +225,8 @@ int run(int argc, char** argv) {
     book::report("threads_per_block", kThreads, "threads");
     book::report("iters", iters, "count");
 
-    const std::vector<int> waves = quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
+    const std::vector<int> waves =
+        quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
     {  // bring the clocks up before the first timed configuration
         book::device_buffer<unsigned> spin(static_cast<std::size_t>(wave_blocks) * kThreads);
         book::fill_random_u32(spin.data(), spin.size(), kSeed);
@@ -252,9 +260,10 @@ int run(int argc, char** argv) {
     book::report("fit_t0_ms_divergent", t0d, "ms");
     book::report("fit_slope_ms_divergent", sd, "ms/wave");
     book::report("slope_ratio", sd / su, "ratio");
-    std::printf("\nfit t = t0 + slope*waves: uniform t0 %.4f ms, slope %.4f ms/wave;"
-                " divergent t0 %.4f ms, slope %.4f ms/wave; slope ratio %.2f\n",
-                t0u, su, t0d, sd, sd / su);
+    std::printf(
+        "\nfit t = t0 + slope*waves: uniform t0 %.4f ms, slope %.4f ms/wave;"
+        " divergent t0 %.4f ms, slope %.4f ms/wave; slope ratio %.2f\n",
+        t0u, su, t0d, sd, sd / su);
     std::printf("CPU reference, sampled outputs of both modes: %ld mismatches\n", bad);
     return 0;
 }

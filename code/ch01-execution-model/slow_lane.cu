@@ -64,7 +64,7 @@ double model_loop(const std::vector<int>& units_by_lane) {
 
 struct Config {
     const char* name;
-    int slow_lanes;   // for two_path; -1 means per_lane_trips
+    int slow_lanes;  // for two_path; -1 means per_lane_trips
 };
 
 int run(int argc, char** argv) {
@@ -76,14 +76,16 @@ int run(int argc, char** argv) {
     if (const auto status = opts.parse(argc, argv)) return *status;
     const book::repeat_counts repeats = book::repeats_for(quick);
 
-    const int blocks = quick ? 4 : waves * book::blocks_per_sm(two_path, kThreads) * book::sm_count();
+    const int blocks =
+        quick ? 4 : waves * book::blocks_per_sm(two_path, kThreads) * book::sm_count();
     const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
 
     std::vector<int> lane_units(kWarp, kFast);
     lane_units[0] = kSlow;
     book::device_buffer<int> units(kWarp);
     units.from_host(lane_units);
-    book::rotating_buffers<unsigned> input(n, static_cast<std::size_t>(repeats.warmup + repeats.reps));
+    book::rotating_buffers<unsigned> input(n,
+                                           static_cast<std::size_t>(repeats.warmup + repeats.reps));
     book::fill_random_u32(input.all(), input.total(), kSeed);
     book::device_buffer<unsigned> out(n);
 
@@ -93,7 +95,8 @@ int run(int argc, char** argv) {
         else
             per_lane_trips<<<blocks, kThreads>>>(in, out.data(), units.data());
     };
-    const Config configs[] = {{"all_fast", 0}, {"all_slow", kWarp}, {"one_slow", 1}, {"loop_max", -1}};
+    const Config configs[] = {
+        {"all_fast", 0}, {"all_slow", kWarp}, {"one_slow", 1}, {"loop_max", -1}};
 
     // Correctness first: each configuration once on the first input array,
     // a sample of outputs (every 97th, first, last) against the CPU.
@@ -104,7 +107,8 @@ int run(int argc, char** argv) {
         BOOK_CHECK_LAUNCH();
         bad += book::count_mismatches(out.to_host(), sample, [&](std::size_t i) {
             const int lane = static_cast<int>(i % kThreads) % kWarp;
-            const int u = c.slow_lanes >= 0 ? (lane < c.slow_lanes ? kSlow : kFast) : lane_units[lane];
+            const int u =
+                c.slow_lanes >= 0 ? (lane < c.slow_lanes ? kSlow : kFast) : lane_units[lane];
             unsigned x = book::random_u32(kSeed, i);  // slot 0 starts at element 0 of all()
             for (int k = 0; k < u; ++k) x = work_unit(x);
             return x;

@@ -49,7 +49,8 @@ TEST_CASE("independent thread scheduling did not make divergence cheap",
     CHECK(div / uni == Approx(2.0).epsilon(0.01));
     CHECK(result(s, "ncu:uniform:smsp__thread_inst_executed.sum") ==
           result(s, "ncu:divergent:smsp__thread_inst_executed.sum"));
-    CHECK(result(s, "ncu:uniform:smsp__thread_inst_executed_per_inst_executed.ratio") == Approx(32));
+    CHECK(result(s, "ncu:uniform:smsp__thread_inst_executed_per_inst_executed.ratio") ==
+          Approx(32));
     CHECK(result(s, "ncu:divergent:smsp__thread_inst_executed_per_inst_executed.ratio") ==
           Approx(16).margin(0.5));
 }
@@ -81,14 +82,16 @@ TEST_CASE("Little's law: warps needed to hide a 4-cycle latency", "[ch01][cy:ch0
     CHECK_THROWS(ch01::warps_to_hide_latency(0, 1));
 }
 
-TEST_CASE("the seed's timing caught the first launch's module loading", "[ch01][cy:ch01-seed-timing]") {
+TEST_CASE("the seed's timing caught the first launch's module loading",
+          "[ch01][cy:ch01-seed-timing]") {
     const auto s = record("div-seed");
     CHECK(result(s, "seed_ms_uniform") > result(s, "seed_ms_divergent"));
     CHECK(result(s, "seed_ms_uniform_again") < 0.6 * result(s, "seed_ms_uniform"));
     CHECK(result(s, "right_uniform_ms") <= result(s, "right_divergent_ms"));
 }
 
-TEST_CASE("at one wave the uniform kernel waits for its path-B SMs", "[ch01][cy:ch01-one-wave-ratio]") {
+TEST_CASE("at one wave the uniform kernel waits for its path-B SMs",
+          "[ch01][cy:ch01-one-wave-ratio]") {
     const auto s = record("div-sweep");
     CHECK(result(s, "ratio_w1") < 1.2);
     CHECK(result(s, "ratio_w32") > 1.8);
@@ -105,10 +108,12 @@ TEST_CASE("sorted random input leaves one divergent warp", "[ch01][cy:ch01-sorte
     ch01::PyRandom rng(7);
     std::vector<bool> rnd(4096);
     for (std::size_t i = 0; i < rnd.size(); ++i) rnd[i] = rng.random() < 0.5;
-    const auto unsorted = ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
+    const auto unsorted =
+        ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
     CHECK(unsorted.efficiency() == Approx(0.5));
     std::sort(rnd.begin(), rnd.end());
-    const auto sorted = ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
+    const auto sorted =
+        ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
     CHECK(sorted.efficiency() == Approx(409600.0 / 412800.0));
     CHECK(sorted.efficiency() == Approx(0.992).margin(0.0005));
 }

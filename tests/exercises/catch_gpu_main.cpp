@@ -14,9 +14,9 @@ int main(int argc, char** argv) {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        std::printf("skipped: no CUDA GPU (%s)\n",
-                    status != cudaSuccess ? cudaGetErrorString(status)
-                                          : "cudaGetDeviceCount found 0 devices");
+        std::printf("skipped: no CUDA GPU (%s)\n", status != cudaSuccess
+                                                       ? cudaGetErrorString(status)
+                                                       : "cudaGetDeviceCount found 0 devices");
         return 77;
     }
     const int failed = Catch::Session().run(argc, argv);

@@ -136,17 +136,21 @@ std::vector<std::string> input_files(const InputSpec& spec) {
     };
     std::vector<Pass> passes = {{"as C++", {}, all}};
     if (!cuda.empty()) {
-        passes.push_back({"as nvcc's host pass (__CUDACC__)", {"-D__CUDACC__", "-D__NVCC__"}, cuda});
+        passes.push_back(
+            {"as nvcc's host pass (__CUDACC__)", {"-D__CUDACC__", "-D__NVCC__"}, cuda});
         // As CMake's CUDA_ARCHITECTURES spells them: 90, 90a, 90-real, 100f-virtual.
         static const std::regex arch_re("([0-9]+)[a-z]?(-real|-virtual)?");
         for (const auto& arch : spec.cuda_archs) {
             std::smatch m;
             if (!std::regex_match(arch, m, arch_re))
-                throw Error(fmt::format("--cuda-arch takes an architecture such as 90 (or 90a, "
-                                        "90-real), not '{}'", arch));
+                throw Error(
+                    fmt::format("--cuda-arch takes an architecture such as 90 (or 90a, "
+                                "90-real), not '{}'",
+                                arch));
             const std::string value = m[1].str() + "0";
             passes.push_back({fmt::format("as nvcc's device pass (__CUDA_ARCH__={})", value),
-                              {"-D__CUDACC__", "-D__NVCC__", "-D__CUDA_ARCH__=" + value}, cuda});
+                              {"-D__CUDACC__", "-D__NVCC__", "-D__CUDA_ARCH__=" + value},
+                              cuda});
         }
     }
     std::set<std::string> missing;
@@ -250,12 +254,15 @@ InputDiff diff_inputs(const json& recorded, const json& current) {
     for (auto& [key, version] : ct.items()) {
         if (rt.contains(key)) continue;
         if (!recorded.contains("toolchain"))
-            d.not_compared.push_back(fmt::format("{} (this build has {}; the recording was made "
-                                                 "before tool versions were recorded)",
-                                                 key, version.get<std::string>()));
+            d.not_compared.push_back(
+                fmt::format("{} (this build has {}; the recording was made "
+                            "before tool versions were recorded)",
+                            key, version.get<std::string>()));
         else
-            changes.push_back(fmt::format("{} {} is used now, but the recording does not say "
-                                          "which {} made it", key, version.get<std::string>(), key));
+            changes.push_back(
+                fmt::format("{} {} is used now, but the recording does not say "
+                            "which {} made it",
+                            key, version.get<std::string>(), key));
     }
     if (changes.empty() && recorded.value("hash", "") != current.value("hash", ""))
         changes.push_back("the input hash differs");

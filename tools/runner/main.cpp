@@ -8,6 +8,7 @@
 //   bookrun skip <reason>                     report a skipped test (exit 77)
 #include <sys/utsname.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,10 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "runner.hpp"
 
@@ -46,11 +46,13 @@ struct Options {
     std::string nvidia_smi = "nvidia-smi";
 };
 
-const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck", "initcheck"};
+const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck",
+                                                  "initcheck"};
 
 void add_schema_option(CLI::App* app, Options& o) {
-    app->add_option("--schema", o.schema_path,
-                    "the record schema (book/record-schema.json); default: " + default_schema_path());
+    app->add_option(
+        "--schema", o.schema_path,
+        "the record schema (book/record-schema.json); default: " + default_schema_path());
 }
 
 void add_input_options(CLI::App* app, Options& o) {
@@ -103,7 +105,8 @@ std::string commit_of(const std::string& root) {
     if (const char* c = std::getenv("BOOK_COMMIT"); c != nullptr && *c != '\0') return c;
     auto r = run_process({"/bin/sh", "-c",
                           fmt::format("cd '{}' && git rev-parse --short=12 HEAD 2>/dev/null && "
-                                      "(git diff --quiet HEAD 2>/dev/null || echo dirty)", root)},
+                                      "(git diff --quiet HEAD 2>/dev/null || echo dirty)",
+                                      root)},
                          {}, 30);
     auto lines = trim(r.out);
     if (lines.empty()) return "unknown";
@@ -186,9 +189,10 @@ std::string driver_version(const Options& o) {
                          {}, 60);
     auto v = parse_driver_version(r.out);
     if (v.empty())
-        throw Error(fmt::format("program {} ran on a GPU, but neither {} nor "
-                                "/proc/driver/nvidia/version tells the driver's version",
-                                o.name, o.nvidia_smi));
+        throw Error(
+            fmt::format("program {} ran on a GPU, but neither {} nor "
+                        "/proc/driver/nvidia/version tells the driver's version",
+                        o.name, o.nvidia_smi));
     return v;
 }
 
@@ -205,14 +209,16 @@ void add_gpu_provenance(const Options& o, json& record) {
 void check_sanitizer_expectation(const std::string& name, const std::string& tool,
                                  const std::string& expect, int errors, const std::string& report) {
     if (expect == "errors" && errors == 0)
-        throw Error(fmt::format("program {} under compute-sanitizer {} reported no errors, but the "
-                                "run expects at least one (--sanitizer-expect errors); the report "
-                                "ends:\n{}", name, tool, tail_lines(report, 15)));
+        throw Error(
+            fmt::format("program {} under compute-sanitizer {} reported no errors, but the "
+                        "run expects at least one (--sanitizer-expect errors); the report "
+                        "ends:\n{}",
+                        name, tool, tail_lines(report, 15)));
     if (expect == "clean" && errors != 0)
-        throw Error(fmt::format("program {} under compute-sanitizer {} reported {} error{}, but the "
-                                "run expects none (--sanitizer-expect clean); the report ends:\n{}",
-                                name, tool, errors, errors == 1 ? "" : "s",
-                                tail_lines(report, 40)));
+        throw Error(
+            fmt::format("program {} under compute-sanitizer {} reported {} error{}, but the "
+                        "run expects none (--sanitizer-expect clean); the report ends:\n{}",
+                        name, tool, errors, errors == 1 ? "" : "s", tail_lines(report, 40)));
 }
 
 int cmd_run(const Options& o, const Schema& schema) {
@@ -237,7 +243,8 @@ int cmd_run(const Options& o, const Schema& schema) {
 
     std::string results = fmt::format("{}.results.{}", o.out, ::getpid());
     std::string log = fmt::format("{}.sanitizer.{}", o.out, ::getpid());
-    if (fs::path(results).has_parent_path()) fs::create_directories(fs::path(results).parent_path());
+    if (fs::path(results).has_parent_path())
+        fs::create_directories(fs::path(results).parent_path());
     std::remove(results.c_str());
     std::remove(log.c_str());
     auto env = o.inputs.env;
@@ -263,24 +270,29 @@ int cmd_run(const Options& o, const Schema& schema) {
     if (r.exit_status == kSkip && !r.timed_out && r.signal == 0) {
         std::cerr << r.err;
         if (o.skip_without_gpu) return kSkip;
-        throw Error(fmt::format("program {} ({}) found no GPU to run on (exit 77), but this build "
-                                "runs GPU programs live", o.name, exe.string()));
+        throw Error(
+            fmt::format("program {} ({}) found no GPU to run on (exit 77), but this build "
+                        "runs GPU programs live",
+                        o.name, exe.string()));
     }
     // A program that a sanitizer is expected to catch may fail because of what it caught.
     const bool may_fail = sanitized && o.sanitizer_expect == "errors";
     if (r.timed_out || r.signal != 0 || (r.exit_status != 0 && !may_fail))
-        throw Error(fmt::format("program {} ({}{}) {}; last lines of its stderr:\n{}{}", o.name,
-                                exe.string(), sanitized ? " under compute-sanitizer " + o.sanitizer_tool : "",
-                                describe_failure(r, o.timeout), tail_lines(r.err, 15),
-                                report.empty() ? "" : "\nthe sanitizer's report ends:\n" + tail_lines(report, 15)));
+        throw Error(fmt::format(
+            "program {} ({}{}) {}; last lines of its stderr:\n{}{}", o.name, exe.string(),
+            sanitized ? " under compute-sanitizer " + o.sanitizer_tool : "",
+            describe_failure(r, o.timeout), tail_lines(r.err, 15),
+            report.empty() ? "" : "\nthe sanitizer's report ends:\n" + tail_lines(report, 15)));
     record["exit_status"] = r.exit_status;
-    store_stream(record, "stdout", r.out, r.out_dropped, fmt::format("program {} stdout", o.name), schema);
-    store_stream(record, "stderr", r.err, r.err_dropped, fmt::format("program {} stderr", o.name), schema);
+    store_stream(record, "stdout", r.out, r.out_dropped, fmt::format("program {} stdout", o.name),
+                 schema);
+    store_stream(record, "stderr", r.err, r.err_dropped, fmt::format("program {} stderr", o.name),
+                 schema);
     record["wall_s"] = r.wall_s;
     utsname u{};
     ::uname(&u);
-    record["provenance"] = {{"host", u.nodename}, {"date", now_utc()},
-                            {"commit", commit_of(o.inputs.source_root)}};
+    record["provenance"] = {
+        {"host", u.nodename}, {"date", now_utc()}, {"commit", commit_of(o.inputs.source_root)}};
     for (const auto& [k, v] : parse_key_values(o.provenance, "--provenance"))
         record["provenance"][k] = v;
     try {
@@ -291,13 +303,16 @@ int cmd_run(const Options& o, const Schema& schema) {
     if (o.gpu) add_gpu_provenance(o, record);
 
     if (sanitized) {
-        std::string what = fmt::format("compute-sanitizer {} report of {}", o.sanitizer_tool, o.name);
+        std::string what =
+            fmt::format("compute-sanitizer {} report of {}", o.sanitizer_tool, o.name);
         if (report.empty())
-            throw Error(fmt::format("{} is empty: {} wrote nothing to its log file", what, o.sanitizer));
+            throw Error(
+                fmt::format("{} is empty: {} wrote nothing to its log file", what, o.sanitizer));
         check_utf8(report, what);
         int errors = sanitizer_errors(report);
         check_sanitizer_expectation(o.name, o.sanitizer_tool, o.sanitizer_expect, errors, report);
-        record["texts"]["sanitizer:" + o.sanitizer_tool] = mask_sanitizer_report(report, o.inputs.source_root);
+        record["texts"]["sanitizer:" + o.sanitizer_tool] =
+            mask_sanitizer_report(report, o.inputs.source_root);
         record["results"]["sanitizer_errors"] = {{"value", errors}, {"unit", "errors"}};
     }
     if (!o.sass_functions.empty()) {
@@ -312,9 +327,10 @@ int cmd_run(const Options& o, const Schema& schema) {
     }
     if (!o.ncu.empty()) {
         if (o.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
-        std::vector<std::string> argv = {o.ncu, "--clock-control", "none", "--csv",
-                                         "--kernel-name", ncu_kernel_filter(o.ncu_kernels),
-                                         "--metrics", o.ncu_metrics, exe.string()};
+        std::vector<std::string> argv = {
+            o.ncu,       "--clock-control", "none",
+            "--csv",     "--kernel-name",   ncu_kernel_filter(o.ncu_kernels),
+            "--metrics", o.ncu_metrics,     exe.string()};
         argv.insert(argv.end(), o.ncu_args.begin(), o.ncu_args.end());
         auto n = run_process(argv, o.inputs.env, 600);
         if (n.exit_status != 0)
@@ -359,12 +375,14 @@ std::string volatile_path(const std::string& recording) {
 /// Reads a committed recording and compares it with the sources as they are now.
 json load_recording(const Options& o, const Schema& schema, std::vector<std::string>& files) {
     if (!fs::exists(o.recording))
-        throw Error(fmt::format("no recording of {} for {}: {} does not exist. Run `tools/book record` "
-                                "on a machine with that GPU, or build where the GPU runs live.",
-                                o.name, o.gpu_model, o.recording));
+        throw Error(
+            fmt::format("no recording of {} for {}: {} does not exist. Run `tools/book record` "
+                        "on a machine with that GPU, or build where the GPU runs live.",
+                        o.name, o.gpu_model, o.recording));
     auto vpath = volatile_path(o.recording);
     if (!fs::exists(vpath))
-        throw Error(fmt::format("{}: the recording's volatile part {} is missing", o.recording, vpath));
+        throw Error(
+            fmt::format("{}: the recording's volatile part {} is missing", o.recording, vpath));
     json stable = read_json_file(o.recording);
     json vol = read_json_file(vpath);
     if (!vol.is_object()) throw Error(fmt::format("{}: a JSON object is needed", vpath));
@@ -377,19 +395,24 @@ json load_recording(const Options& o, const Schema& schema, std::vector<std::str
             for (auto& [pk, pv] : v.items())
                 if (std::find(schema.volatile_provenance.begin(), schema.volatile_provenance.end(),
                               pk) == schema.volatile_provenance.end())
-                    throw Error(fmt::format("{}: 'provenance.{}' is not a volatile field", vpath, pk));
+                    throw Error(
+                        fmt::format("{}: 'provenance.{}' is not a volatile field", vpath, pk));
     }
     if (stable.is_object())
         for (const auto& k : schema.build_only)
             if (stable.contains(k))
-                throw Error(fmt::format("{}: '{}' is added by bookrun import; a recording never "
-                                        "holds it", o.recording, k));
+                throw Error(
+                    fmt::format("{}: '{}' is added by bookrun import; a recording never "
+                                "holds it",
+                                o.recording, k));
     json record = join_volatile(stable, vol);
     validate_record(record, o.recording, true, schema);
     auto legacy = legacy_note(record, schema);
     if (legacy) {
-        std::cerr << fmt::format("bookrun: warning: {}: {}: re-record it on its GPU with "
-                                 "`tools/book record`\n", o.recording, *legacy);
+        std::cerr << fmt::format(
+            "bookrun: warning: {}: {}: re-record it on its GPU with "
+            "`tools/book record`\n",
+            o.recording, *legacy);
         record["legacy"] = *legacy;
     } else {
         check_digest(record, o.recording, schema);
@@ -399,15 +422,18 @@ json load_recording(const Options& o, const Schema& schema, std::vector<std::str
                                 record["name"].get<std::string>(), o.name));
     auto gpu = record["provenance"]["gpu_name"].get<std::string>();
     if (gpu != o.gpu_model)
-        throw Error(fmt::format("{}: the recording was made on a {}, but this book shows the {} "
-                                "(BOOK_GPU_MODEL)", o.recording, gpu, o.gpu_model));
+        throw Error(
+            fmt::format("{}: the recording was made on a {}, but this book shows the {} "
+                        "(BOOK_GPU_MODEL)",
+                        o.recording, gpu, o.gpu_model));
     if (!o.sanitizer_tool.empty()) {
         const std::string text = "sanitizer:" + o.sanitizer_tool;
         if (!record.value("texts", json::object()).contains(text) ||
             !record["results"].contains("sanitizer_errors"))
-            throw Error(fmt::format("{}: the recording has no compute-sanitizer {} report (text "
-                                    "'{}' and result 'sanitizer_errors')", o.recording,
-                                    o.sanitizer_tool, text));
+            throw Error(
+                fmt::format("{}: the recording has no compute-sanitizer {} report (text "
+                            "'{}' and result 'sanitizer_errors')",
+                            o.recording, o.sanitizer_tool, text));
         check_sanitizer_expectation(o.name, o.sanitizer_tool, o.sanitizer_expect,
                                     record["results"]["sanitizer_errors"]["value"].get<int>(),
                                     record["texts"][text].get<std::string>());
@@ -428,11 +454,14 @@ int cmd_import(const Options& o, const Schema& schema) {
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "is recorded, but");
     for (const auto& n : record["not_compared"])
-        std::cerr << fmt::format("bookrun: note: {}: not compared: {}\n", o.name, n.get<std::string>());
+        std::cerr << fmt::format("bookrun: note: {}: not compared: {}\n", o.name,
+                                 n.get<std::string>());
     if (record["stale"].get<bool>()) {
-        std::cerr << fmt::format("bookrun: warning: the recording of {} is stale (recorded at {}): {}\n",
-                                 o.name, record["provenance"]["commit"].get<std::string>(),
-                                 fmt::format("{}", fmt::join(record["stale_reasons"].get<std::vector<std::string>>(), "; ")));
+        std::cerr << fmt::format(
+            "bookrun: warning: the recording of {} is stale (recorded at {}): {}\n", o.name,
+            record["provenance"]["commit"].get<std::string>(),
+            fmt::format("{}",
+                        fmt::join(record["stale_reasons"].get<std::vector<std::string>>(), "; ")));
     }
     write_file_atomically(o.out, record.dump(2) + "\n");
     files.push_back(fs::absolute(o.recording).string());
@@ -447,20 +476,23 @@ int cmd_verify(const Options& o, const Schema& schema) {
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "is recorded, but");
     if (record["stale"].get<bool>()) {
-        std::string msg = fmt::format("the recording of {} is stale: its inputs changed since it was "
-                                      "recorded at commit {}:",
-                                      o.name, record["provenance"]["commit"].get<std::string>());
+        std::string msg = fmt::format(
+            "the recording of {} is stale: its inputs changed since it was "
+            "recorded at commit {}:",
+            o.name, record["provenance"]["commit"].get<std::string>());
         for (const auto& c : record["stale_reasons"]) msg += "\n  " + c.get<std::string>();
-        for (const auto& c : record["not_compared"]) msg += "\n  (not compared: " + c.get<std::string>() + ")";
+        for (const auto& c : record["not_compared"])
+            msg += "\n  (not compared: " + c.get<std::string>() + ")";
         msg += "\nRe-record it on a GPU machine with `tools/book record`.";
         throw Error(msg);
     }
-    std::cout << fmt::format("{}: recording is fresh ({} on {}, commit {}); {} checks passed{}{}\n",
-                             o.name, record["inputs"]["hash"].get<std::string>(),
-                             record["provenance"]["gpu_name"].get<std::string>(),
-                             record["provenance"]["commit"].get<std::string>(), evaluated.size(),
-                             record["not_compared"].empty() ? "" : "; not compared: ",
-                             fmt::format("{}", fmt::join(record["not_compared"].get<std::vector<std::string>>(), "; ")));
+    std::cout << fmt::format(
+        "{}: recording is fresh ({} on {}, commit {}); {} checks passed{}{}\n", o.name,
+        record["inputs"]["hash"].get<std::string>(),
+        record["provenance"]["gpu_name"].get<std::string>(),
+        record["provenance"]["commit"].get<std::string>(), evaluated.size(),
+        record["not_compared"].empty() ? "" : "; not compared: ",
+        fmt::format("{}", fmt::join(record["not_compared"].get<std::vector<std::string>>(), "; ")));
     return 0;
 }
 
@@ -471,13 +503,15 @@ int cmd_save(const Options& o, const Schema& schema) {
         throw Error(fmt::format("{}: only a live record can become a recording", o.record));
     if (record.contains("checks")) fail_on_checks(record["name"], record["checks"], "ran, but");
     if (legacy_note(record, schema))
-        throw Error(fmt::format("{}: the record has schema {}, not {}: it was made by an older "
-                                "bookrun; run it again", o.record, record["schema"].dump(),
-                                schema.version));
+        throw Error(
+            fmt::format("{}: the record has schema {}, not {}: it was made by an older "
+                        "bookrun; run it again",
+                        o.record, record["schema"].dump(), schema.version));
     check_digest(record, o.record, schema);
     for (const auto& k : schema.build_only)
         if (record.contains(k))
-            throw Error(fmt::format("{}: '{}' is added by bookrun import: not a live record", o.record, k));
+            throw Error(
+                fmt::format("{}: '{}' is added by bookrun import: not a live record", o.record, k));
     auto [stable, vol] = split_volatile(record, schema);
     write_file_atomically(o.recording, stable.dump(2) + "\n");
     write_file_atomically(volatile_path(o.recording), vol.dump(2) + "\n");
@@ -494,9 +528,9 @@ int cmd_sanitize(const Options& o) {
     std::cerr << r.err;
     if (r.exit_status == kSkip && !r.timed_out) return kSkip;
     if (r.timed_out || r.signal != 0 || r.exit_status != 0)
-        throw Error(fmt::format("compute-sanitizer {} on {} {}", o.tool, o.command.at(0),
-                                r.exit_status == 99 ? std::string("found errors")
-                                                    : describe_failure(r, o.timeout)));
+        throw Error(fmt::format(
+            "compute-sanitizer {} on {} {}", o.tool, o.command.at(0),
+            r.exit_status == 99 ? std::string("found errors") : describe_failure(r, o.timeout)));
     std::cout << fmt::format("compute-sanitizer {}: clean\n", o.tool);
     return 0;
 }
@@ -527,15 +561,15 @@ int main(int argc, char** argv) {
     try {
         cap = fmt::format("{} bytes (limits.stream_bytes of {})",
                           load_schema(default_schema_path()).stream_bytes, default_schema_path());
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     const std::string records_note = fmt::format(
         "Records: a program's stdout, stderr and texts (its own, a sanitizer's report, SASS) "
         "must be valid UTF-8, and are stored up to {} each; beyond that the stored stream ends "
         "with a marker line "
         "saying how many bytes were cut, and the record's \"truncated\" says so. A record "
         "carries a digest of what it shows; verify, import and save refuse one that does not "
-        "match it.", cap);
+        "match it.",
+        cap);
     app.footer(records_note);
     Options o;
 
@@ -545,7 +579,8 @@ int main(int argc, char** argv) {
     run->add_option("--depfile", o.depfile, "a Makefile-style list of the run's inputs");
     run->add_option("--timeout", o.timeout, "seconds before the program is killed");
     run->add_option("--provenance", o.provenance, "key=value to add to the provenance");
-    run->add_flag("--skip-without-gpu", o.skip_without_gpu, "exit 77 when the program finds no GPU");
+    run->add_flag("--skip-without-gpu", o.skip_without_gpu,
+                  "exit 77 when the program finds no GPU");
     run->add_option("--nvidia-smi", o.nvidia_smi,
                     "nvidia-smi, asked for the driver version of a GPU run (default: from PATH)");
     run->add_option("--cuobjdump", o.cuobjdump, "cuobjdump, to record kernels' SASS");

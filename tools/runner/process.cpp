@@ -1,11 +1,11 @@
 // Running a program under a timeout and capturing what it prints.
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -70,7 +70,8 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     const auto deadline = start + std::chrono::duration<double>(timeout_s);
     while (fds[0] >= 0 || fds[1] >= 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        deadline - std::chrono::steady_clock::now()).count();
+                        deadline - std::chrono::steady_clock::now())
+                        .count();
         if (left <= 0) {
             r.timed_out = true;
             ::kill(-pid, SIGKILL);
@@ -95,16 +96,14 @@ ProcessResult run_process(const std::vector<std::string>& argv,
                 auto keep = std::min(static_cast<std::size_t>(got), kCaptureLimit - sink.size());
                 sink.append(buf, keep);
                 *dropped[which[k]] += static_cast<std::size_t>(got) - keep;
-            }
-            else if (got == 0 || errno != EINTR)
+            } else if (got == 0 || errno != EINTR)
                 close_fd(fds[which[k]]);
         }
     }
     close_fd(fds[0]);
     close_fd(fds[1]);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     // A child may leave grandchildren behind in its group: end them too.
     ::kill(-pid, SIGKILL);
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

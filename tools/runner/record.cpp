@@ -1,4 +1,5 @@
 // Run records: results, expectations, validation, and atomic files.
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -7,7 +8,6 @@
 #include <iterator>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -63,7 +63,8 @@ struct LineNotes {
 
     static std::string escape(const std::string& key) {
         std::string out;
-        for (char c : key) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+        for (char c : key)
+            out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
         return out;
     }
     std::string value_start() {
@@ -170,8 +171,10 @@ json parse_checks(const std::string& text, const std::string& path) {
     const std::vector<std::string> top = {"checks", "about"};
     for (auto& [k, v] : doc.items())
         if (std::find(top.begin(), top.end(), k) == top.end())
-            throw Error(fmt::format("{}: unknown key '{}' (a checks file has \"checks\" and, "
-                                    "optionally, \"about\"){}", at("/" + k), k, suggestion(k, top)));
+            throw Error(
+                fmt::format("{}: unknown key '{}' (a checks file has \"checks\" and, "
+                            "optionally, \"about\"){}",
+                            at("/" + k), k, suggestion(k, top)));
     if (!doc.contains("checks") || !doc["checks"].is_array())
         throw Error(fmt::format("{}: a checks file needs an array \"checks\"", at("")));
     if (doc["checks"].empty())
@@ -188,9 +191,10 @@ json parse_checks(const std::string& text, const std::string& path) {
             label = fmt::format("check '{}'", c["id"].get<std::string>());
         for (auto& [k, v] : c.items())
             if (std::find(keys.begin(), keys.end(), k) == keys.end())
-                throw Error(fmt::format("{}: {}: unknown key '{}' (a check has id, what, value, "
-                                        "over, min, max){}", at(base + "/" + k), label, k,
-                                        suggestion(k, keys)));
+                throw Error(
+                    fmt::format("{}: {}: unknown key '{}' (a check has id, what, value, "
+                                "over, min, max){}",
+                                at(base + "/" + k), label, k, suggestion(k, keys)));
         if (!c.contains("id") || !c["id"].is_string() || c["id"].get<std::string>().empty())
             throw Error(fmt::format("{}: {} has no \"id\" (a non-empty string)", at(base), label));
         const std::string id = c["id"].get<std::string>();
@@ -203,15 +207,19 @@ json parse_checks(const std::string& text, const std::string& path) {
                 throw Error(fmt::format("{}: {}: \"{}\" should be a non-empty string, not {}",
                                         at(base + "/" + k), label, k, c[k].dump()));
         if (!c.contains("value"))
-            throw Error(fmt::format("{}: {} has no \"value\" (the result it checks)", at(base), label));
+            throw Error(
+                fmt::format("{}: {} has no \"value\" (the result it checks)", at(base), label));
         for (const char* k : {"min", "max"})
             if (c.contains(k) && !c[k].is_number())
                 throw Error(fmt::format("{}: {}: the bound \"{}\" should be a number, not {}",
                                         at(base + "/" + k), label, k, c[k].dump()));
         if (!c.contains("min") && !c.contains("max"))
-            throw Error(fmt::format("{}: {} has no bound (\"min\" or \"max\"), so it could never "
-                                    "fail", at(base), label));
-        if (c.contains("min") && c.contains("max") && c["min"].get<double>() > c["max"].get<double>())
+            throw Error(
+                fmt::format("{}: {} has no bound (\"min\" or \"max\"), so it could never "
+                            "fail",
+                            at(base), label));
+        if (c.contains("min") && c.contains("max") &&
+            c["min"].get<double>() > c["max"].get<double>())
             throw Error(fmt::format("{}: {}: min {} is above max {}, so it could never pass",
                                     at(base), label, c["min"].dump(), c["max"].dump()));
     }
@@ -235,9 +243,11 @@ void merge_results(json& record, const std::string& results_text) {
         } catch (const json::parse_error& e) {
             throw Error(fmt::format("results line {} is not JSON: {}", n, e.what()));
         }
-        auto field = [&](const char* key, bool (json::*is)() const noexcept, const char* type) -> const json& {
+        auto field = [&](const char* key, bool (json::*is)() const noexcept,
+                         const char* type) -> const json& {
             if (!j.is_object() || !j.contains(key) || !(j[key].*is)())
-                throw Error(fmt::format("results line {} needs \"{}\" ({}): {}", n, key, type, line));
+                throw Error(
+                    fmt::format("results line {} needs \"{}\" ({}): {}", n, key, type, line));
             return j[key];
         };
         const std::string kind = j.is_object() ? j.value("kind", "") : "";
@@ -294,11 +304,13 @@ json evaluate_checks(const json& checks_file, const json& record) {
         }
         if (c.contains("max")) {
             ok = ok && v <= c["max"].get<double>();
-            bounds += fmt::format("{}<= {:g}", bounds.empty() ? "" : " and ", c["max"].get<double>());
+            bounds +=
+                fmt::format("{}<= {:g}", bounds.empty() ? "" : " and ", c["max"].get<double>());
         }
         e["ok"] = ok;
         e["value"] = v;
-        e["detail"] = fmt::format("{} = {:.6g}, expected {}", label, v, bounds.empty() ? "a number" : bounds);
+        e["detail"] =
+            fmt::format("{} = {:.6g}, expected {}", label, v, bounds.empty() ? "a number" : bounds);
         out.push_back(e);
     }
     return out;
@@ -308,12 +320,11 @@ std::vector<std::string> failed_checks(const json& evaluated) {
     std::vector<std::string> failed;
     for (const auto& e : evaluated)
         if (!e.value("ok", false))
-            failed.push_back(fmt::format("check '{}' failed: {}{}", e.value("id", "?"),
-                                         e.value("detail", ""),
-                                         e.value("what", "").empty() ? "" : " (" + e.value("what", "") + ")"));
+            failed.push_back(
+                fmt::format("check '{}' failed: {}{}", e.value("id", "?"), e.value("detail", ""),
+                            e.value("what", "").empty() ? "" : " (" + e.value("what", "") + ")"));
     return failed;
 }
-
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

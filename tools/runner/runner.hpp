@@ -57,14 +57,14 @@ std::string sha256_hex(const std::string& data);
 // ---- inputs and their hash -------------------------------------------------
 
 struct InputSpec {
-    std::string source_root;                ///< paths in the record are relative to it
-    std::string cxx = "c++";                ///< compiler asked for the header closure
-    std::vector<std::string> sources;       ///< absolute paths
-    std::vector<std::string> lib_sources;   ///< sources of libraries the program links
+    std::string source_root;               ///< paths in the record are relative to it
+    std::string cxx = "c++";               ///< compiler asked for the header closure
+    std::vector<std::string> sources;      ///< absolute paths
+    std::vector<std::string> lib_sources;  ///< sources of libraries the program links
     std::vector<std::string> include_dirs;
     std::vector<std::string> cuda_archs = {"90"};  ///< __CUDA_ARCH__ passes, as in sm_90
-    std::string flags;                      ///< the project's flag identity string
-    std::vector<std::string> args;          ///< the program's arguments
+    std::string flags;                             ///< the project's flag identity string
+    std::vector<std::string> args;                 ///< the program's arguments
     std::map<std::string, std::string> env;        ///< environment of the run (hashed)
     std::map<std::string, std::string> toolchain;  ///< tool versions this build gives
 };

@@ -60,9 +60,9 @@ struct Validator {
         }
         if (type == "string" || type == "boolean" || type == "null" || type == "array" ||
             type == "object") {
-            bool ok = (type == "string" && v.is_string()) || (type == "boolean" && v.is_boolean()) ||
-                      (type == "null" && v.is_null()) || (type == "array" && v.is_array()) ||
-                      (type == "object" && v.is_object());
+            bool ok = (type == "string" && v.is_string()) ||
+                      (type == "boolean" && v.is_boolean()) || (type == "null" && v.is_null()) ||
+                      (type == "array" && v.is_array()) || (type == "object" && v.is_object());
             return ok ? "" : mismatch(v, type, path);
         }
         if (type == "integer") return v.is_number_integer() ? "" : mismatch(v, type, path);
@@ -76,11 +76,13 @@ struct Validator {
                     return mismatch(v, is_array ? "array" : "object", path);
                 if (is_array) {
                     for (std::size_t i = 0; i < v.size(); ++i)
-                        if (auto e = check(v[i], inner, join_path(path, std::to_string(i))); !e.empty())
+                        if (auto e = check(v[i], inner, join_path(path, std::to_string(i)));
+                            !e.empty())
                             return e;
                 } else {
                     for (auto& [key, value] : v.items())
-                        if (auto e = check(value, inner, join_path(path, key)); !e.empty()) return e;
+                        if (auto e = check(value, inner, join_path(path, key)); !e.empty())
+                            return e;
                 }
                 return "";
             }
@@ -115,7 +117,8 @@ struct Validator {
 std::vector<std::string> string_list(const json& doc, const std::string& section,
                                      const std::string& key, const std::string& path) {
     if (!doc.contains(section) || !doc[section].contains(key) || !doc[section][key].is_array())
-        throw Error(fmt::format("{}: the schema needs a list \"{}\" in \"{}\"", path, key, section));
+        throw Error(
+            fmt::format("{}: the schema needs a list \"{}\" in \"{}\"", path, key, section));
     std::vector<std::string> out;
     for (const auto& v : doc[section][key]) {
         if (!v.is_string())
@@ -168,12 +171,14 @@ Schema parse_schema(const json& doc, const std::string& path) {
         if (!seen.insert(section).second) continue;
         for (auto& [name, type] : doc[section].items()) {
             if (!type.is_string())
-                throw Error(fmt::format("{}: \"{}\".\"{}\" should name a type", path, section, name));
-            check_type_names(doc, type.get<std::string>(), fmt::format("\"{}\".\"{}\"", section, name),
-                             path);
+                throw Error(
+                    fmt::format("{}: \"{}\".\"{}\" should name a type", path, section, name));
+            check_type_names(doc, type.get<std::string>(),
+                             fmt::format("\"{}\".\"{}\"", section, name), path);
             std::regex words("[a-z_]+");
             const std::string t = type.get<std::string>();
-            for (auto it = std::sregex_iterator(t.begin(), t.end(), words); it != std::sregex_iterator(); ++it)
+            for (auto it = std::sregex_iterator(t.begin(), t.end(), words);
+                 it != std::sregex_iterator(); ++it)
                 if (kBaseTypes.count(it->str()) == 0) todo.push_back(it->str());
         }
     }
@@ -185,11 +190,14 @@ Schema parse_schema(const json& doc, const std::string& path) {
     if (!doc.contains("limits") || !doc["limits"].contains("stream_bytes") ||
         !doc["limits"]["stream_bytes"].is_number_unsigned() ||
         doc["limits"]["stream_bytes"].get<std::size_t>() == 0)
-        throw Error(fmt::format("{}: the schema needs a positive integer limits.stream_bytes", path));
+        throw Error(
+            fmt::format("{}: the schema needs a positive integer limits.stream_bytes", path));
     s.stream_bytes = doc["limits"]["stream_bytes"].get<std::size_t>();
     if (!doc.contains("digest") || doc["digest"].value("algorithm", "") != "sha256")
-        throw Error(fmt::format("{}: the schema's digest.algorithm must be sha256 (the one this "
-                                "bookrun computes)", path));
+        throw Error(
+            fmt::format("{}: the schema's digest.algorithm must be sha256 (the one this "
+                        "bookrun computes)",
+                        path));
     return s;
 }
 
@@ -206,7 +214,8 @@ std::optional<std::string> legacy_note(const json& record, const Schema& schema)
     return fmt::format("record schema {}: {}", v, legacy[key].value("note", "an older schema"));
 }
 
-void validate_record(const json& r, const std::string& where, bool needs_gpu, const Schema& schema) {
+void validate_record(const json& r, const std::string& where, bool needs_gpu,
+                     const Schema& schema) {
     if (!r.is_object()) throw Error(fmt::format("{}: a record must be a JSON object", where));
     if (!r.contains("schema")) throw Error(fmt::format("{}: field 'schema' is missing", where));
     if (!r["schema"].is_number_integer())
@@ -218,14 +227,17 @@ void validate_record(const json& r, const std::string& where, bool needs_gpu, co
         const json& legacy = schema.doc.value("legacy", json::object());
         auto key = std::to_string(version);
         if (!legacy.contains(key))
-            throw Error(fmt::format("{}: the record has schema {}, which {} does not describe "
-                                    "(it describes schema {})", where, version, schema.path,
-                                    schema.version));
-        for (const auto& p : legacy[key].value("optional", json::array())) may_miss.insert(p.get<std::string>());
+            throw Error(
+                fmt::format("{}: the record has schema {}, which {} does not describe "
+                            "(it describes schema {})",
+                            where, version, schema.path, schema.version));
+        for (const auto& p : legacy[key].value("optional", json::array()))
+            may_miss.insert(p.get<std::string>());
     }
     Validator v{schema, may_miss};
     if (auto e = v.check(r, "record", ""); !e.empty()) throw Error(fmt::format("{}: {}", where, e));
-    std::vector<std::string> prov = string_list(schema.doc, "provenance_required", "always", schema.path);
+    std::vector<std::string> prov =
+        string_list(schema.doc, "provenance_required", "always", schema.path);
     if (needs_gpu)
         for (const auto& k : string_list(schema.doc, "provenance_required", "gpu", schema.path))
             prov.push_back(k);
@@ -250,15 +262,18 @@ std::string record_digest(const json& record, const Schema& schema) {
 
 void check_digest(const json& record, const std::string& where, const Schema& schema) {
     if (!record.contains("digest") || !record["digest"].is_string())
-        throw Error(fmt::format("{}: the record has no digest, so nothing shows that it is what "
-                                "the program printed; re-record it with `tools/book record`", where));
+        throw Error(
+            fmt::format("{}: the record has no digest, so nothing shows that it is what "
+                        "the program printed; re-record it with `tools/book record`",
+                        where));
     auto want = record_digest(record, schema);
     if (record["digest"].get<std::string>() != want)
         throw Error(fmt::format(
             "{}: the record does not match its digest: what it shows (its stdout, stderr, "
             "results, texts, checks, command, inputs or provenance) was changed after the run "
             "that made it. A recording is never edited by hand: re-record it on its GPU with "
-            "`tools/book record`.", where));
+            "`tools/book record`.",
+            where));
 }
 
 void check_utf8(const std::string& text, const std::string& what) {
@@ -287,9 +302,10 @@ void check_utf8(const std::string& text, const std::string& what) {
         ok = ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
         if (!ok) {
             long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(i), '\n');
-            throw Error(fmt::format("{} is not valid UTF-8: byte {} (line {}) is 0x{:02x}; the "
-                                    "book stores a program's output as UTF-8 text",
-                                    what, i, line, c));
+            throw Error(
+                fmt::format("{} is not valid UTF-8: byte {} (line {}) is 0x{:02x}; the "
+                            "book stores a program's output as UTF-8 text",
+                            what, i, line, c));
         }
         i += len;
     }
@@ -299,13 +315,16 @@ json cap_stream(std::string& text, std::size_t cap) {
     if (text.size() <= cap) return nullptr;
     const std::size_t total = text.size();
     std::size_t cut = cap;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a whole character
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;  // a whole character
     auto nl = text.rfind('\n', cut - 1);
     if (nl != std::string::npos && nl + 1 >= cap / 2) cut = nl + 1;  // a whole line, if one is near
     text.resize(cut);
     if (!text.empty() && text.back() != '\n') text += '\n';
-    text += fmt::format("[bookrun: output cut here: {} of its {} bytes are not kept (the cap is {} "
-                        "bytes a stream)]\n", total - cut, total, cap);
+    text += fmt::format(
+        "[bookrun: output cut here: {} of its {} bytes are not kept (the cap is {} "
+        "bytes a stream)]\n",
+        total - cut, total, cap);
     return {{"bytes_total", total}, {"bytes_cut", total - cut}};
 }
 

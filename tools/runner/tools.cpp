@@ -38,7 +38,8 @@ std::string extract_sass(const std::string& dump, const std::string& function) {
         auto f = line.find("Function : ");
         if (f == std::string::npos) return std::nullopt;
         std::string name = line.substr(f + 11);
-        while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+        while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back())))
+            name.pop_back();
         return name;
     };
     std::vector<std::string> matches;
@@ -46,15 +47,18 @@ std::string extract_sass(const std::string& dump, const std::string& function) {
         std::istringstream in(dump);
         std::string line;
         while (std::getline(in, line))
-            if (auto name = section_name(line); name && names_function(*name, function) &&
-                                                std::find(matches.begin(), matches.end(), *name) == matches.end())
+            if (auto name = section_name(line);
+                name && names_function(*name, function) &&
+                std::find(matches.begin(), matches.end(), *name) == matches.end())
                 matches.push_back(*name);
     }
-    if (matches.empty()) throw Error(fmt::format("cuobjdump shows no function named '{}'", function));
+    if (matches.empty())
+        throw Error(fmt::format("cuobjdump shows no function named '{}'", function));
     if (matches.size() > 1)
-        throw Error(fmt::format("'{}' names {} kernels ({}); give --sass-function the mangled name "
-                                "of the one to show", function, matches.size(),
-                                fmt::join(matches, ", ")));
+        throw Error(
+            fmt::format("'{}' names {} kernels ({}); give --sass-function the mangled name "
+                        "of the one to show",
+                        function, matches.size(), fmt::join(matches, ", ")));
     static const std::regex instr(R"(^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(/\*.*\*/)?\s*$)");
     std::istringstream in(dump);
     std::string line, out;
@@ -94,9 +98,10 @@ int sanitizer_errors(const std::string& report) {
     static const std::regex summary(R"(ERROR SUMMARY: ([0-9]+) errors?)");
     std::smatch m;
     if (!std::regex_search(report, m, summary))
-        throw Error("the compute-sanitizer report has no \"ERROR SUMMARY: <n> errors\" line, so its "
-                    "error count is unknown; it ends:\n" +
-                    report.substr(report.size() > 2000 ? report.size() - 2000 : 0));
+        throw Error(
+            "the compute-sanitizer report has no \"ERROR SUMMARY: <n> errors\" line, so its "
+            "error count is unknown; it ends:\n" +
+            report.substr(report.size() > 2000 ? report.size() - 2000 : 0));
     return std::stoi(m[1].str());
 }
 
@@ -169,14 +174,18 @@ json parse_ncu_csv(const std::string& csv, const std::vector<std::string>& label
         }
         if (header.empty() || line.empty() || line[0] != '"') continue;
         auto cells = split(line);
-        if (static_cast<int>(cells.size()) <= std::max({id_col, name_col, unit_col, value_col})) continue;
+        if (static_cast<int>(cells.size()) <= std::max({id_col, name_col, unit_col, value_col}))
+            continue;
         const std::string& id = cells[id_col];
         if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
             ids.push_back(id);
-            kernels.push_back(kernel_col >= 0 && kernel_col < static_cast<int>(cells.size()) ? cells[kernel_col] : "?");
+            kernels.push_back(kernel_col >= 0 && kernel_col < static_cast<int>(cells.size())
+                                  ? cells[kernel_col]
+                                  : "?");
         }
         size_t index = static_cast<size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
-        std::string label = index < labels.size() ? labels[index] : "launch" + std::to_string(index);
+        std::string label =
+            index < labels.size() ? labels[index] : "launch" + std::to_string(index);
         std::string value = cells[value_col];
         value.erase(std::remove(value.begin(), value.end(), ','), value.end());
         json v;
@@ -192,11 +201,11 @@ json parse_ncu_csv(const std::string& csv, const std::vector<std::string>& label
     }
     if (header.empty()) throw Error("ncu printed no metrics table");
     if (!labels.empty() && labels.size() != ids.size())
-        throw Error(fmt::format("ncu profiled {} launch{} ({}), but {} label{} name{} them ({}): "
-                                "give one label per profiled launch, in launch order",
-                                ids.size(), ids.size() == 1 ? "" : "es", fmt::join(kernels, ", "),
-                                labels.size(), labels.size() == 1 ? "" : "s",
-                                labels.size() == 1 ? "s" : "", fmt::join(labels, ", ")));
+        throw Error(fmt::format(
+            "ncu profiled {} launch{} ({}), but {} label{} name{} them ({}): "
+            "give one label per profiled launch, in launch order",
+            ids.size(), ids.size() == 1 ? "" : "es", fmt::join(kernels, ", "), labels.size(),
+            labels.size() == 1 ? "" : "s", labels.size() == 1 ? "s" : "", fmt::join(labels, ", ")));
     return out;
 }
 

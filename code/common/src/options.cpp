@@ -18,10 +18,11 @@ namespace {
 // Keeps an integer within [min, max], saying so in plain words ("must be at
 // least 1, not 0") rather than printing the limits of the type.
 CLI::Validator within(long long min, long long max, long long type_min, long long type_max) {
-    std::string rule = min > type_min && max < type_max ? std::to_string(min) + ".." + std::to_string(max)
-                       : min > type_min                  ? ">= " + std::to_string(min)
-                       : max < type_max                  ? "<= " + std::to_string(max)
-                                                         : "";
+    std::string rule = min > type_min && max < type_max
+                           ? std::to_string(min) + ".." + std::to_string(max)
+                       : min > type_min ? ">= " + std::to_string(min)
+                       : max < type_max ? "<= " + std::to_string(max)
+                                        : "";
     return CLI::Validator(
         [=](std::string& text) -> std::string {
             long long value = 0;
@@ -33,8 +34,10 @@ CLI::Validator within(long long min, long long max, long long type_min, long lon
             }
             if (used != text.size()) return "not an integer: " + text;
             if (value < min || value > max) {
-                if (max >= type_max) return "must be at least " + std::to_string(min) + ", not " + text;
-                if (min <= type_min) return "must be at most " + std::to_string(max) + ", not " + text;
+                if (max >= type_max)
+                    return "must be at least " + std::to_string(min) + ", not " + text;
+                if (min <= type_min)
+                    return "must be at most " + std::to_string(max) + ", not " + text;
                 return "must be between " + std::to_string(min) + " and " + std::to_string(max) +
                        ", not " + text;
             }

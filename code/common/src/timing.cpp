@@ -18,8 +18,12 @@ timing_stats summarize_times(std::vector<double> ms) {
         const std::size_t hi = std::min(lo + 1, ms.size() - 1);
         return ms[lo] + (pos - static_cast<double>(lo)) * (ms[hi] - ms[lo]);
     };
-    return timing_stats{static_cast<int>(ms.size()), quantile(0.5), ms.front(), ms.back(),
-                        quantile(0.1), quantile(0.9)};
+    return timing_stats{static_cast<int>(ms.size()),
+                        quantile(0.5),
+                        ms.front(),
+                        ms.back(),
+                        quantile(0.1),
+                        quantile(0.9)};
 }
 
 cuda_event::cuda_event() { BOOK_CUDA_CHECK(cudaEventCreate(&e_)); }
