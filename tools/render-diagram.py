@@ -55,6 +55,31 @@ def parsed_to_file_lines(source: str) -> list:
     return lines
 
 
+def tool_failure(text: str, status: int) -> str:
+    """One line that says why Mermaid CLI itself failed (not the diagram): a
+    package Node cannot load (a partial node_modules), a browser that does not
+    start, or else the first line of its error, never a line of a stack trace."""
+    m = re.search(r"Cannot find (?:package|module) '([^']+)'", text)
+    if m:
+        what = m.group(1)
+        if os.path.isabs(what):  # a file of a package: name the package
+            parts = what.split("/node_modules/")[-1].split("/")
+            what = "/".join(parts[:2] if parts[0].startswith("@") else parts[:1])
+        return (f"Mermaid CLI cannot load '{what}': node_modules is incomplete; "
+                "run `tools/book deps`, which repairs it")
+    if "Failed to launch the browser process" in text or "Could not find Chrome" in text:
+        detail = next((l.strip() for l in text.splitlines()
+                       if re.search(r"error|cannot|no such", l, re.I) and "Failed to launch" not in l),
+                      "")
+        return ("Mermaid CLI could not start Chromium (tools/puppeteer.json names it)"
+                + (f": {detail}" if detail else ""))
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    noise = re.compile(r"^(at |node:|Node\.js v|\^|throw |\{|\}|code: )")
+    errors = [l for l in lines if re.match(r"^[A-Za-z]*Error\b", l)]
+    first = (errors or [l for l in lines if not noise.match(l)] or ["no output"])[0]
+    return f"Mermaid CLI failed (exit {status}): {first}"
+
+
 def main() -> int:
     repo, src, out = sys.argv[1:4]
     rel = os.path.relpath(src, repo)
@@ -89,9 +114,7 @@ def main() -> int:
                     detail = detail[:240] + "..."
                 print(f"{rel}:{line}: error: Mermaid syntax error: {detail}", file=sys.stderr)
             else:
-                first = next((l for l in text.splitlines() if l.strip()), "no output")
-                print(f"{rel}:1: error: Mermaid CLI failed (exit {proc.returncode}): {first}",
-                      file=sys.stderr)
+                print(f"{rel}: error: {tool_failure(text, proc.returncode)}", file=sys.stderr)
             return 1
         os.replace(tmp, out)
         tmp = None

@@ -9,16 +9,14 @@
 // what it gets wrong.
 #include <algorithm>
 #include <chrono>
-#include <stdexcept>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "book/cuda.hpp"
-#include "book/options.hpp"
-#include "book/report.hpp"
 
 // [listing:diverge-kernel]
 // Each thread runs one of two loops on its own value. Path A: x = 3x + 1.
@@ -43,21 +41,22 @@ constexpr int kThreads = 256;
 constexpr std::uint64_t kSeed = 20240601;
 
 struct Pair {
-    book::TimingStats uniform, divergent;
+    book::timing_stats uniform, divergent;
 };
 
 // Time both modes on a grid of `blocks` blocks; every launch reads its own
 // freshly filled array, and the arrays together are twice the L2 or more.
-Pair time_both(int blocks, int iters, int warmup, int reps) {
+Pair time_both(int blocks, int iters, const book::repeat_counts& repeats) {
     const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
-    book::RotatingBuffers<unsigned> input(n, static_cast<std::size_t>(warmup + reps));
+    book::rotating_buffers<unsigned> input(n,
+                                           static_cast<std::size_t>(repeats.warmup + repeats.reps));
     Pair out{};
     for (int per_warp = 0; per_warp < 2; ++per_warp) {
         // [listing:timing]
         book::fill_random_u32(input.all(), input.total(), kSeed + per_warp);
         input.rewind();
-        const book::TimingStats t = book::time_launches(
-            [&] { diverge<<<blocks, kThreads>>>(input.next(), iters, per_warp); }, warmup, reps);
+        const book::timing_stats t = book::time_launches(
+            [&] { diverge<<<blocks, kThreads>>>(input.next(), iters, per_warp); }, repeats);
         // [/listing:timing]
         (per_warp ? out.divergent : out.uniform) = t;
     }
@@ -97,8 +96,10 @@ void report_placement(int wave_blocks, int sms) {
     book::report("placement_sms_used", used, "SMs");
     book::report("placement_pure_sms", pure, "SMs");
     book::report("placement_max_blocks_per_sm", most, "blocks");
-    std::printf("one wave placed on %d SMs (at most %d blocks each); %d of them hold blocks of "
-                "one parity only\n", used, most, pure);
+    std::printf(
+        "one wave placed on %d SMs (at most %d blocks each); %d of them hold blocks of "
+        "one parity only\n",
+        used, most, pure);
 }
 
 unsigned reference(unsigned x, bool path_a, int iters) {
@@ -117,15 +118,11 @@ long count_mismatches(int blocks, int iters) {
         book::fill_random_u32(d.data(), n, seed);
         diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp);
         BOOK_CHECK_LAUNCH();
-        const std::vector<unsigned> got = d.to_host();
-        std::vector<std::size_t> sample;
-        for (std::size_t i = 0; i < n; i += 97) sample.push_back(i);
-        if (sample.back() != n - 1) sample.push_back(n - 1);
-        for (std::size_t i : sample) {
+        bad += book::count_mismatches(d.to_host(), book::sampled_indices(n), [&](std::size_t i) {
             const std::size_t thread = i % kThreads, block = i / kThreads;
             const bool path_a = ((per_warp ? thread : block) & 1u) != 0;
-            if (got[i] != reference(book::random_u32(seed, i), path_a, iters)) ++bad;
-        }
+            return reference(book::random_u32(seed, i), path_a, iters);
+        });
     }
     return bad;
 }
@@ -134,7 +131,7 @@ long count_mismatches(int blocks, int iters) {
 // launch + synchronize, first launch of the kernel timed. Must run before
 // anything else launches `diverge`, so that loading the kernel (lazy by
 // default since CUDA 12.2) lands inside the first timed launch, as it did there.
-void seed_method(int iters, int warmup, int reps) {
+void seed_method(int iters, const book::repeat_counts& repeats) {
     const int blocks = 1024;
     book::device_buffer<unsigned> d(static_cast<std::size_t>(blocks) * kThreads);
     BOOK_CUDA_CHECK(cudaMemset(d.data(), 0, d.bytes()));
@@ -145,8 +142,9 @@ void seed_method(int iters, int warmup, int reps) {
         diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp);
         BOOK_CHECK_LAUNCH();
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-        ms[launch] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                         .count();
+        ms[launch] =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
     }
     const char* loading = std::getenv("CUDA_MODULE_LOADING");
     book::report_text("cuda_module_loading", loading ? loading : "unset (lazy by default)");
@@ -154,7 +152,7 @@ void seed_method(int iters, int warmup, int reps) {
     book::report("seed_ms_divergent", ms[1], "ms");
     book::report("seed_ms_uniform_again", ms[2], "ms");
 
-    const Pair right = time_both(blocks, iters, warmup, reps);
+    const Pair right = time_both(blocks, iters, repeats);
     book::report_timing("right_uniform", right.uniform);
     book::report_timing("right_divergent", right.divergent);
     const double ratio = right.divergent.median_ms / right.uniform.median_ms;
@@ -165,12 +163,15 @@ void seed_method(int iters, int warmup, int reps) {
     std::printf("seed method (first launch, std::chrono):  uniform %.3f ms  divergent %.3f ms\n",
                 ms[0], ms[1]);
     std::printf("  the same uniform launch once more:       %.3f ms\n", ms[2]);
-    std::printf("done right (warm-up, events, median of %d): uniform %.4f ms  divergent %.4f ms"
-                "  ratio %.2f\n", reps, right.uniform.median_ms, right.divergent.median_ms, ratio);
+    std::printf(
+        "done right (warm-up, events, median of %d): uniform %.4f ms  divergent %.4f ms"
+        "  ratio %.2f\n",
+        repeats.reps, right.uniform.median_ms, right.divergent.median_ms, ratio);
 }
 
 // Least squares fit of y = t0 + slope * x.
-void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0, double& slope) {
+void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0,
+              double& slope) {
     const double n = static_cast<double>(x.size());
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -184,22 +185,22 @@ void fit_line(const std::vector<double>& x, const std::vector<double>& y, double
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("Time a branch that splits every warp against one that splits none");
+    book::options opts("Time a branch that splits every warp against one that splits none");
     bool seed = false, profile = false, quick = false;
     opts.flag("--seed-method", seed, "repeat the seed's measurement, then do it right");
     opts.flag("--profile", profile, "launch uniform once, then divergent once (for ncu)");
     opts.flag("--quick", quick, "small sizes, for compute-sanitizer");
     if (const auto status = opts.parse(argc, argv)) return *status;
-    const int iters = quick ? 20 : 2000, warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
+    const int iters = quick ? 20 : 2000;
+    const book::repeat_counts repeats = book::repeats_for(quick);
 
     if (seed) {  // first, before anything else loads the kernel
-        seed_method(iters, warmup, reps);
+        seed_method(iters, repeats);
         return 0;
     }
 
-    int blocks_per_sm = 0;
-    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, diverge, kThreads, 0));
-    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const int blocks_per_sm = book::blocks_per_sm(diverge, kThreads);
+    const int sms = book::sm_count();
     const int wave_blocks = quick ? 4 : blocks_per_sm * sms;
 
     if (profile) {
@@ -224,12 +225,13 @@ int run(int argc, char** argv) {
     book::report("threads_per_block", kThreads, "threads");
     book::report("iters", iters, "count");
 
-    const std::vector<int> waves = quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
+    const std::vector<int> waves =
+        quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
     {  // bring the clocks up before the first timed configuration
         book::device_buffer<unsigned> spin(static_cast<std::size_t>(wave_blocks) * kThreads);
         book::fill_random_u32(spin.data(), spin.size(), kSeed);
         book::warm_up_clocks([&] { diverge<<<wave_blocks, kThreads>>>(spin.data(), iters, 1); },
-                             quick ? 1.0 : 200.0);
+                             repeats.clock_warmup_ms);
     }
     std::printf("\n%d threads/block, %d blocks/SM, one wave = %d blocks, %d iterations\n", kThreads,
                 blocks_per_sm, wave_blocks, iters);
@@ -237,7 +239,7 @@ int run(int argc, char** argv) {
                 "divergent ms (p10-p90)", "ratio");
     std::vector<double> x, yu, yd;
     for (int w : waves) {
-        const Pair t = time_both(w * wave_blocks, iters, warmup, reps);
+        const Pair t = time_both(w * wave_blocks, iters, repeats);
         const std::string tag = "_w" + std::to_string(w);
         book::report_timing("uniform" + tag, t.uniform);
         book::report_timing("divergent" + tag, t.divergent);
@@ -258,9 +260,10 @@ int run(int argc, char** argv) {
     book::report("fit_t0_ms_divergent", t0d, "ms");
     book::report("fit_slope_ms_divergent", sd, "ms/wave");
     book::report("slope_ratio", sd / su, "ratio");
-    std::printf("\nfit t = t0 + slope*waves: uniform t0 %.4f ms, slope %.4f ms/wave;"
-                " divergent t0 %.4f ms, slope %.4f ms/wave; slope ratio %.2f\n",
-                t0u, su, t0d, sd, sd / su);
+    std::printf(
+        "\nfit t = t0 + slope*waves: uniform t0 %.4f ms, slope %.4f ms/wave;"
+        " divergent t0 %.4f ms, slope %.4f ms/wave; slope ratio %.2f\n",
+        t0u, su, t0d, sd, sd / su);
     std::printf("CPU reference, sampled outputs of both modes: %ld mismatches\n", bad);
     return 0;
 }

@@ -22,9 +22,9 @@ int main(int argc, char** argv) {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        std::printf("skipped: no CUDA GPU (%s)\n",
-                    status != cudaSuccess ? cudaGetErrorString(status)
-                                          : "cudaGetDeviceCount found 0 devices");
+        std::printf("skipped: no CUDA GPU (%s)\n", status != cudaSuccess
+                                                       ? cudaGetErrorString(status)
+                                                       : "cudaGetDeviceCount found 0 devices");
         return 77;
     }
     // I11: once the shared library exports it, select the GPU that CTest

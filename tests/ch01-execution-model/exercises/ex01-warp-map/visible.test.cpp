@@ -126,7 +126,7 @@ TEST_CASE("rejects what is not a block, or not one of its threads", "[ch01][exer
     const BlockShape b{16, 16, 1};
     CHECK_THROWS_AS(warp_of_thread(16, 0, 0, b), std::invalid_argument);  // x runs 0..15
     CHECK_THROWS_AS(lane_of_thread(0, 16, 0, b), std::invalid_argument);
-    CHECK_THROWS_AS(warp_of_thread(0, 0, 1, b), std::invalid_argument);   // z runs 0..0
+    CHECK_THROWS_AS(warp_of_thread(0, 0, 1, b), std::invalid_argument);  // z runs 0..0
     CHECK_THROWS_AS(lane_of_thread(-1, 0, 0, b), std::invalid_argument);
     CHECK_THROWS_AS(ex01::warps_in_block({0, 1, 1}), std::invalid_argument);
     CHECK_THROWS_AS(ex01::active_lanes_in_last_warp({4, 0, 4}), std::invalid_argument);

@@ -41,7 +41,7 @@ TEST_CASE("loop efficiency adds up warps, it does not average them", "[ch01][exe
 
     Trips skewed(64, 0);
     std::fill(skewed.begin(), skewed.begin() + 32, 1);  // warp 0: 32 useful of 32 (1.0)
-    skewed[40] = 1000;  // warp 1: 1000 useful of 32000 (1/32)
+    skewed[40] = 1000;                                  // warp 1: 1000 useful of 32000 (1/32)
     // (32 + 1000) / (32 + 32000), not the mean (1 + 1/32) / 2 = 0.516.
     CHECK(ex02::lane_efficiency_of_loop(skewed) == Approx(1032.0 / 32032.0));
 }
@@ -140,7 +140,8 @@ TEST_CASE("reorder: a random 50/50 branch over 4096 items becomes uniform",
     std::vector<int> values(4096);
     for (auto& v : values) v = static_cast<int>(gen() % 1000);
     const auto even = [](int v) { return v % 2 == 0; };
-    const std::size_t n_even = static_cast<std::size_t>(std::count_if(values.begin(), values.end(), even));
+    const std::size_t n_even =
+        static_cast<std::size_t>(std::count_if(values.begin(), values.end(), even));
     REQUIRE(n_even > 1800);  // about half
     REQUIRE(n_even < 2300);
 
@@ -160,7 +161,9 @@ TEST_CASE("reorder: a random 50/50 branch over 4096 items becomes uniform",
     CHECK(std::is_sorted(boundary, order.end()));
 
     // Thread t takes item order[t]: simulate the branch with the chapter's model.
-    const auto takes_a_before = [&](long long t) { return even(values[static_cast<std::size_t>(t)]); };
+    const auto takes_a_before = [&](long long t) {
+        return even(values[static_cast<std::size_t>(t)]);
+    };
     const auto takes_a_after = [&](long long t) {
         return even(values[order[static_cast<std::size_t>(t)]]);
     };
@@ -168,7 +171,6 @@ TEST_CASE("reorder: a random 50/50 branch over 4096 items becomes uniform",
     const double after = ch01::simulate(takes_a_after, 4096, 32, 100, 100).efficiency();
     CHECK(before < 0.6);   // nearly every warp runs both paths
     CHECK(after >= 0.99);  // 128 warps, at most one of them divergent: 128 / 129 or better
-    const auto diverging =
-        ch01::diverging_warps(4096, [&](int t) { return takes_a_after(t); });
+    const auto diverging = ch01::diverging_warps(4096, [&](int t) { return takes_a_after(t); });
     CHECK(diverging.size() <= 1);
 }

@@ -48,7 +48,8 @@ TEST_CASE("count_on_gpu matches the CPU reference on random data", "[ch01][exerc
     const int n = GENERATE(1, 31, 32, 33, 1000, 1 << 20);
     const int threshold = GENERATE(-1001, -500, 0, 999, 1000);
     CAPTURE(n, threshold);
-    const auto data = make_random_data(static_cast<std::size_t>(n), 1234u + static_cast<unsigned>(n));
+    const auto data =
+        make_random_data(static_cast<std::size_t>(n), 1234u + static_cast<unsigned>(n));
     CHECK(first_difference(ex03::count_on_gpu(data, threshold), cpu_counts(data, threshold)) == "");
 }
 
