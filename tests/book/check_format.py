@@ -30,8 +30,10 @@ def files(root):
             for dirpath, dirs, fnames in os.walk(os.path.join(root, folder)):
                 dirs[:] = sorted(d for d in dirs if d not in ("__pycache__",))
                 names += [os.path.relpath(os.path.join(dirpath, f), root) for f in sorted(fnames)]
-    # Fixtures are inputs shaped on purpose (a listing marker on a given line): left as they are.
+    # Fixtures are inputs shaped on purpose (a listing marker on a given line, a
+    # hostile student's submission in tests/exercises/cases/): left as they are.
     return sorted(n for n in names if n.endswith(SUFFIXES) and "/fixtures/" not in n
+                  and not n.startswith("tests/exercises/cases/")
                   and os.path.isfile(os.path.join(root, n)))
 
 

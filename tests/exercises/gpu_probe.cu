@@ -12,8 +12,8 @@ int main() {
     if (status == cudaSuccess && count > 0) status = cudaFree(nullptr);  // a context can be made
     if (status != cudaSuccess || count == 0) {
         std::printf("no usable CUDA GPU: %s\n", status != cudaSuccess
-                                                   ? cudaGetErrorString(status)
-                                                   : "cudaGetDeviceCount found 0 devices");
+                                                    ? cudaGetErrorString(status)
+                                                    : "cudaGetDeviceCount found 0 devices");
         return 1;
     }
     std::printf("gpus: %d\n", count);

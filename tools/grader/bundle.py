@@ -159,6 +159,10 @@ class Bundle:
             deps = [d for d in info["links"] if d in libs]
             if deps:
                 body.append(f"target_link_libraries({n} {scope} {' '.join(deps)})")
+            if n in gpu and scope == "PUBLIC":
+                # Its host-compiled sources call the CUDA runtime (cuda_runtime.h).
+                body.append(f"target_include_directories({n} SYSTEM PUBLIC "
+                            "${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})")
             if n in gpu:
                 lines.append("if(BOOK_HAVE_CUDA)")
                 lines += ["  " + b for b in body]

@@ -39,7 +39,7 @@ TEST_CASE("a threshold inside a partial last warp", "[ch01][exercise][ex01][hidd
     // 40 threads: warp 1 holds threads 32..39 in lanes 0..7.
     CHECK(ex01::diverging_warps_for_threshold(40, 39) == Warps{1});  // 32..38 take it, 39 not
     CHECK(ex01::diverging_warps_for_threshold(40, 33) == Warps{1});
-    CHECK(ex01::diverging_warps_for_threshold(40, 40) == Warps{});   // all of 32..39 take it
+    CHECK(ex01::diverging_warps_for_threshold(40, 40) == Warps{});  // all of 32..39 take it
     // 33 threads: warp 1 is thread 32 alone, and one thread cannot disagree with itself.
     CHECK(ex01::diverging_warps_for_threshold(33, 32) == Warps{});
     CHECK(ex01::diverging_warps_for_threshold(33, 1) == Warps{0});
