@@ -196,7 +196,7 @@ endfunction()
 if(BOOK_HAVE_CUDA)
   add_library(book_exercise_gpu_main STATIC "${_bx_root}/tests/exercises/catch_gpu_main.cpp")
   target_include_directories(book_exercise_gpu_main PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
-  target_link_libraries(book_exercise_gpu_main PUBLIC book_catch2)
+  target_link_libraries(book_exercise_gpu_main PUBLIC book_catch2 book_cuda)
   add_executable(book_exercise_gpu_probe "${_bx_root}/tests/exercises/gpu_probe.cu")
   set_target_properties(book_exercise_gpu_probe PROPERTIES
                         RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")

@@ -11,6 +11,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <exception>
+
+#include "book/device.hpp"
 
 int main(int argc, char** argv) {
     Catch::Session session;
@@ -27,8 +30,14 @@ int main(int argc, char** argv) {
                                                        : "cudaGetDeviceCount found 0 devices");
         return 77;
     }
-    // I11: once the shared library exports it, select the GPU that CTest
-    // allocated to this test here: book::use_allocated_gpu();
+    // The GPU CTest allocated to this test (RESOURCE_GROUPS), so that a machine
+    // with several GPUs runs one exercise test per GPU.
+    try {
+        book::use_allocated_gpu();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
     const int failed = session.run();
     // Catch2 exits with the number of failed assertions; 77 failures must not
     // read as "skipped".
