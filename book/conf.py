@@ -55,12 +55,12 @@ book_source_root = ROOT
 book_build_dir = BUILD
 book_records_dir = os.path.join(BUILD, "records")
 book_diagrams_dir = os.path.join(BUILD, "diagrams")
-book_plots_dir = os.path.join(BUILD, "plots")
 book_schema = os.path.join(HERE, "record-schema.json")
-# The site's settings that the build decides (cmake/BookSite.cmake writes
-# BUILD/site/site.json): where a listing's caption links to, the toolchain for
-# the page on how the book was built. Override with -D on the Sphinx line.
-book_site_file = os.path.join(BUILD, "site", "site.json")
+# The site's parts read what cmake/BookSite.cmake wrote into the build folder:
+# BUILD/plots (book_plots_dir), BUILD/downloads/downloads.json
+# (book_downloads_file) and BUILD/site/site.json (book_site_file: where a
+# listing's caption links, the toolchain for the page on how the book was
+# built). Each can be set with -D on the Sphinx line.
 
 # ---- the PDF edition (tools/build-pdf.py) --------------------------------------------
 # XeLaTeX, for the Unicode the chapters and the programs' output use, with

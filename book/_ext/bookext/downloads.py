@@ -51,7 +51,7 @@ def _size(n: int) -> str:
 
 class ExerciseDownload(SphinxTransform):
     """Before a chapter's first exercise, the link to its exercises' archive."""
-    default_priority = 880  # after the directives made the exercise sections
+    default_priority = 870  # before doctree-read (880), where the download collector looks
 
     def apply(self, **kwargs):
         docname = self.env.docname

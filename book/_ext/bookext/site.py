@@ -53,7 +53,8 @@ def source_ref_node(path: str, ranges: list, text: str) -> source_ref:
 
 def site_settings(config) -> dict:
     """BUILD/site/site.json as a dict ({} where the build wrote none)."""
-    path = getattr(config, "book_site_file", "")
+    path = getattr(config, "book_site_file", "") or (
+        os.path.join(config.book_build_dir, "site", "site.json") if config.book_build_dir else "")
     if not path or not os.path.exists(path):
         return {}
     data = load_json(path, "site settings")

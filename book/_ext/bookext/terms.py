@@ -35,7 +35,7 @@ def _is_term_place(strong: nodes.strong) -> bool:
 
 
 class TermIndex(SphinxTransform):
-    default_priority = 890
+    default_priority = 840  # before the domains collect the index entries (SphinxDomains, 850)
 
     def apply(self, **kwargs):
         if chapter_of(self.env.docname) is None:
