@@ -7,9 +7,10 @@ Chromium, as a reader would, and fail on anything a reader would hit.
 
 The site is served over HTTP on 127.0.0.1 (a port of its own) and driven with
 Selenium and chromium-driver. Every page is opened at each width (a 1280 px
-window, a 390 px phone) in each theme: "light" (chosen by the reader, system
-light) and "dark" (the reader left "auto", the system prefers dark: the path
-Debian's furo broke). A page fails on:
+window, a 390 px phone) in each theme: "light" (chosen by the reader, the
+system light), "dark" (chosen by the reader, the system light) and "auto-dark"
+(the reader left furo's "auto", the system prefers dark: the path Debian's
+furo broke). A page fails on:
 
   - a console error (a script that throws, a resource that fails to load);
   - a failed request: a status of 400 or more, a request that fails, or one to
@@ -22,8 +23,9 @@ Debian's furo broke). A page fails on:
   - a figure whose smallest text is under 12 px at the column width of the
     1280 px window (measured in the SVG as the page shows it);
   - a code or output block that hides part of its content: an inner scroll
-    (content taller than the box) or a sideways overflow; or a page that
-    scrolls sideways at all;
+    (content taller than the box) or a sideways overflow; any other box of the
+    page that hides content sideways (a table wider than its column, clipped
+    or scrolling); or a page that scrolls sideways at all;
   - a page with no title (<title> and an <h1>);
   - a broken internal link: a file that is not there, or a #fragment that
     names no element of the target page.
@@ -59,7 +61,8 @@ HEIGHTS = {1280: 900, 390: 844}
 
 # ---- the page-side checks (run in the page; returns a JSON-able report) ----------------------
 PAGE_CHECKS = r"""
-const [theme, width, measureFigures, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
+const [chosen, width, measureFigures, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
+const theme = chosen === 'light' ? 'light' : 'dark';  // what the page must look like
 const out = {problems: [], links: [], figures: []};
 const say = (m) => out.problems.push(m);
 function lum(color) {
@@ -170,6 +173,43 @@ async function smallestText(img) {
         say(`a block overflows sideways (${pre.scrollWidth} px of content in ${pre.clientWidth} px): ${describe(pre)}`);
       if (pre.scrollHeight > pre.clientHeight + 1)
         say(`a block scrolls inside (${pre.scrollHeight} px of content in ${pre.clientHeight} px): ${describe(pre)}`);
+    }
+    // Anything else that hides part of its content sideways: a box that clips
+    // or scrolls (a table's wrapper, the article) with content wider than it.
+    for (const el of document.querySelectorAll('article, article *')) {
+      if (el.tagName === 'PRE' || !shown(el)) continue;
+      const ox = getComputedStyle(el).overflowX;
+      if (ox !== 'visible' && el.scrollWidth > el.clientWidth + 1)
+        say(`content is hidden sideways (${el.scrollWidth} px of content in ${el.clientWidth} px, ` +
+            `overflow ${ox}): ${describe(el.firstElementChild || el)}`);
+    }
+    // Text or an image that reaches past the column (clipped further out, or
+    // off the screen): the column is the article's box with its gutter, and
+    // never past the window. Boxes themselves may overhang (furo's headings
+    // do); what counts is what the reader would not see.
+    const article = document.querySelector('article');
+    if (article) {
+      const edge = Math.min(window.innerWidth, (article.parentElement || article).getBoundingClientRect().right);
+      const scrolls = (n) => { for (let p = n.parentElement; p && p !== article; p = p.parentElement)
+                                 if (getComputedStyle(p).overflowX !== 'visible') return true; return false; };
+      const past = new Map();  // block -> how far its content reaches past the edge
+      const note = (el, right) => { const block = el.closest('table, pre, figure, p, li, dt, dd, h1, h2, h3, h4, h5, h6') || el;
+                                    past.set(block, Math.max(past.get(block) || 0, right - edge)); };
+      const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        const el = t.parentElement;
+        // (A <pre> is measured above; its wrapped lines' trailing spaces hang
+        // past its edge, unseen.)
+        if (!t.textContent.trim() || !el || !shown(el) || el.closest('.headerlink, pre') || scrolls(t)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        const right = range.getBoundingClientRect().right;
+        if (right > edge + 1) note(el, right);
+      }
+      for (const img of article.querySelectorAll('img'))
+        if (shown(img) && !scrolls(img) && img.getBoundingClientRect().right > edge + 1) note(img, img.getBoundingClientRect().right);
+      for (const [el, by] of Array.from(past).slice(0, 3))
+        say(`content reaches past the column (by ${Math.round(by)} px): ${describe(el)}`);
     }
     const doc = document.documentElement;
     if (doc.scrollWidth > window.innerWidth + 1) {
@@ -333,7 +373,7 @@ def main() -> int:
     ap.add_argument("--out", default=None, help="where screenshots go (default: no screenshots)")
     ap.add_argument("--pages", default="", help="comma-separated pages (default: every page)")
     ap.add_argument("--widths", default="1280,390")
-    ap.add_argument("--themes", default="light,dark")
+    ap.add_argument("--themes", default="light,dark,auto-dark")
     a = ap.parse_args()
     started = time.monotonic()
     root = os.path.abspath(a.html)
@@ -380,10 +420,13 @@ def main() -> int:
                 "mobile": width < 600})
             for theme in themes:
                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
-                    {"name": "prefers-color-scheme", "value": "dark" if theme == "dark" else "light"}]})
+                    {"name": "prefers-color-scheme", "value": "dark" if theme == "auto-dark" else "light"}]})
                 if script_id:
                     driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script_id})
-                choice = "light" if theme == "light" else "auto"
+                choice = {"light": "light", "dark": "dark", "auto-dark": "auto"}.get(theme)
+                if choice is None:
+                    print(f"check_site: unknown theme {theme} (light, dark, auto-dark)", file=sys.stderr)
+                    return 1
                 script_id = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
                     "source": f"try {{ localStorage.setItem('theme', '{choice}'); }} catch (e) {{}}"})["identifier"]
                 for page in pages:

@@ -86,7 +86,9 @@ def _page_links(env, builder, fromdoc: str, docs: list) -> list:
     return out or [nodes.Text("no page")]
 
 
-def _table(header: list, rows: list, widths=None) -> nodes.table:
+def _table(header: list, rows: list, widths=None, labels: bool = False) -> nodes.table:
+    """A table; with `labels`, each cell starts with its column's name, which
+    book.css shows only where the table stacks (a narrow screen)."""
     # longtable: it may span pages in the PDF; colwidths-given: the widths below.
     table = nodes.table(classes=["book-buildinfo-table", "longtable", "colwidths-given"])
     group = nodes.tgroup(cols=len(header))
@@ -102,9 +104,11 @@ def _table(header: list, rows: list, widths=None) -> nodes.table:
     body = nodes.tbody()
     for cells in rows:
         row = nodes.row()
-        for cell in cells:
+        for name, cell in zip(header, cells):
             entry = nodes.entry()
             para = nodes.paragraph()
+            if labels:
+                para += nodes.inline(text=f"{name}: ", classes=["book-cell-label"])
             if isinstance(cell, str):
                 para += nodes.Text(cell)
             else:
@@ -114,6 +118,9 @@ def _table(header: list, rows: list, widths=None) -> nodes.table:
         body += row
     group += body
     return table
+
+
+_LABELS = False  # cell labels for narrow screens: HTML only (set by fill)
 
 
 def _section(title: str, ident: str, *content) -> nodes.section:
@@ -165,7 +172,7 @@ def runs_section(app, fromdoc: str) -> nodes.section:
         "are those it was recorded with."))
     return _section("Runs", "book-buildinfo-runs", intro,
                     _table(["Run", "Ran on, built with", "Date, commit", "Freshness", "Shown in"], rows,
-                           [24, 30, 16, 16, 14]))
+                           [24, 30, 16, 16, 14], labels=_LABELS))
 
 
 def figures_section(app, fromdoc: str) -> nodes.section:
@@ -195,7 +202,7 @@ def figures_section(app, fromdoc: str) -> nodes.section:
         "Every figure is drawn by the build from a source in diagrams/: a Mermaid diagram, or a plot "
         "drawn from run records, redrawn whenever one of its records changes."))
     return _section("Figures", "book-buildinfo-figures", intro,
-                    _table(["Source", "What", "Shown in"], rows, [30, 40, 20]))
+                    _table(["Source", "What", "Shown in"], rows, [30, 40, 20], labels=_LABELS))
 
 
 def _git(root: str, *args) -> str:
@@ -239,7 +246,7 @@ def toolchain_section(app) -> nodes.section:
         f"this Sphinx build ran with. This is the "
         f"{'instructor' if app.tags.has('instructor') else 'reader'} edition."))
     return _section("Toolchain", "book-buildinfo-toolchain", intro,
-                    _table(["Tool", "Version"], rows, [30, 70]))
+                    _table(["Tool", "Version"], rows, [30, 70], labels=_LABELS))
 
 
 def downloads_section(app, fromdoc: str):
@@ -260,11 +267,13 @@ def downloads_section(app, fromdoc: str):
         "Each chapter's exercises as one archive, made by the build from exercises/ and the visible "
         "tests: no solutions and no hidden tests. Each chapter's page links its own."))
     return _section("Exercise downloads", "book-buildinfo-downloads", intro,
-                    _table(["Chapter", "Archive", "Size", "Exercises"], rows, [20, 30, 12, 38]))
+                    _table(["Chapter", "Archive", "Size", "Exercises"], rows, [20, 30, 12, 38], labels=_LABELS))
 
 
 def fill(app, doctree, docname) -> None:
     # In LaTeX every page is inlined into the root document's tree first.
+    global _LABELS
+    _LABELS = app.builder.format == "html"
     for node in list(doctree.findall(build_info)):
         parts = [runs_section(app, docname), figures_section(app, docname)]
         d = downloads_section(app, docname)
