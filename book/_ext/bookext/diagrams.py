@@ -3,10 +3,11 @@ diagrams/<key>/<name>.mmd as the build rendered it (build/diagrams/<key>/<name>.
 
 The image is given to Sphinx as ``<name>.*``, so each builder picks the format
 it can show from what the build rendered (SVG for HTML; the PDF beside it,
-which the ``pdf`` target renders, for LaTeX). Its alt text is the description
-the diagram gives itself (Mermaid's ``accTitle`` and ``accDescr``, which also
-become the SVG's title and description), else ``:alt:``'s or the caption; a
-click on it opens it at full size (figures.py).
+which the ``pdf`` target renders, for LaTeX). Its alt text is ``:alt:`` where
+given, else the description the diagram gives itself (Mermaid's ``accTitle``
+and ``accDescr``, which also become the SVG's title and description), else the
+caption; a diagram with none of them is an error. A click on it opens it at
+full size (figures.py).
 """
 from __future__ import annotations
 
