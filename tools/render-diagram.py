@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""Render one Mermaid diagram to SVG with Mermaid CLI on Debian's Chromium.
+"""Render one Mermaid diagram to SVG (the HTML book) or PDF (the PDF edition)
+with Mermaid CLI on Debian's Chromium.
 
-    render-diagram.py <repo> <in.mmd> <out.svg>
+    render-diagram.py <repo> <in.mmd> <out.svg|out.pdf>
 
-A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no SVG
-behind; the SVG appears only complete (written to a temporary file, then
-renamed).
+The format follows the output's suffix. The SVG gets its drawing size as its
+width and height (tools/mermaid.json turns Mermaid's useMaxWidth off), so a
+page shows it at that size or, where the column is narrower, scaled to the
+column, never stretched. The PDF is a vector figure cut to the drawing
+(`--pdfFit`), for LaTeX.
+
+A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no
+output behind; the output appears only complete (written to a temporary file,
+then renamed).
 """
 import bisect
 import os
@@ -80,6 +87,25 @@ def tool_failure(text: str, status: int) -> str:
     return f"Mermaid CLI failed (exit {status}): {first}"
 
 
+SVG_ROOT = re.compile(r"<svg\b[^>]*>")
+
+
+def sized_svg(text: str) -> str:
+    """The SVG with its viewBox size as width and height where Mermaid wrote a
+    relative width (width="100%" and a max-width style)."""
+    m = SVG_ROOT.search(text)
+    if not m:
+        raise ValueError("no <svg> element")
+    root = m.group(0)
+    box = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"', root)
+    if not box or not re.search(r'width="[\d.]+%"', root):
+        return text
+    width, height = box.group(1), box.group(2)
+    fixed = re.sub(r'\swidth="[\d.]+%"', f' width="{width}" height="{height}"', root, count=1)
+    fixed = re.sub(r"max-width:\s*[\d.]+px;?\s*", "", fixed)
+    return text[:m.start()] + fixed + text[m.end():]
+
+
 def main() -> int:
     repo, src, out = sys.argv[1:4]
     rel = os.path.relpath(src, repo)
@@ -93,12 +119,14 @@ def main() -> int:
     n_lines = max(1, source.count("\n"))
     file_lines = parsed_to_file_lines(source)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".svg", dir=os.path.dirname(out))
+    pdf = out.endswith(".pdf")
+    fd, tmp = tempfile.mkstemp(suffix=".pdf" if pdf else ".svg", dir=os.path.dirname(out))
     os.close(fd)
     try:
         proc = subprocess.run(
             [mmdc, "--quiet", "-p", os.path.join(repo, "tools", "puppeteer.json"),
-             "-c", os.path.join(repo, "tools", "mermaid.json"), "-b", "transparent",
+             "-c", os.path.join(repo, "tools", "mermaid.json"),
+             "-b", "white" if pdf else "transparent", *(["--pdfFit"] if pdf else []),
              "-i", src, "-o", tmp],
             capture_output=True, text=True, timeout=120)
         if proc.returncode != 0 or os.path.getsize(tmp) == 0:
@@ -116,6 +144,17 @@ def main() -> int:
             else:
                 print(f"{rel}: error: {tool_failure(text, proc.returncode)}", file=sys.stderr)
             return 1
+        if not pdf:
+            with open(tmp, encoding="utf-8") as f:
+                text = f.read()
+            try:
+                text = sized_svg(text)
+            except ValueError as e:
+                print(f"{rel}:1: error: Mermaid CLI wrote no usable SVG ({e})", file=sys.stderr)
+                return 1
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, out)
         tmp = None
         return 0
