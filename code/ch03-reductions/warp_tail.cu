@@ -15,13 +15,14 @@
 #include "book/cuda.hpp"
 #include "book/options.hpp"
 #include "book/report.hpp"
+#include "page_print.hpp"
 #include "reduce_plan.hpp"
 #include "warp_tails.cuh"
 
 namespace {
 
-constexpr unsigned kThreads = 256;                 // threads per block
-constexpr std::size_t kPerBlock = 2 * kThreads;    // values per block
+constexpr unsigned kThreads = 256;               // threads per block
+constexpr std::size_t kPerBlock = 2 * kThreads;  // values per block
 
 // [listing:tree-to-64]
 // Two values per thread, then the shared-memory tree down to s[0..63].
@@ -100,7 +101,8 @@ int run(int argc, char** argv) {
         {"plain", "no volatile, no barrier", sum_tail_plain, false, false},
     };
     for (tail& t : tails)
-        opts.flag("--" + std::string(t.key), t.selected, std::string("run the ") + t.what + " tail");
+        opts.flag("--" + std::string(t.key), t.selected,
+                  std::string("run the ") + t.what + " tail");
     bool quick = false;
     int trials = 200, blocks = 0;
     long long seed = 5;
@@ -142,16 +144,18 @@ int run(int argc, char** argv) {
         // [/listing:tail-trial]
     }
 
-    std::printf("\n%d trials x %d blocks of %u threads, each block adding %zu whole numbers\n",
-                trials, blocks, kThreads, kPerBlock);
-    std::printf("%-10s %-36s %14s %14s\n", "tail", "how the last warp adds", "blocks checked",
-                "wrong sums");
+    ch03::page_print("\n%d trials x %d blocks of %u threads, each block adding %zu whole numbers\n",
+                     trials, blocks, kThreads, kPerBlock);
+    ch03::page_print("%-10s %-36s %14s %14s\n", "tail", "how the last warp adds", "blocks checked",
+                     "wrong sums");
     int status = 0;
     for (const tail& t : tails) {
         if (!t.selected) continue;
-        std::printf("%-10s %-36s %14ld %14ld\n", t.key, t.what, t.checked, t.mismatched);
-        book::report(std::string("blocks_checked_") + t.key, static_cast<double>(t.checked), "count");
-        book::report(std::string("wrong_sums_") + t.key, static_cast<double>(t.mismatched), "count");
+        ch03::page_print("%-10s %-36s %14ld %14ld\n", t.key, t.what, t.checked, t.mismatched);
+        book::report(std::string("blocks_checked_") + t.key, static_cast<double>(t.checked),
+                     "count");
+        book::report(std::string("wrong_sums_") + t.key, static_cast<double>(t.mismatched),
+                     "count");
         if (t.correct && t.mismatched > 0) status = 1;
     }
     return status;
