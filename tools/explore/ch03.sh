@@ -204,7 +204,8 @@ SUGGESTED="" TOP=""
 if [ $GPU -eq 1 ]; then
   # Timed runs first, while nothing else uses the GPU. The whole grid of
   # one-launch candidates against CUB:
-  run sweep-full 90 sweep-full.log "$BIN/reduce" --sweep --full
+  # (4 rounds of 10 calls per row: the best rows are timed again below, longer.)
+  run sweep-full 90 sweep-full.log "$BIN/reduce" --sweep --full --rounds 4 --reps 10
   SUGGESTED=$(sed -n 's/^suggested policy: \([^ ]*\)$/\1/p' "$OUT/sweep-full.log" | tail -1)
   # The ten best by margin, and step 8's kernel at its suggested tunings, timed
   # again with twice the rounds (the best of many noisy rows looks better than it is).
