@@ -222,7 +222,8 @@ struct bench {
 };
 
 void warm_up(bench& b) {
-    const kernel_info& plain = ch02::find_kernel(ch02::stencil_kernels(3), "plain");
+    // A copy of the table's row, not a reference into it: the table is a temporary.
+    const kernel_info plain = ch02::find_kernel(ch02::stencil_kernels(3), "plain");
     book::warm_up_clocks([&] { plain.launch(b.input.slot(0), b.out.data(), b.n, 256); }, 200.0);
 }
 

@@ -17,6 +17,7 @@
 #include "book/cuda.hpp"
 #include "stencil_kernels.cuh"
 #include "stencil_plan.hpp"
+#include "stencil_table.hpp"
 
 namespace ch02 {
 
@@ -25,20 +26,6 @@ using compiled_radii = std::integer_sequence<int, 1, 2, 3, 4, 8, 16, 32, 33, 64,
 
 /// The radii of the R sweep.
 inline const std::vector<int> kSweepRadii = {1, 2, 3, 4, 8, 16, 32, 64, 128};
-
-using launcher = void (*)(const float* in, float* out, long long n, int threads);
-
-/// One kernel of the table.
-struct kernel_info {
-    std::string name;                  ///< result names use it: [a-z0-9_]+
-    std::string idea;                  ///< what it changes, for the table
-    int outputs_per_thread;
-    int bytes_in_flight_per_thread;    ///< input bytes a thread requests before it uses any
-    double global_loads_per_output;    ///< load instructions to global memory per output (interior)
-    bool copy;                         ///< a copy, not a stencil
-    launcher launch;
-    bool variant = false;              ///< a tuning variant (--tune), not a step of the table
-};
 
 namespace detail {
 
@@ -178,17 +165,6 @@ inline std::vector<kernel_info> copy_kernels() {
              detail::run_copy_vec<1>},
             {"copy_vec_x4", "copy, 16 floats/thread, float4", 16, 64, 0.25, true,
              detail::run_copy_vec<4>}};
-}
-
-/// The kernel called `name` among `kernels` (std::invalid_argument naming the choices if none).
-inline const kernel_info& find_kernel(const std::vector<kernel_info>& kernels,
-                                      const std::string& name) {
-    std::string names;
-    for (const kernel_info& k : kernels) {
-        if (k.name == name) return k;
-        names += (names.empty() ? "" : ", ") + k.name;
-    }
-    throw std::invalid_argument("no kernel called '" + name + "'; there are: " + names);
 }
 
 }  // namespace ch02
