@@ -2,7 +2,7 @@
 // walk: each kernel's name, what it changes, its geometry and its launcher.
 //
 // R is a template parameter of the kernels, so each radius a program may ask
-// for is compiled in advance: kCompiledRadii. A launcher covers n outputs with
+// for is compiled in advance: compiled_radii. A launcher covers n outputs with
 // blocks_for(n, outputs per block) blocks (none for n = 0) and the dynamic
 // shared memory its tile needs.
 #pragma once
@@ -109,12 +109,12 @@ std::vector<kernel_info> kernels_for() {
         {"plain_k4", "4 outputs/thread, blockDim apart", 4, 16, 2.0 * R + 1, false,
          run_strided<R, 4>},
         {"vec_x1", "4 outputs/thread, float4 loads", 4, 16, vec_loads, false, run_vec<R, 1>},
-        {"tiled_vec_x1", "4 outputs/thread, float4 loads into a tile", 4, 16, 0.25, false,
+        {"tiled_vec_x1", "4 outputs/thread, float4s into a tile", 4, 16, 0.25, false,
          run_tiled_vec<R, 1>},
         {"vec_x4", "16 outputs/thread, float4 loads", 16, 64, vec_loads, false, run_vec<R, 4>},
-        {"tiled_vec_x4", "16 outputs/thread, float4 loads into a tile", 16, 64, 0.25, false,
+        {"tiled_vec_x4", "16 outputs/thread, float4s into a tile", 16, 64, 0.25, false,
          run_tiled_vec<R, 4>},
-        {"tiled_async_x4", "tiled_vec_x4, next tile loading while summing", 16, 64, 0.25, false,
+        {"tiled_async_x4", "tiled_vec_x4 + cp.async of next tile", 16, 64, 0.25, false,
          run_tiled_async<R, 4>},
     };
     if constexpr (R == 3) {  // the tuning variants, at the target's radius only
@@ -122,9 +122,9 @@ std::vector<kernel_info> kernels_for() {
                      run_vec<R, 2>, true});
         k.push_back({"vec_x8", "32 outputs/thread, float4 loads", 32, 128, vec_loads, false,
                      run_vec<R, 8>, true});
-        k.push_back({"tiled_vec_x2", "8 outputs/thread, float4 loads into a tile", 8, 32, 0.25,
+        k.push_back({"tiled_vec_x2", "8 outputs/thread, float4s into a tile", 8, 32, 0.25,
                      false, run_tiled_vec<R, 2>, true});
-        k.push_back({"tiled_vec_x8", "32 outputs/thread, float4 loads into a tile", 32, 128, 0.25,
+        k.push_back({"tiled_vec_x8", "32 outputs/thread, float4s into a tile", 32, 128, 0.25,
                      false, run_tiled_vec<R, 8>, true});
     }
     return k;
