@@ -23,9 +23,9 @@
 
 namespace {
 
-constexpr int kThreads = 1024;   // 32 warps
-constexpr int kWords = 8192;     // the words strided_reads uses (32 KiB)
-constexpr int kUnroll = 32;      // loads per loop trip
+constexpr int kThreads = 1024;  // 32 warps
+constexpr int kWords = 8192;    // the words strided_reads uses (32 KiB)
+constexpr int kUnroll = 32;     // loads per loop trip
 
 // stdout line-buffered from the start, so that a crash loses no line already
 // printed (stdout into a file or pipe is otherwise fully buffered). Set before
@@ -38,7 +38,8 @@ constexpr int kUnroll = 32;      // loads per loop trip
 
 // [listing:strided-reads]
 __global__ void strided_reads(float* out, long long* cycles, int stride, int iters) {
-    extern __shared__ float words[];  // kWords used; the launch asks for more, to be alone on the SM
+    // kWords used; the launch asks for more, to be alone on the SM.
+    extern __shared__ float words[];
     for (int k = threadIdx.x; k < kWords; k += blockDim.x) words[k] = static_cast<float>(k);
     __syncthreads();
     const int lane = threadIdx.x % 32;
@@ -63,7 +64,8 @@ __global__ void strided_reads(float* out, long long* cycles, int stride, int ite
 template <int PAD, bool COLUMNS>
 __global__ void tile_reads(float* out, long long* cycles, int iters) {
     __shared__ float tile[32][32 + PAD];
-    for (int k = threadIdx.x; k < 32 * 32; k += blockDim.x) tile[k / 32][k % 32] = static_cast<float>(k);
+    for (int k = threadIdx.x; k < 32 * 32; k += blockDim.x)
+        tile[k / 32][k % 32] = static_cast<float>(k);
     __syncthreads();
     const int lane = threadIdx.x % 32;
     const volatile float(*t)[32 + PAD] = tile;
@@ -81,11 +83,11 @@ __global__ void tile_reads(float* out, long long* cycles, int iters) {
 // [/listing:tile-reads]
 
 struct pattern {
-    std::string name;   // result names: <name>_cycles_per_load, ...
-    std::string what;   // what lane i reads
-    int stride;         // strided_reads' stride, or 0 for a tile kernel
+    std::string name;  // result names: <name>_cycles_per_load, ...
+    std::string what;  // what lane i reads
+    int stride;        // strided_reads' stride, or 0 for a tile kernel
     void (*tile)(float*, long long*, int);
-    int ways;           // the bank conflict's degree, worked out by hand: distinct words per bank
+    int ways;  // the bank conflict's degree, worked out by hand: distinct words per bank
 };
 
 struct measured {
@@ -103,8 +105,10 @@ public:
         // More than half of an SM's shared memory: one block per SM.
         smem_ = std::min(optin - 2048, per_sm / 2 + 4096);
         for (auto* f : {&tile_reads<0, false>, &tile_reads<0, true>, &tile_reads<1, true>})
-            BOOK_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
-        BOOK_CUDA_CHECK(cudaFuncSetAttribute(strided_reads, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
+            BOOK_CUDA_CHECK(
+                cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
+        BOOK_CUDA_CHECK(cudaFuncSetAttribute(strided_reads,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
         out_ = book::device_buffer<float>(static_cast<std::size_t>(sms_) * kThreads);
         cycles_ = book::device_buffer<long long>(static_cast<std::size_t>(sms_));
     }
@@ -135,11 +139,13 @@ private:
 };
 
 int run(int argc, char** argv) {
-    book::Options opts("Shared-memory bank conflicts: strided loads and a 32 x 32 tile read by columns");
+    book::Options opts(
+        "Shared-memory bank conflicts: strided loads and a 32 x 32 tile read by columns");
     bool quick = false, profile = false;
     int iters = 2000;
     opts.flag("--quick", quick, "two blocks, two iterations, for compute-sanitizer");
-    opts.flag("--profile", profile, "launch stride 1, 2, 32, then row, column, padded column once each (for ncu)");
+    opts.flag("--profile", profile,
+              "launch stride 1, 2, 32, then row, column, padded column once each (for ncu)");
     opts.option("--iters", iters, "loop trips per warp (32 loads each)", 1, 100000);
     if (const auto status = opts.parse(argc, argv)) return *status;
     if (quick) iters = std::min(iters, 2);
@@ -162,25 +168,27 @@ int run(int argc, char** argv) {
     bench b(iters, quick ? 2 : 0);  // --quick: two blocks, under a sanitizer every load is slow
 
     if (profile) {
-        for (const char* name : {"stride1", "stride2", "stride32", "tile_rows", "tile_columns",
-                                 "tile_columns_padded"})
+        for (const char* name :
+             {"stride1", "stride2", "stride32", "tile_rows", "tile_columns", "tile_columns_padded"})
             for (const pattern& p : patterns)
                 if (p.name == name) {
                     b.launch(p);
                     BOOK_CHECK_LAUNCH();
                 }
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-        std::printf("profiled, one launch each, in this order: stride1, stride2, stride32,\n"
-                    "tile_rows, tile_columns, tile_columns_padded\n");
+        std::printf(
+            "profiled, one launch each, in this order: stride1, stride2, stride32,\n"
+            "tile_rows, tile_columns, tile_columns_padded\n");
         return 0;
     }
 
     const int warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
     book::report("blocks", b.sms(), "blocks");
     book::report("iters", iters, "count");
-    std::printf("\n%d blocks of %d threads, one per SM; each warp makes %d loop trips\n"
-                "of %d warp-wide shared-memory loads; c: the loop's column\n",
-                b.sms(), kThreads, iters, kUnroll);
+    std::printf(
+        "\n%d blocks of %d threads, one per SM; each warp makes %d loop trips\n"
+        "of %d warp-wide shared-memory loads; c: the loop's column\n",
+        b.sms(), kThreads, iters, kUnroll);
     std::printf("\n%-20s %-22s %4s %11s %9s\n", "pattern", "lane i reads", "ways", "cycles/load",
                 "x stride1");
     double base = 0.0;
@@ -195,8 +203,9 @@ int run(int argc, char** argv) {
         std::printf("%-20s %-22s %4d %11.2f %9.2f\n", p.name.c_str(), p.what.c_str(), p.ways,
                     m.cycles_per_load, ratio);
     }
-    std::printf("\nways: distinct 4-byte words the busiest bank must deliver for one load\n"
-                "cycles/load: SM cycles per warp-wide load (clock64, median over blocks)\n");
+    std::printf(
+        "\nways: distinct 4-byte words the busiest bank must deliver for one load\n"
+        "cycles/load: SM cycles per warp-wide load (clock64, median over blocks)\n");
     return 0;
 }
 

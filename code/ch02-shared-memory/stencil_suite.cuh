@@ -87,8 +87,8 @@ void run_tiled_async(const float* in, float* out, long long n, int threads) {
     // As many blocks as fit on the GPU at once (no more than there are tiles).
     int per_sm = 0;
     BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    const long long fit = static_cast<long long>(per_sm) *
-                          book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const long long fit =
+        static_cast<long long>(per_sm) * book::device_attribute(cudaDevAttrMultiProcessorCount);
     const long long blocks = fit < tiles ? fit : tiles;
     if (blocks < 1) throw std::runtime_error("stencil_tiled_async: no block fits on an SM");
     kernel<<<static_cast<unsigned>(blocks), threads, smem>>>(in, out, n);
@@ -122,10 +122,10 @@ std::vector<kernel_info> kernels_for() {
                      run_vec<R, 2>, true});
         k.push_back({"vec_x8", "32 outputs/thread, float4 loads", 32, 128, vec_loads, false,
                      run_vec<R, 8>, true});
-        k.push_back({"tiled_vec_x2", "8 outputs/thread, float4s into a tile", 8, 32, 0.25,
-                     false, run_tiled_vec<R, 2>, true});
-        k.push_back({"tiled_vec_x8", "32 outputs/thread, float4s into a tile", 32, 128, 0.25,
-                     false, run_tiled_vec<R, 8>, true});
+        k.push_back({"tiled_vec_x2", "8 outputs/thread, float4s into a tile", 8, 32, 0.25, false,
+                     run_tiled_vec<R, 2>, true});
+        k.push_back({"tiled_vec_x8", "32 outputs/thread, float4s into a tile", 32, 128, 0.25, false,
+                     run_tiled_vec<R, 8>, true});
     }
     return k;
 }

@@ -14,14 +14,14 @@ using launcher = void (*)(const float* in, float* out, long long n, int threads)
 
 /// One kernel of the table.
 struct kernel_info {
-    std::string name;                  ///< result names use it: [a-z0-9_]+
-    std::string idea;                  ///< what it changes, for the table (at most 38 characters)
+    std::string name;  ///< result names use it: [a-z0-9_]+
+    std::string idea;  ///< what it changes, for the table (at most 38 characters)
     int outputs_per_thread;
-    int bytes_in_flight_per_thread;    ///< input bytes a thread requests before it uses any
-    double global_loads_per_output;    ///< load instructions to global memory per output (interior)
-    bool copy;                         ///< a copy, not a stencil
+    int bytes_in_flight_per_thread;  ///< input bytes a thread requests before it uses any
+    double global_loads_per_output;  ///< load instructions to global memory per output (interior)
+    bool copy;                       ///< a copy, not a stencil
     launcher launch;
-    bool variant = false;              ///< a tuning variant (--tune), not a step of the table
+    bool variant = false;  ///< a tuning variant (--tune), not a step of the table
 };
 
 /// A copy of the kernel called `name` among `kernels` (std::invalid_argument

@@ -65,8 +65,8 @@ __global__ void rotate_nosync(const unsigned* in, unsigned* out) {
     const int i = blockIdx.x * blockDim.x + t;
     unsigned v = in[i];
     for (int round = 0; round < kRounds; ++round) {
-        s[t] = v;                             // no __syncwarp: nothing orders these writes
-        v = s[warp_base + (lane + 1) % 32];   // before the other lanes' reads
+        s[t] = v;                            // no __syncwarp: nothing orders these writes
+        v = s[warp_base + (lane + 1) % 32];  // before the other lanes' reads
     }
     out[i] = v;
 }
@@ -100,14 +100,16 @@ int run(int argc, char** argv) {
         const char* name;
         void (*kernel)(const unsigned*, unsigned*);
     };
-    std::vector<variant> variants = {{"syncwarp", rotate_syncwarp}, {"shfl", rotate_shfl},
-                                     {"nosync", rotate_nosync}};
+    std::vector<variant> variants = {
+        {"syncwarp", rotate_syncwarp}, {"shfl", rotate_shfl}, {"nosync", rotate_nosync}};
     if (nosync_only)
         variants = {{"nosync", rotate_nosync}};
     else if (small)
         variants.pop_back();  // --small alone: the correct kernels only, which must be clean
-    std::printf("\n%d blocks of %d threads; each warp rotates its values by one lane,\n"
-                "%d times over\n\n", blocks, kThreads, kRounds);
+    std::printf(
+        "\n%d blocks of %d threads; each warp rotates its values by one lane,\n"
+        "%d times over\n\n",
+        blocks, kThreads, kRounds);
     long long bad_synced = 0;
     for (const variant& v : variants) {
         BOOK_CUDA_CHECK(cudaMemset(out.data(), 0, out.bytes()));  // poison: inputs are never 0

@@ -26,7 +26,8 @@ TEST_CASE("find_kernel returns a copy, so a temporary table cannot leave it dang
     // The first version returned a reference into the table, and the benchmark
     // kept one into a temporary table: a use after free, which crashed it on
     // the H200. A copy cannot dangle.
-    static_assert(std::is_same_v<decltype(ch02::find_kernel(make_table(), "a")), ch02::kernel_info>);
+    static_assert(
+        std::is_same_v<decltype(ch02::find_kernel(make_table(), "a")), ch02::kernel_info>);
     const ch02::kernel_info k = ch02::find_kernel(make_table(), "b");
     CHECK(k.name == "b");
     CHECK(k.launch == &launch_b);

@@ -24,7 +24,8 @@ cudaError_t g_last = cudaSuccess;  // what cudaGetLastError returns (and clears)
 std::atomic<long> g_launches{0};
 
 cudaError_t launch(dim3 grid, dim3 block) {
-    if (grid.x == 0 || block.x == 0 || block.x > 1024) return g_last = cudaErrorInvalidConfiguration;
+    if (grid.x == 0 || block.x == 0 || block.x > 1024)
+        return g_last = cudaErrorInvalidConfiguration;
     ++g_launches;
     return cudaSuccess;
 }
@@ -71,12 +72,26 @@ cudaError_t cudaLaunchKernel(const void*, dim3 grid, dim3 block, void**, size_t,
 }
 
 // ---- devices, errors, synchronization ------------------------------------------------
-cudaError_t cudaGetDeviceCount(int* n) { *n = 1; return cudaSuccess; }
+cudaError_t cudaGetDeviceCount(int* n) {
+    *n = 1;
+    return cudaSuccess;
+}
 cudaError_t cudaSetDevice(int) { return cudaSuccess; }
-cudaError_t cudaGetDevice(int* d) { *d = 0; return cudaSuccess; }
-cudaError_t cudaDriverGetVersion(int* v) { *v = 13000; return cudaSuccess; }
-cudaError_t cudaRuntimeGetVersion(int* v) { *v = 13000; return cudaSuccess; }
-const char* cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorFake"; }
+cudaError_t cudaGetDevice(int* d) {
+    *d = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* v) {
+    *v = 13000;
+    return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) {
+    *v = 13000;
+    return cudaSuccess;
+}
+const char* cudaGetErrorName(cudaError_t e) {
+    return e == cudaSuccess ? "cudaSuccess" : "cudaErrorFake";
+}
 const char* cudaGetErrorString(cudaError_t) { return "an error of the fake CUDA runtime"; }
 cudaError_t cudaGetLastError(void) {
     const cudaError_t e = g_last;
@@ -103,13 +118,26 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) {
 }
 cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr a, int) {
     switch (a) {
-        case cudaDevAttrComputeCapabilityMajor: *v = 9; break;
-        case cudaDevAttrComputeCapabilityMinor: *v = 0; break;
-        case cudaDevAttrMultiProcessorCount: *v = kSms; break;
-        case cudaDevAttrL2CacheSize: *v = kL2; break;
-        case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = kSmemPerSm; break;
-        case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = kSmemOptin; break;
-        default: *v = 0;
+        case cudaDevAttrComputeCapabilityMajor:
+            *v = 9;
+            break;
+        case cudaDevAttrComputeCapabilityMinor:
+            *v = 0;
+            break;
+        case cudaDevAttrMultiProcessorCount:
+            *v = kSms;
+            break;
+        case cudaDevAttrL2CacheSize:
+            *v = kL2;
+            break;
+        case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+            *v = kSmemPerSm;
+            break;
+        case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+            *v = kSmemOptin;
+            break;
+        default:
+            *v = 0;
     }
     return cudaSuccess;
 }
@@ -119,9 +147,15 @@ cudaError_t cudaMalloc(void** p, size_t n) {
     *p = std::calloc(1, n);
     return *p != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-cudaError_t cudaFree(void* p) { std::free(p); return cudaSuccess; }
+cudaError_t cudaFree(void* p) {
+    std::free(p);
+    return cudaSuccess;
+}
 cudaError_t cudaMallocHost(void** p, size_t n) { return cudaMalloc(p, n); }
-cudaError_t cudaFreeHost(void* p) { std::free(p); return cudaSuccess; }
+cudaError_t cudaFreeHost(void* p) {
+    std::free(p);
+    return cudaSuccess;
+}
 cudaError_t cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind) {
     std::memcpy(d, s, n);
     return cudaSuccess;
@@ -139,9 +173,15 @@ cudaError_t cudaEventCreate(cudaEvent_t* e) {
     *e = static_cast<cudaEvent_t>(std::malloc(16));
     return cudaSuccess;
 }
-cudaError_t cudaEventDestroy(cudaEvent_t e) { std::free(e); return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    std::free(e);
+    return cudaSuccess;
+}
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) { *ms = 1.0f; return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {
+    *ms = 1.0f;
+    return cudaSuccess;
+}
 
 // ---- kernels' attributes and occupancy ----------------------------------------------------
 cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return cudaSuccess; }
