@@ -27,6 +27,11 @@ namespace {
 constexpr int kThreads = 256, kRounds = 3;
 constexpr unsigned kAllLanes = 0xffffffffu;
 
+// stdout line-buffered from the start, so that a crash loses no line already
+// printed (stdout into a file or pipe is otherwise fully buffered). Set before
+// main runs, hence before any output, as setvbuf requires.
+[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
+
 // [listing:rotate-syncwarp]
 __global__ void rotate_syncwarp(const unsigned* in, unsigned* out) {
     __shared__ unsigned s[kThreads];
@@ -101,8 +106,10 @@ int run(int argc, char** argv) {
         variants = {{"nosync", rotate_nosync}};
     else if (small)
         variants.pop_back();  // --small alone: the correct kernels only, which must be clean
-    std::printf("\n%d blocks of %d threads; each warp rotates its values by one lane, %d times\n",
-                blocks, kThreads, kRounds);
+    std::printf(
+        "\n%d blocks of %d threads; each warp rotates its values by one lane,\n"
+        "%d times over\n\n",
+        blocks, kThreads, kRounds);
     long long bad_synced = 0;
     for (const variant& v : variants) {
         BOOK_CUDA_CHECK(cudaMemset(out.data(), 0, out.bytes()));  // poison: inputs are never 0
