@@ -27,11 +27,6 @@ constexpr int kThreads = 1024;  // 32 warps
 constexpr int kWords = 8192;    // the words strided_reads uses (32 KiB)
 constexpr int kUnroll = 32;     // loads per loop trip
 
-// stdout line-buffered from the start, so that a crash loses no line already
-// printed (stdout into a file or pipe is otherwise fully buffered). Set before
-// main runs, hence before any output, as setvbuf requires.
-[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
 // The loads' results go into four sums (no long chain of dependent adds), and
 // the shared array is read through a volatile pointer so that every trip loads
 // again. The loop of each warp is timed between two barriers.

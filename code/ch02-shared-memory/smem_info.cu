@@ -27,11 +27,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr unsigned kMaxSmid = 1024;
 
-// stdout line-buffered from the start, so that a crash loses no line already
-// printed (stdout into a file or pipe is otherwise fully buffered). Set before
-// main runs, hence before any output, as setvbuf requires.
-[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
 // [listing:residency-probe]
 // Each block counts itself in on its SM, waits `wait_ns`, notes how many blocks
 // it saw on the SM, and counts itself out. The most seen is the residency.

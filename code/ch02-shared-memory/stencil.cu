@@ -38,11 +38,6 @@ using ch02::kernel_info;
 
 constexpr std::uint64_t kSeed = 20250101;
 
-// stdout line-buffered from the start, so that a crash loses no line already
-// printed (stdout into a file or pipe is otherwise fully buffered). Set before
-// main runs, hence before any output, as setvbuf requires.
-[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
 // Integers 1..16 (reals == 0), or reals of either sign with 0.5 <= |x| < 1.5.
 __global__ void fill_inputs(float* d, long long n, std::uint64_t seed, int reals) {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;

@@ -35,11 +35,6 @@ namespace {
 constexpr int R = 3, kThreads = 256;
 constexpr std::uint64_t kSeed = 777;
 
-// stdout line-buffered from the start, so that a crash loses no line already
-// printed (stdout into a file or pipe is otherwise fully buffered). Set before
-// main runs, hence before any output, as setvbuf requires.
-[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
 __device__ void spin(long long cycles) {
     const long long t0 = clock64();
     while (clock64() - t0 < cycles) {}

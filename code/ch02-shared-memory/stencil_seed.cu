@@ -56,11 +56,6 @@ constexpr long long kGuard = 1024;         // floats of guard before and after e
 constexpr float kInputSentinel = 1000.0f;  // what the input's guards hold
 constexpr std::uint64_t kSeed = 4242;
 
-// stdout line-buffered from the start, so that a crash loses no line already
-// printed (stdout into a file or pipe is otherwise fully buffered). Set before
-// main runs, hence before any output, as setvbuf requires.
-[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
 std::vector<float> input_values(long long n) {
     std::vector<float> v(static_cast<std::size_t>(n));
     for (long long i = 0; i < n; ++i)

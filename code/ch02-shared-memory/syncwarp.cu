@@ -27,11 +27,6 @@ namespace {
 constexpr int kThreads = 256, kRounds = 3;
 constexpr unsigned kAllLanes = 0xffffffffu;
 
-// stdout line-buffered from the start, so that a crash loses no line already
-// printed (stdout into a file or pipe is otherwise fully buffered). Set before
-// main runs, hence before any output, as setvbuf requires.
-[[maybe_unused]] const int stdout_line_buffered = std::setvbuf(stdout, nullptr, _IOLBF, 0);
-
 // [listing:rotate-syncwarp]
 __global__ void rotate_syncwarp(const unsigned* in, unsigned* out) {
     __shared__ unsigned s[kThreads];

@@ -340,9 +340,11 @@ int cmd_run(const Options& o, const Schema& schema) {
     }
     if (!o.ncu.empty()) {
         if (o.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
+        // Base units (bytes, not a Mbyte here and a Gbyte there), so that values
+        // of different launches compare and divide as they are.
         std::vector<std::string> argv = {
-            o.ncu,       "--clock-control", "none",
-            "--csv",     "--kernel-name",   ncu_kernel_filter(o.ncu_kernels),
+            o.ncu,       "--clock-control", "none",          "--print-units",
+            "base",      "--csv",           "--kernel-name", ncu_kernel_filter(o.ncu_kernels),
             "--metrics", o.ncu_metrics,     exe.string()};
         argv.insert(argv.end(), o.ncu_args.begin(), o.ncu_args.end());
         auto n = run_process(argv, o.inputs.env, 600);
