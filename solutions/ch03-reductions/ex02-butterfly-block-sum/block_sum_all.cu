@@ -14,13 +14,13 @@ __device__ float warp_sum_all(float v) {
 }
 
 __device__ float block_sum_all(float v) {
-    __shared__ float warp_sums[32];
+    __shared__ float sums[32];
     const unsigned lane = threadIdx.x % kWarpWidth, warp = threadIdx.x / kWarpWidth;
     v = warp_sum_all(v);
-    __syncthreads();  // every warp has read the sums of a call before this one
-    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();  // every warp has read the sums of the call before
+    if (lane == 0) sums[warp] = v;
     __syncthreads();  // every warp's sum is there
-    v = lane < blockDim.x / kWarpWidth ? warp_sums[lane] : 0.0f;
+    v = lane < blockDim.x / kWarpWidth ? sums[lane] : 0.0f;
     return warp_sum_all(v);  // every warp adds the same values the same way
 }
 
