@@ -6,12 +6,45 @@
 Sphinx builds incrementally into <build-dir>/sphinx-stage with warnings as
 errors. Only a clean build is copied to <build-dir>/html, by building a new
 folder and swapping it in with renames, so a failed build never replaces (or
-half-replaces) a good book.
+half-replaces) a good book. The book's extension removes from the stage what
+this build no longer makes (the image of a deleted diagram, the page of a
+deleted chapter), so the copy holds only what this build made.
+
+After a clean build it writes <stamp>.d, a depfile that lists every file a
+page read (chapters, records, listings, diagrams, exercise texts, the build
+manifest), for the HTML step's DEPFILE: editing any of them re-runs the step.
 """
+import json
 import os
 import shutil
 import subprocess
 import sys
+
+
+def write_depfile(stamp: str, doctrees: str) -> None:
+    """<stamp>.d from the list of inputs the extension wrote after the build."""
+    with open(os.path.join(doctrees, "book-inputs.json"), encoding="utf-8") as f:
+        inputs = json.load(f)
+    def esc(p):
+        return p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
+    with open(stamp + ".d.tmp", "w", encoding="utf-8") as f:
+        f.write(esc(stamp) + ":")
+        for path in inputs:
+            f.write(" \\\n  " + esc(path))
+        f.write("\n")
+    os.replace(stamp + ".d.tmp", stamp + ".d")
+
+
+def tests_notice(build: str) -> None:
+    """One line when the build did not build the tests: no question is checked."""
+    try:
+        with open(os.path.join(build, "book-manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return
+    if isinstance(manifest, dict) and manifest.get("cy_tags", "") is None:
+        print("build-html: the tests were not built, so no check-yourself answer is checked "
+              "against a test or marked as tested")
 
 
 def main() -> int:
@@ -35,6 +68,8 @@ def main() -> int:
         except FileNotFoundError:
             pass
         return 1
+    tests_notice(build)
+    write_depfile(stamp, doctrees)
     new, old = html + ".new", html + ".old"
     for d in (new, old):
         shutil.rmtree(d, ignore_errors=True)

@@ -1,0 +1,50 @@
+"""The book's Sphinx extension: chapters reach code, runs, diagrams, exercises
+and tests only through it, so what the reader sees is what was compiled, run
+and tested.
+
+``listing``           code from a compiled file, by named markers  (listings.py)
+``program-output``    a run's output, with provenance              (records.py)
+``record-text``       a text a run recorded (SASS)                 (records.py)
+``value`` (role)      one number of a run's results                (records.py)
+``diagram``           a Mermaid diagram as the build rendered it   (diagrams.py)
+``check-yourself``    a question whose answer a test checks        (checkyourself.py)
+``exercise``          an exercise from its folder                  (exercises.py)
+
+Inside chapters/<key>.md a run, diagram or exercise named without a '/' is
+chapter <key>'s (I6). The build tells the extension what it declared through
+``${BUILD}/book-manifest.json`` (I2, manifest.py); the record's shape is
+book/record-schema.json (I1). Every problem is reported at the file and line
+that made it; the build runs with warnings as errors, so each one fails it.
+"""
+from __future__ import annotations
+
+from . import booknodes, checkyourself, diagrams, exercises, inline, listings, publish, records
+
+
+def setup(app):
+    app.add_config_value("book_source_root", "", "env")
+    app.add_config_value("book_build_dir", "", "env")
+    app.add_config_value("book_records_dir", "", "env")
+    app.add_config_value("book_diagrams_dir", "", "env")
+    app.add_config_value("book_schema", "", "env")
+    # The most of a run's output a page shows; a note in the block says what was cut.
+    app.add_config_value("book_output_max_lines", 400, "env")
+    app.add_config_value("book_output_max_bytes", 32 * 1024, "env")
+
+    booknodes.register(app)
+    app.add_directive("program-output", records.ProgramOutput)
+    app.add_directive("record-text", records.RecordText)
+    app.add_role("value", records.value_role)
+    app.add_directive("listing", listings.Listing)
+    app.add_directive("diagram", diagrams.Diagram)
+    app.add_directive("check-yourself", checkyourself.CheckYourself)
+    app.add_directive("exercise", exercises.Exercise)
+    app.add_env_collector(checkyourself.QuestionCollector)
+    app.connect("env-check-consistency", checkyourself.check_tests)
+    app.add_post_transform(checkyourself.AnswersAtChapterEnd)
+    app.add_transform(inline.RoleLines)
+    app.add_transform(inline.UnparsedRoles)
+    app.connect("build-finished", publish.build_finished)
+    app.add_css_file("book.css")
+    return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
+            "env_version": 2}

@@ -1,0 +1,94 @@
+"""The extension's own nodes and how each builder writes them.
+
+``fold``            content folded until the reader opens it: HTML <details>
+                    with a summary; LaTeX (a PDF cannot fold) a titled box
+``check_yourself``  a question card; its ``check_answer`` child folds in HTML,
+                    and moves to the end of the chapter in LaTeX (checkyourself.py)
+"""
+from __future__ import annotations
+
+from docutils import nodes
+
+
+class fold(nodes.General, nodes.Element):
+    """Attributes: summary (the text shown closed), box ('hint', 'note', ...: the
+    LaTeX box kind)."""
+
+
+class check_yourself(nodes.General, nodes.Element):
+    """Attributes: qid (the question's id, never shown), label (LaTeX: 'Question N')."""
+
+
+class check_answer(nodes.General, nodes.Element):
+    pass
+
+
+# ---- HTML ----------------------------------------------------------------------
+
+def visit_fold_html(self, node):
+    self.body.append(self.starttag(node, "details", CLASS="book-fold"))
+    self.body.append(f"<summary>{self.encode(node.get('summary', 'More'))}</summary>\n")
+
+
+def depart_fold_html(self, node):
+    self.body.append("</details>\n")
+
+
+def visit_check_html(self, node):
+    self.body.append(self.starttag(node, "div", CLASS="book-check"))
+
+
+def depart_check_html(self, node):
+    self.body.append("</div>\n")
+
+
+def visit_answer_html(self, node):
+    self.body.append(self.starttag(node, "details", CLASS="book-answer"))
+    self.body.append("<summary>Show answer</summary>\n")
+
+
+def depart_answer_html(self, node):
+    self.body.append("</details>\n")
+
+
+# ---- LaTeX ----------------------------------------------------------------------
+
+def visit_fold_latex(self, node):
+    self.body.append("\n\\begin{sphinxadmonition}{%s}{%s:}\n"
+                     % (node.get("box", "note"), self.encode(node.get("summary", ""))))
+    self.no_latex_floats += 1
+
+
+def depart_fold_latex(self, node):
+    self.body.append("\\end{sphinxadmonition}\n")
+    self.no_latex_floats -= 1
+
+
+def visit_check_latex(self, node):
+    self.body.append("\n\\begin{sphinxadmonition}{note}{%s:}\n"
+                     % self.encode(node.get("label", "Check yourself")))
+    self.no_latex_floats += 1
+
+
+depart_check_latex = depart_fold_latex
+
+
+# ---- builders that show everything in place (text, man, texinfo, ...) ----------------
+
+def visit_plain(self, node):
+    pass
+
+
+def depart_plain(self, node):
+    pass
+
+
+def register(app):
+    plain = (visit_plain, depart_plain)
+    others = {"text": plain, "man": plain, "texinfo": plain}
+    app.add_node(fold, html=(visit_fold_html, depart_fold_html),
+                 latex=(visit_fold_latex, depart_fold_latex), **others)
+    app.add_node(check_yourself, html=(visit_check_html, depart_check_html),
+                 latex=(visit_check_latex, depart_check_latex), **others)
+    app.add_node(check_answer, html=(visit_answer_html, depart_answer_html),
+                 latex=plain, **others)

@@ -1,0 +1,189 @@
+"""Check-yourself questions: every question has a test, every test a question.
+
+    ```{check-yourself} <id>
+    The question.
+    +++
+    The answer.
+    ```
+
+A question is a card; its answer folds until opened (HTML). In LaTeX the
+question stays in place, numbered, and the answers are collected at the end of
+its chapter, since a PDF cannot fold. The id is never shown to the reader.
+
+The link to tests comes from ``${BUILD}/cy-tags.json`` (I3), which the build
+makes by asking every registered, built Catch2 program for its ``[cy:<id>]``
+tags. The build fails for a question with no such test (at the question's
+file:line), for a tagged test with no question (naming the test), and for two
+questions with one id (at the second one's file:line). When the tests were not
+built (the manifest's ``cy_tags`` is null) the build says so in one line and
+marks no answer as tested.
+"""
+from __future__ import annotations
+
+import re
+
+from docutils import nodes
+from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+
+from .booknodes import check_answer, check_yourself
+from .common import BookDirective, BookError, load_json
+from .legacy import search_tags
+from .manifest import LEGACY, manifest, read_manifest
+
+logger = logging.getLogger(__name__)
+QID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def load_tags(path: str) -> dict:
+    """cy-tags.json's {"tags": {id: [{"test", "case"}]}}, checked."""
+    data = load_json(path, "check-yourself tags")
+    tags = data.get("tags") if isinstance(data, dict) else None
+    if not isinstance(tags, dict) or not all(
+            isinstance(v, list) and all(isinstance(t, dict) and "test" in t for t in v)
+            for v in tags.values()):
+        raise BookError(f"check-yourself tags {path}: should read "
+                        '{"tags": {"<id>": [{"test": ..., "case": ...}]}}')
+    return tags
+
+
+class CheckYourself(BookDirective):
+    required_arguments = 1
+    has_content = True
+
+    def run(self):
+        qid = self.arguments[0]
+        if not QID.fullmatch(qid):
+            return self.fail(f"check-yourself id '{qid}' should be kebab-case (a-z, 0-9, '-')")
+        lines = [line.strip() for line in self.content]
+        if lines.count("+++") != 1:
+            return self.fail(f"check-yourself '{qid}' needs one line '+++' between question and answer")
+        cut = lines.index("+++")
+        if not any(lines[:cut]) or not any(lines[cut + 1:]):
+            return self.fail(f"check-yourself '{qid}' needs a question before '+++' and an answer after it")
+        card = check_yourself(ids=[f"cy-{qid}"], qid=qid)
+        card.source, card.line = self.env.doc2path(self.env.docname), self.lineno
+        self.state.nested_parse(self.content[:cut], self.content_offset, card)
+        answer = check_answer()
+        self.state.nested_parse(self.content[cut + 1:], self.content_offset + cut + 1, answer)
+        if self._tested(qid):
+            answer += nodes.paragraph(text="A test in the book's suite checks this answer.",
+                                      classes=["book-check-tested"])
+        card += answer
+        return [card]
+
+    def _tested(self, qid: str) -> bool:
+        try:
+            m = manifest(self.env)
+            if not m.cy_tags or m.cy_tags == LEGACY:
+                return False
+            self.env.note_dependency(m.cy_tags)
+            return bool(load_tags(m.cy_tags).get(qid))
+        except BookError:
+            return False  # reported once, by check_tests
+
+
+class QuestionCollector(EnvironmentCollector):
+    """Per page: the questions it asks, [(id, line)], in env.book_questions."""
+
+    @staticmethod
+    def _all(env) -> dict:
+        if not hasattr(env, "book_questions"):
+            env.book_questions = {}
+        return env.book_questions
+
+    def clear_doc(self, app, env, docname):
+        self._all(env).pop(docname, None)
+
+    def merge_other(self, app, env, docnames, other):
+        mine, theirs = self._all(env), self._all(other)
+        for docname in docnames:
+            if docname in theirs:
+                mine[docname] = theirs[docname]
+
+    def process_doc(self, app, doctree):
+        found = [(n["qid"], n.line) for n in doctree.findall(check_yourself)]
+        if found:
+            self._all(app.env)[app.env.docname] = found
+        else:
+            self._all(app.env).pop(app.env.docname, None)
+
+
+def check_tests(app, env):
+    questions = sorted((doc, line or 0, qid)
+                       for doc, found in QuestionCollector._all(env).items() for qid, line in found)
+    first = {}
+    for doc, line, qid in questions:
+        if qid in first:
+            fdoc, fline = first[qid]
+            logger.warning(f"check-yourself id '{qid}' is used twice: first at "
+                           f"{env.doc2path(fdoc)}:{fline}", location=(doc, line))
+        else:
+            first[qid] = (doc, line)
+    try:
+        m = read_manifest(app.config)
+        if m.cy_tags is None:
+            logger.info("check-yourself: the tests were not built (the manifest's cy_tags is null), "
+                        "so no question is checked against a test and none is marked as tested")
+            return
+        if m.cy_tags == LEGACY:
+            tags, source = search_tags(app.config.book_source_root), "under tests/"
+        else:
+            tags, source = load_tags(m.cy_tags), f"among the registered, built tests ({m.cy_tags})"
+    except BookError as e:
+        logger.warning(str(e))
+        return
+    for qid, (doc, line) in sorted(first.items(), key=lambda kv: kv[1]):
+        if not tags.get(qid):
+            logger.warning(f"check-yourself '{qid}' has no Catch2 test tagged [cy:{qid}] {source}",
+                           location=(doc, line))
+    for qid in sorted(tags):
+        if qid not in first:
+            for t in tags[qid]:
+                case = f" (TEST_CASE \"{t['case']}\")" if t.get("case") else ""
+                logger.warning(f"test {t['test']}{case} is tagged [cy:{qid}], but no chapter asks "
+                               f"the check-yourself question '{qid}'")
+
+
+class AnswersAtChapterEnd(SphinxPostTransform):
+    """LaTeX: each question numbered in place, its answer moved to a section at
+    the end of its chapter."""
+    default_priority = 60  # after the {only} blocks are resolved (50)
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        groups: dict = {}
+        for card in list(self.document.findall(check_yourself)):
+            answer = next((c for c in card.children if isinstance(c, check_answer)), None)
+            if answer is None:
+                continue
+            chapter = _chapter(card)
+            groups.setdefault(id(chapter), (chapter, []))[1].append((card, answer))
+        for k, (chapter, items) in enumerate(groups.values()):
+            section = nodes.section(ids=[f"book-answers-{k}"], classes=["book-answers"])
+            section += nodes.title(text="Answers to the check-yourself questions")
+            for n, (card, answer) in enumerate(items, 1):
+                card["label"] = f"Question {n}"
+                pointer = nodes.paragraph()
+                pointer += nodes.emphasis(text="The answer is at the end of the chapter.")
+                answer.replace_self(pointer)
+                head = nodes.paragraph()
+                head += nodes.strong(text=f"Question {n}.")
+                section += head
+                section.extend(answer.children)
+            chapter += section
+
+
+def _chapter(node):
+    """The top section of the page a node is on (in LaTeX, pages are inlined
+    into one tree, each inside a start_of_file node)."""
+    from sphinx import addnodes
+    top = None
+    while node.parent is not None:
+        node = node.parent
+        if isinstance(node, nodes.section):
+            top = node
+        if isinstance(node, addnodes.start_of_file):
+            break
+    return top if top is not None else node

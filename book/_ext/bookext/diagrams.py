@@ -1,0 +1,54 @@
+"""Diagrams: ```{diagram} <name>``` with a caption as content shows
+diagrams/<key>/<name>.mmd as the build rendered it (build/diagrams/<key>/<name>.svg).
+
+The image is given to Sphinx as ``<name>.*``, so each builder picks the format
+it can show from what the build rendered (SVG for HTML; a PDF beside it for
+LaTeX, once the build renders one).
+"""
+from __future__ import annotations
+
+import os
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from .common import BookDirective, BookError, resolve_key
+from .manifest import manifest
+
+
+class Diagram(BookDirective):
+    required_arguments = 1
+    has_content = True
+    option_spec = {"name": directives.unchanged, "width": directives.unchanged,
+                   "alt": directives.unchanged}
+
+    def run(self):
+        try:
+            key = resolve_key(self.env.docname, self.arguments[0], "diagram")
+            m = manifest(self.env)
+        except BookError as e:
+            return self.fail(str(e))
+        mmd = os.path.join(self.config.book_source_root, "diagrams", key + ".mmd")
+        svg = os.path.join(m.diagrams_dir, key + ".svg")
+        if not os.path.exists(mmd):
+            return self.fail(f"no diagram '{key}': diagrams/{key}.mmd does not exist")
+        if not os.path.exists(svg):
+            return self.fail(f"diagram '{key}' was not rendered ({svg} is missing); "
+                             "build through CMake, which renders diagrams/**.mmd")
+        self.env.note_dependency(svg)
+        docdir = os.path.dirname(self.env.doc2path(self.env.docname))
+        stem = os.path.relpath(svg, docdir)[:-len(".svg")]
+        figure = nodes.figure(classes=["book-diagram"])
+        caption_nodes = []
+        if self.content:
+            caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        alt = self.options.get("alt") or " ".join(n.astext() for n in caption_nodes) or key
+        image = nodes.image(uri=stem + ".*", alt=alt)
+        if "width" in self.options:
+            image["width"] = self.options["width"]
+        figure += image
+        if caption_nodes:
+            figure += nodes.caption("", "", *caption_nodes)
+        if "name" in self.options:
+            self.add_name(figure)
+        return [figure]

@@ -1,0 +1,86 @@
+"""The build manifest (I2): what the build declared, read from
+``${BUILD}/book-manifest.json``, which CMake writes at generate time.
+
+    {"source_root", "records_dir", "diagrams_dir", "edition",
+     "runs": {"<key>/<run>": {"record", "program", "gpu", "live"}},
+     "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null}
+
+A page shows a record only when its run is declared in ``runs``. Where the
+build folder has no manifest (a build from before the manifest existed, or a
+scratch folder of a test), the extension falls back to the configured folders:
+every record in the records folder is shown, and the questions are matched to
+tests by the transitional search in ``legacy.py``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .common import BookError, load_json
+
+MANIFEST = "book-manifest.json"
+#: cy_tags when there is no manifest at all (see legacy.py).
+LEGACY = "legacy"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: str | None          # the manifest file, None without one
+    source_root: str
+    records_dir: str
+    diagrams_dir: str
+    edition: str
+    runs: dict | None         # None: no manifest, every record in records_dir counts
+    chapters: tuple
+    cy_tags: str | None       # a path, None (tests not built) or LEGACY
+    exercises: str | None
+
+
+def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
+    if key not in data:
+        raise BookError(f"build manifest {path}: field '{key}' is missing")
+    value = data[key]
+    if value is None and nullable:
+        return None
+    if not isinstance(value, kinds):
+        raise BookError(f"build manifest {path}: field '{key}' has the wrong type")
+    return value
+
+
+def read_manifest(config) -> Manifest:
+    build = os.path.abspath(config.book_build_dir) if config.book_build_dir else ""
+    path = os.path.join(build, MANIFEST) if build else ""
+    if not path or not os.path.exists(path):
+        exercises = os.path.join(build, "exercises.json") if build else ""
+        return Manifest(None, os.path.abspath(config.book_source_root),
+                        os.path.abspath(config.book_records_dir),
+                        os.path.abspath(config.book_diagrams_dir), "",
+                        None, (), LEGACY, exercises if exercises and os.path.exists(exercises) else None)
+    data = load_json(path, "build manifest")
+    if not isinstance(data, dict):
+        raise BookError(f"build manifest {path}: not a JSON object")
+    here = os.path.dirname(os.path.abspath(path))
+
+    def where(p):  # paths are absolute; a relative one is read from the manifest's folder
+        return None if p is None else os.path.normpath(os.path.join(here, p))
+
+    runs = {}
+    for name, run in _field(data, "runs", dict, path).items():
+        if not isinstance(run, dict) or not isinstance(run.get("record"), str):
+            raise BookError(f"build manifest {path}: run '{name}' has no record path")
+        runs[name] = dict(run, record=where(run["record"]))
+    return Manifest(path, where(_field(data, "source_root", str, path)),
+                    where(_field(data, "records_dir", str, path)),
+                    where(_field(data, "diagrams_dir", str, path)), _field(data, "edition", str, path),
+                    runs, tuple(_field(data, "chapters", list, path)),
+                    where(_field(data, "cy_tags", str, path, nullable=True)),
+                    where(_field(data, "exercises", str, path, nullable=True)))
+
+
+def manifest(env) -> Manifest:
+    """The manifest of this build, noted as a dependency of the page being read
+    (a run declared or removed changes what the page may show)."""
+    m = read_manifest(env.config)
+    if m.path and getattr(env, "docname", None):
+        env.note_dependency(m.path)
+    return m

@@ -1,0 +1,274 @@
+"""Run records: what a program printed and measured, shown with where it ran.
+
+``program-output``  a run's command and stdout (``:stderr:`` adds stderr)
+``record-text``     a text a run recorded (a kernel's SASS), optionally only the
+                    lines matching ``:match:`` with ``:context:`` lines around
+``value`` (role)    one number of a run's results: ``run:result`` or
+                    ``run:result|format`` (in a Markdown table cell write ``\\|``)
+
+A page shows a record only when its run is declared (the build manifest, I2),
+checks it against the record schema (book/record-schema.json, I1), and depends
+on every record it reads. Output is shown with its control characters made
+visible and cut at a stated size, with a note where it was cut.
+"""
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from .common import (BookDirective, BookError, cap_text, literal, load_json, resolve_key,
+                     visible_text)
+from .inline import role_line
+from .manifest import manifest
+
+TYPES = {"string": str, "integer": int, "number": (int, float), "array": list,
+         "object": dict, "boolean": bool}
+
+
+def _is(value, type_name: str, where: str) -> bool:
+    if type_name not in TYPES:
+        raise BookError(f"record schema: unknown type '{type_name}' ({where})")
+    if isinstance(value, bool) and type_name != "boolean":
+        return False  # JSON's true is no number
+    return isinstance(value, TYPES[type_name])
+
+
+def validate(record, path: str, schema: dict, gpu: bool) -> None:
+    """The record has the shape book/record-schema.json gives it."""
+    if not isinstance(record, dict):
+        raise BookError(f"run record {path}: not a JSON object")
+    for key, type_name in schema["record"].items():
+        if key not in record:
+            raise BookError(f"run record {path}: field '{key}' is missing")
+        if not _is(record[key], type_name, key):
+            raise BookError(f"run record {path}: field '{key}' should be {type_name}")
+    if "version" in schema and record.get("schema") != schema["version"]:
+        raise BookError(f"run record {path}: schema {record.get('schema')}, but this book reads "
+                        f"schema {schema['version']} (book/record-schema.json)")
+    for name, result in record.get("results", {}).items():
+        for key, type_name in schema.get("result", {}).items():
+            if not isinstance(result, dict) or key not in result:
+                raise BookError(f"run record {path}: result '{name}' has no '{key}'")
+            if not _is(result[key], type_name, f"result {key}"):
+                raise BookError(f"run record {path}: result '{name}': '{key}' should be {type_name}")
+    prov = schema.get("provenance", {})
+    needed = list(prov.get("always", [])) + (list(prov.get("gpu", [])) if gpu else [])
+    for key in needed:
+        if key not in record.get("provenance", {}):
+            raise BookError(f"run record {path}: provenance '{key}' is missing")
+
+
+def load_record(env, name: str) -> tuple[dict, dict]:
+    """The record of run `<key>/<run>` and its entry in the manifest, validated.
+    The record is a dependency of the page that asks, every time one asks."""
+    m = manifest(env)
+    leftover = os.path.join(m.records_dir, name + ".json")
+    if m.runs is not None:
+        run = m.runs.get(name)
+        if run is None:
+            extra = (f"; the record {leftover} is left over from an earlier build"
+                     if os.path.exists(leftover) else "")
+            raise BookError(f"no run record for program run '{name}': no book_run() declares it "
+                            f"(code/{name.split('/')[0]}/CMakeLists.txt){extra}")
+        path = run["record"]
+    else:
+        run, path = {}, leftover
+    env.note_dependency(path)
+    if not os.path.exists(path):
+        raise BookError(f"no run record for program run '{name}' (expected {path}); declare it with "
+                        f"book_run() in code/{name.split('/')[0]}/CMakeLists.txt and build through CMake")
+    record = load_json(path, "run record")
+    schema_path = env.config.book_schema
+    env.note_dependency(schema_path)
+    schema = load_json(schema_path, "record schema")
+    gpu = bool(run.get("gpu")) if "gpu" in run else "gpu_name" in record.get("provenance", {})
+    validate(record, path, schema, gpu)
+    return record, run
+
+
+# ---- provenance ----------------------------------------------------------------------
+
+def _date(p: dict) -> str:
+    date = str(p.get("date", ""))
+    try:
+        return datetime.strptime(date, "%Y-%m-%dT%H:%M:%SZ").strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return date
+
+
+def provenance_text(record: dict) -> str:
+    """Where and how a run ran: the GPU, driver, runtime and toolchain, the
+    commit and date, and for a recording whether its inputs are unchanged since.
+    No host name: it says nothing to a reader."""
+    p = record["provenance"]
+    tools = []
+    if "nvcc" in p:
+        tools.append(f"nvcc {p['nvcc']}")
+    if "cxx" in p:
+        tools.append(str(p["cxx"]).replace("GNU ", "g++ "))
+    built = f"built with {', '.join(tools)}" if tools else "toolchain not recorded"
+    when = f"at commit {p.get('commit', 'unknown')} on {_date(p)}"
+    if "gpu_name" in p:
+        driver = f"driver {p.get('driver_version', '?')}"
+        if "driver_cuda_version" in p:
+            driver += f" (CUDA {p['driver_cuda_version']})"
+        where = (f"{p['gpu_name']} (compute capability {p.get('compute_capability', '?')}, "
+                 f"{p.get('sm_count', '?')} SMs), {driver}, CUDA runtime {p.get('runtime_version', '?')}")
+    else:
+        where = "the build machine's CPU"
+    if record.get("source") == "recording":
+        since = ("its inputs have changed since (see the note above)" if record.get("stale")
+                 else "its inputs are unchanged since")
+        return f"Recorded on {where}; {built}; {when}; {since}."
+    return f"Ran live during this build on {where}; {built}; {when}."
+
+
+def stale_banner(record: dict) -> list:
+    if not record.get("stale"):
+        return []
+    reasons = record.get("stale_reasons") or ["its inputs changed"]
+    warn = nodes.warning(classes=["book-stale"])
+    para = nodes.paragraph()
+    para += nodes.strong(text="Stale recording. ")
+    para += nodes.Text(
+        f"This output was recorded at commit {record['provenance'].get('commit', '?')}, and since "
+        f"then {visible_text('; '.join(map(str, reasons)))}. It no longer shows what the current code does: "
+        "re-record it on a GPU machine with `tools/book record`.")
+    warn += para
+    return [warn]
+
+
+def run_block(record: dict, body: list) -> nodes.container:
+    """What a run shows: a stale banner if due, the body, and where it ran."""
+    container = nodes.container(classes=["book-run"])
+    container += stale_banner(record)
+    container += body
+    container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
+    return container
+
+
+def shown_output(config, text: str) -> list:
+    """Output as a block: visible control characters, cut at the stated cap with
+    a note in the block where it was cut."""
+    text, note = cap_text(visible_text(text), config.book_output_max_lines,
+                          config.book_output_max_bytes)
+    if note:
+        text += "\n" + note
+    block = literal(text, "text", ["book-output"])
+    if note:
+        block["classes"].append("book-output-cut")
+    return [block]
+
+
+# ---- directives and the role ----------------------------------------------------------
+
+class ProgramOutput(BookDirective):
+    """```{program-output} <run>```: the command, its stdout, and where it ran."""
+    required_arguments = 1
+    option_spec = {"stderr": directives.flag, "caption": directives.unchanged}
+
+    def run(self):
+        try:
+            name = resolve_key(self.env.docname, self.arguments[0])
+            record, _ = load_record(self.env, name)
+        except BookError as e:
+            return self.fail(str(e))
+        text = f"$ {' '.join(map(str, record['command']))}\n{record['stdout']}"
+        if "stderr" in self.options and record.get("stderr"):
+            text += record["stderr"]
+        caption = []
+        if "caption" in self.options:
+            caption = [nodes.paragraph(text=self.options["caption"], classes=["book-caption"])]
+        return [run_block(record, caption + shown_output(self.config, text.rstrip("\n")))]
+
+
+class RecordText(BookDirective):
+    """```{record-text} <run>:<text name>```, optionally only lines matching a regex."""
+    required_arguments = 1
+    option_spec = {"match": directives.unchanged, "context": directives.nonnegative_int,
+                   "language": directives.unchanged}
+
+    def run(self):
+        ref, _, key = self.arguments[0].partition(":")
+        try:
+            if not key:
+                raise BookError(f"record-text '{self.arguments[0]}' should read <run>:<text name>")
+            name = resolve_key(self.env.docname, ref)
+            record, _ = load_record(self.env, name)
+            pattern = None
+            if "match" in self.options:
+                try:
+                    pattern = re.compile(self.options["match"])
+                except re.error as e:
+                    raise BookError(f":match: /{self.options['match']}/ is not a regular "
+                                    f"expression: {e}") from None
+        except BookError as e:
+            return self.fail(str(e))
+        texts = record.get("texts", {})
+        if not isinstance(texts, dict) or key not in texts or not isinstance(texts[key], str):
+            return self.fail(f"run record '{name}' has no text '{key}' (it has: "
+                             f"{', '.join(sorted(texts)) if isinstance(texts, dict) and texts else 'none'})")
+        lines = texts[key].splitlines()
+        if pattern is not None:
+            ctx = self.options.get("context", 0)
+            keep = set()
+            for i, line in enumerate(lines):
+                if pattern.search(line):
+                    keep.update(range(max(0, i - ctx), min(len(lines), i + ctx + 1)))
+            if not keep:
+                return self.fail(f"no line of '{key}' in '{name}' matches /{self.options['match']}/")
+            picked, last = [], None
+            for i in sorted(keep):
+                if last is not None and i != last + 1:
+                    picked.append("        ...")
+                picked.append(lines[i])
+                last = i
+            lines = picked
+        block = shown_output(self.config, "\n".join(lines))
+        block[0]["language"] = self.options.get("language", "text")
+        block[0]["classes"].remove("book-output")
+        return [run_block(record, block)]
+
+
+def format_value(value, spec: str) -> str:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise BookError("is not a number")
+    try:
+        if spec:
+            return format(value, spec)
+        if float(value).is_integer() and abs(value) < 1e15:
+            return str(int(value))  # counts and limits read as integers
+        return f"{value:g}"
+    except ValueError as e:
+        raise BookError(f"bad format '{spec}': {e}") from None
+
+
+def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{value}`<run>:<result>` or {value}`<run>:<result>|<format>`."""
+    env = inliner.document.settings.env
+    ref, _, spec = text.partition("|")
+    run, _, key = ref.partition(":")
+    try:
+        if not key:
+            raise BookError(f"value '{text}' should read <run>:<result>[|format] "
+                            "(in a Markdown table cell, write the '|' as '\\|')")
+        run = resolve_key(env.docname, run)
+        record, _ = load_record(env, run)
+        results = record["results"]
+        if key not in results:
+            raise BookError(f"run record '{run}' has no result '{key}'")
+        try:
+            shown = format_value(results[key]["value"], spec)
+        except BookError as e:
+            raise BookError(f"result '{key}' of '{run}': {e}") from None
+    except BookError as e:
+        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    node = nodes.inline(shown, shown, classes=["book-value"])
+    if record.get("stale"):
+        node["classes"].append("book-stale-value")
+    return [node], []

@@ -1,0 +1,196 @@
+"""The fixture chapter built by Sphinx: what must work, and what must change
+when a source changes. The failures are tests/book/sphinx.cmake's cases."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from conftest import BOOK, ROOT, Tree, visible
+
+
+def test_the_fixture_chapter_builds_clean(tree):
+    status, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = visible(tree.html())
+    # values, relative and full keys, and a format in a table cell (written \|)
+    assert "It counted 3 things at a ratio of 0.50" in page
+    assert "a full key still works: 3" in page
+    assert "0.500" in page
+    # two regions of one file, joined, captioned with what they show and where
+    assert "int count = 3;\ndouble ratio = 0.5;\n// ...\nstd::printf" in page
+    assert "Setting up and reporting (code/ch90-fixture/prog.cpp, lines 6\u20137, 11)" in page
+    # provenance: the GPU, the driver's own version, no host name
+    assert "driver 580.82.07 (CUDA 13.0), CUDA runtime 13.0" in page
+    assert "its inputs are unchanged since" in page
+    assert "FIXTURE-HOST" not in page and "FIXTURE-HOST" not in tree.html()
+    # the question: a card, the answer folded, no id or title repeated, marked as tested
+    html = tree.html()
+    assert '<div class="book-check" id="cy-ch90-q1">' in html
+    assert '<details class="book-answer">\n<summary>Show answer</summary>' in html
+    assert "ch90-q1" not in page and "Check yourself" not in page.replace("Check yourself#", "")
+    assert "A test in the book\u2019s suite checks this answer." in page
+    # the exercise: heading from its README, hints folded, no solution in the reader's edition
+    assert "Exercise 90.1: the fixture" in page and "5 points" in page
+    assert '<summary>Hints</summary>' in html
+    assert "How to check your work." in page
+    assert "SOLUTION-NOTES" not in page and "SOLVED" not in page and "HIDDEN-TEST-NAME" not in page
+
+
+def test_the_instructor_edition_shows_solution_and_hidden_test_names(tree):
+    _, warnings, _ = tree.sphinx(tags=["instructor"])
+    assert warnings == ""
+    page = visible(tree.html())
+    assert "Six times seven is SOLUTION-NOTES." in page
+    assert "about the solution" not in page  # SOLUTION.md's title line is not repeated
+    assert "int answer() { return 6 * 7; }  // SOLVED" in page
+    assert "HIDDEN-TEST-NAME" in page
+
+
+def test_the_older_layout_solution_notes_are_found(tree):
+    os.unlink(tree.path("repo/solutions/ch90-fixture/ex01-fixture/SOLUTION.md"))
+    tree.write("repo/solutions/ch90-fixture/ex01-fixture/README.md",
+               tree.read("repo/exercises/ch90-fixture/ex01-fixture/README.md")
+               + "\n## About this solution\n\nOLD-LAYOUT-NOTES.\n")
+    tree.edit_json("build/exercises.json", lambda d: d["exercises"][0].pop("student_files"))
+    _, warnings, _ = tree.sphinx(tags=["instructor"])
+    assert warnings == ""
+    page = visible(tree.html())
+    assert "OLD-LAYOUT-NOTES." in page and "// SOLVED" in page
+
+
+def test_a_problem_in_an_exercise_text_is_reported_at_its_own_line(tree):
+    readme = "repo/exercises/ch90-fixture/ex01-fixture/README.md"
+    tree.write(readme, tree.read(readme).replace("Make `answer()` return 42.",
+                                                 "Make `answer()` return {nope}`42`."))
+    _, warnings, _ = tree.sphinx()
+    assert "ex01-fixture/README.md:3: ERROR: Unknown interpreted text role \"nope\"" in warnings
+
+
+def test_a_record_is_a_dependency_of_every_page_that_reads_it(tree):
+    """Issue 9, case 1: two pages cite one record; after it changes, both show the new value."""
+    tree.write("repo/chapters/other.md", "# Other\n\nCount: {value}`ch90-fixture/hello:count`.\n")
+    tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md").replace(
+        "ch[0-9][0-9]-*", "ch[0-9][0-9]-*\nother"))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert "It counted 3 things" in visible(tree.html())
+    assert "Count: 3." in visible(tree.html("other"))
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda r: r["results"]["count"].update(value=7))
+    tree.touch_later("build/records/ch90-fixture/hello.json")
+    _, warnings, app = tree.sphinx()
+    assert warnings == ""
+    record = tree.path("build/records/ch90-fixture/hello.json")
+    for doc in ("ch90-fixture", "other"):
+        assert record in {os.path.join(app.env.srcdir, d) for d in app.env.dependencies[doc]}
+    assert "It counted 7 things" in visible(tree.html())
+    assert "Count: 7." in visible(tree.html("other"))
+
+
+def test_a_listed_file_of_any_kind_is_a_dependency(tree):
+    """Issue 9, case 8: an exercise starter shown by {listing} rebuilds the page when edited."""
+    page = "repo/chapters/ch90-fixture.md"
+    tree.write(page, tree.read(page) + "\n```{listing} exercises/ch90-fixture/ex01-fixture/answer.cpp\n```\n")
+    tree.sphinx()
+    assert "return 0; }  // STARTER" in visible(tree.html())
+    starter = "repo/exercises/ch90-fixture/ex01-fixture/answer.cpp"
+    tree.write(starter, "int answer() { return -1; }  // EDITED\n")
+    tree.touch_later(starter)
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert "// EDITED" in visible(tree.html())
+    inputs = json.loads(tree.read("doctrees/book-inputs.json"))
+    assert tree.path(starter) in inputs
+    assert tree.path("build/book-manifest.json") in inputs
+    assert tree.path("build/exercises.json") in inputs
+
+
+def test_without_built_tests_no_question_is_checked_or_marked(tree):
+    tree.edit_json("build/book-manifest.json", lambda m: m.update(cy_tags=None))
+    page = "repo/chapters/ch90-fixture.md"
+    tree.write(page, tree.read(page) + "\n```{check-yourself} ch90-no-test\nQ?\n+++\nA.\n```\n")
+    status, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert status.count("the tests were not built") == 1
+    assert "checks this answer" not in tree.html()
+
+
+def test_long_output_is_cut_with_a_note_and_control_characters_shown(tree):
+    """Issue 9, case 12 (display): a 50 MB output, NUL, ESC and BEL."""
+    big = "".join(f"row {i:08d} " + "x" * 90 + "\n" for i in range(500_000))
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda r: r.update(stdout="nul\x00 esc\x1b[31m bel\x07 tab\tok\n" + big))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    html = tree.html()
+    assert len(html) < 200_000
+    page = visible(html)
+    assert "nul\u2400 esc\u241b[31m bel\u2407 tab\tok" in page
+    assert "[output cut here by the book:" in page and "the run record holds all of it]" in page
+    assert not any(c in html for c in "\x00\x1b\x07")
+
+
+def test_latex_puts_the_answers_at_the_end_of_the_chapter(tree):
+    page = "repo/chapters/ch90-fixture.md"
+    text = tree.read(page)
+    tree.write(page, text[:text.index("```{diagram}")] + text[text.index("## Exercises"):]
+               + "\n## Sources\n\nNone.\n")
+    _, warnings, _ = tree.sphinx("latex")
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    question = tex.index("{Question 1:}")
+    sources = tex.index("\\section{Sources}")
+    answers = tex.index("\\section{Answers to the check\\sphinxhyphen{}yourself questions}")
+    assert question < tex.index("The answer is at the end of the chapter.") < sources < answers
+    assert tex.index("Thirty\\sphinxhyphen{}two.") > answers
+    assert "\\begin{sphinxadmonition}{hint}{Hints:}" in tex
+    assert "ch90-q1" not in tex.replace("cy-ch90-q1", "")
+
+
+def test_published_html_holds_only_what_this_build_made(tmp_path):
+    """Issue 9, case 15: a deleted diagram (and a deleted page) leave the published book."""
+    tree = Tree(str(tmp_path))
+    shutil.copytree(BOOK, tree.path("repo/book"), ignore=shutil.ignore_patterns("tests", "__pycache__"))
+    tree.write("repo/chapters/extra.md", "# Extra page\n")
+    tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md").replace(
+        "ch[0-9][0-9]-*", "ch[0-9][0-9]-*\nextra"))
+    stamp = tree.path("build/html.stamp")
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "build-html.py"), tree.repo, tree.build, stamp]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    subprocess.run(cmd, check=True, env=env)
+    html = tree.path("build/html")
+    assert os.path.exists(os.path.join(html, "_images", "pic.svg"))
+    assert os.path.exists(os.path.join(html, "extra.html"))
+    with open(stamp + ".d", encoding="utf-8") as f:
+        depfile = f.read()
+    assert depfile.startswith(stamp + ":")
+    assert tree.path("repo/code/ch90-fixture/prog.cpp") in depfile
+    assert tree.path("build/records/ch90-fixture/hello.json") in depfile
+    page = "repo/chapters/ch90-fixture.md"
+    text = tree.read(page)
+    tree.write(page, text[:text.index("```{diagram}")] + text[text.index("## Exercises"):])
+    os.unlink(tree.path("repo/diagrams/ch90-fixture/pic.mmd"))
+    os.unlink(tree.path("build/diagrams/ch90-fixture/pic.svg"))
+    os.unlink(tree.path("repo/chapters/extra.md"))
+    tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md").replace("\nextra", ""))
+    subprocess.run(cmd, check=True, env=env)
+    assert not os.path.exists(os.path.join(html, "_images", "pic.svg"))
+    assert not os.path.exists(os.path.join(html, "extra.html"))
+    assert not os.path.exists(os.path.join(html, "_sources", "extra.md.txt"))
+    assert os.path.exists(os.path.join(html, "ch90-fixture.html"))
+
+
+def test_without_an_exercise_list_the_solution_shows_the_files_it_changed(tree):
+    """A build without exercises.json (the instructor preset builds no tests): no points,
+    and the solved sources are those that differ from the starter's."""
+    tree.edit_json("build/book-manifest.json", lambda m: m.update(exercises=None))
+    tree.write("repo/exercises/ch90-fixture/ex01-fixture/contract.hpp", "int answer();  // CONTRACT\n")
+    tree.write("repo/solutions/ch90-fixture/ex01-fixture/contract.hpp", "int answer();  // CONTRACT\n")
+    _, warnings, _ = tree.sphinx(tags=["instructor"])
+    assert warnings == ""
+    page = visible(tree.html())
+    assert "points" not in page
+    assert "// SOLVED" in page and "// CONTRACT" not in page

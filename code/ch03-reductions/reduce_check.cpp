@@ -1,0 +1,211 @@
+// reduce_check.cpp: the reduce program's --check and --accuracy modes.
+//
+// --check runs every step (and steps 7 and 8 with several launch parameters,
+// and CUB) on sizes from 0 to 2^28, on input that starts on each of the four
+// float positions of a 16-byte line, twice per case: once on whole numbers
+// (every kernel must return the exact sum) and once on floats in (0, 1]
+// (every kernel must land within the error bound of its summation tree). The
+// output and the partial sums are poisoned with NaN before every run, and
+// every case gets fresh random input.
+//
+// Why the whole-number sums are exact: every partial sum a kernel forms is the
+// sum of a fixed subset S of the inputs, each uniform on +-1..8 with mean 0.
+// By Hoeffding's inequality P(|sum over S| >= 2^24) <= 2 exp(-2^48 / (128 |S|)),
+// below e^-8000 for |S| <= 2^28; so all partial sums (fewer than 2^30) are
+// whole numbers below 2^24, which float holds exactly, and no addition rounds.
+// A result that is off by any amount is a bug: a value lost, read twice, or
+// read from the wrong place.
+//
+// --accuracy shows what the order of additions does to a float sum: the
+// naive loop, a balanced tree on the CPU, step 3, step 8 and CUB against a
+// double-precision reference.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "book/cuda.hpp"
+#include "book/report.hpp"
+#include "cub_sum.hpp"
+#include "reduce_kernels.hpp"
+#include "reduce_modes.hpp"
+
+namespace ch03 {
+namespace {
+
+// One thing that sums: a step with one tuning, or CUB.
+struct runner {
+    std::string name;
+    std::function<void(const float*, std::size_t, float*)> run;
+    std::function<void()> poison;
+    std::function<std::size_t(std::size_t)> depth;  // of its summation tree on n values
+    long runs = 0, failures = 0;
+    double worst = 0.0;  // the largest error / bound seen on the (0, 1] input
+};
+
+std::vector<std::size_t> check_sizes(const settings& s) {
+    // --quick (for compute-sanitizer, which runs kernels far slower): the empty
+    // input, one value, a partial warp, partial blocks, and two passes.
+    std::vector<std::size_t> sizes = {0, 1, 33, 513, 4097, 100003};
+    if (!s.quick) {
+        sizes = {0,    1,    2,    3,    4,    5,    7,     31,    32,    33,     63,
+                 64,   65,   127,  255,  256,  257,  511,   512,   513,   1023,   1024,
+                 1025, 4095, 4096, 4097, 65535, 65536, 65537, 100003, 1000003};
+        for (std::size_t n : {(std::size_t{1} << 20) - 1, std::size_t{1} << 20,
+                              (std::size_t{1} << 20) + 3, 3 * (std::size_t{1} << 20) + 1,
+                              (std::size_t{1} << 24) - 1, (std::size_t{1} << 24) + 5,
+                              std::size_t{1} << 28})
+            if (n <= (std::size_t{1} << s.max_log2)) sizes.push_back(n);
+    }
+    return sizes;
+}
+
+std::string tuning_name(const tuning& t) {
+    return "_t" + std::to_string(t.threads) + "_b" + std::to_string(t.blocks_per_sm) + "_u" +
+           std::to_string(t.unroll);
+}
+
+}  // namespace
+
+int run_check(const settings& s) {
+    const std::vector<std::size_t> sizes = check_sizes(s);
+    std::size_t max_n = 0;
+    for (std::size_t n : sizes) max_n = n > max_n ? n : max_n;
+    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
+
+    // Every step with the chosen tuning; steps 7 and 8 with others too.
+    std::vector<tuning> extra = {{64, 1, 8}};
+    if (!s.quick) extra.insert(extra.end(), {{1024, 2, 1}, {128, 16, 2}, {512, 4, 4}});
+    std::vector<std::unique_ptr<reducer>> reducers;
+    std::vector<runner> runners;
+    auto add = [&](step st, const tuning& t, std::string name) {
+        reducers.push_back(std::make_unique<reducer>(st, max_n, t));
+        reducer* r = reducers.back().get();
+        runners.push_back({std::move(name),
+                           [r](const float* x, std::size_t n, float* out) { r->run(x, n, out); },
+                           [r] { r->poison(); },
+                           [r, t, sms](std::size_t n) { return summation_depth(r->which(), n, t, sms); }});
+    };
+    for (const step_info& st : steps) add(st.id, s.tune, std::string(st.key));
+    for (const tuning& t : extra) {
+        add(step::two_pass, t, "two_pass" + tuning_name(t));
+        add(step::one_pass, t, "one_pass" + tuning_name(t));
+    }
+    cub_sum cub(max_n);
+    runners.push_back({"cub", [&](const float* x, std::size_t n, float* out) { cub.run(x, n, out); },
+                       [] {}, [](std::size_t n) { return n; }});  // any order: depth <= n
+
+    book::device_buffer<float> input(max_n + 3), out(1);
+    long cases = 0, failures = 0, printed = 0;
+    std::uint64_t seed = static_cast<std::uint64_t>(s.seed) * 1000003u;
+    for (std::size_t n : sizes) {
+        const std::vector<std::size_t> offsets =
+            s.quick ? std::vector<std::size_t>{0, 3}
+            : n <= (std::size_t{1} << 20) ? std::vector<std::size_t>{0, 1, 2, 3}
+                                          : std::vector<std::size_t>{0, 1};
+        for (std::size_t offset : offsets) {
+            for (input_kind kind : {input_kind::small_int, input_kind::unit}) {
+                // [listing:check-case]
+                float* x = input.data() + offset;
+                fill_input(x, n, ++seed, kind);  // fresh input for every case
+                const std::vector<float> host = to_host(x, n);
+                const double mag = abs_sum(host.data(), n);
+                const bool exact = kind == input_kind::small_int;
+                const double ref = exact ? static_cast<double>(integer_sum(host.data(), n))
+                                         : pairwise_sum(host.data(), n);
+                for (runner& r : runners) {
+                    BOOK_CUDA_CHECK(cudaMemset(out.data(), 0xFF, sizeof(float)));  // NaN
+                    r.poison();
+                    r.run(x, n, out.data());
+                    const float got = read_one(out.data());
+                    const double bound = exact ? 0.0 : tolerance(r.depth(n), mag, n);
+                    const verdict v = check_sum(got, ref, bound);
+                    // [/listing:check-case]
+                    ++r.runs;
+                    if (!exact && v.bound > 0) r.worst = std::max(r.worst, v.error / v.bound);
+                    if (v.ok) continue;
+                    ++r.failures;
+                    ++failures;
+                    if (++printed <= 20)
+                        std::printf("FAILED: %s, n = %zu, offset %zu, %s input: got %.9g, expected "
+                                    "%.17g (error %.3g, bound %.3g)\n", r.name.c_str(), n, offset,
+                                    exact ? "whole-number" : "(0, 1]", got, ref, v.error, v.bound);
+                }
+                ++cases;
+            }
+        }
+    }
+
+    std::printf("\n%zu sizes from 0 to %zu, %ld cases (size x alignment x input), fresh input "
+                "for each, outputs poisoned with NaN before every run\n", sizes.size(), max_n, cases);
+    std::printf("%-26s %6s %9s %22s\n", "kernel", "runs", "failures", "worst error / bound");
+    long runs = 0;
+    for (const runner& r : runners) {
+        std::printf("%-26s %6ld %9ld %22.3g\n", r.name.c_str(), r.runs, r.failures, r.worst);
+        runs += r.runs;
+        book::report("failures_" + r.name, static_cast<double>(r.failures), "count");
+        book::report("worst_error_over_bound_" + r.name, r.worst, "ratio");
+    }
+    book::report("cases", static_cast<double>(cases), "count");
+    book::report("kernel_runs", static_cast<double>(runs), "count");
+    book::report("failures", static_cast<double>(failures), "count");
+    book::report("largest_n", static_cast<double>(max_n), "floats");
+    std::printf("%ld runs, %ld failures\n", runs, failures);
+    return failures == 0 ? 0 : 1;
+}
+
+int run_accuracy(const settings& s) {
+    const std::vector<int> logs = bench_log2s(s);
+    const std::size_t max_n = std::size_t{1} << logs.back();
+    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
+    reducer tree(step::sequential, max_n), best(step::one_pass, max_n, s.tune);
+    cub_sum cub(max_n);
+    book::device_buffer<float> x(max_n), out(1);
+    long outside = 0;
+
+    std::printf("\nrelative error of float sums of n values in (0, 1], against a double sum\n");
+    std::printf("%6s %16s %12s %12s %12s %12s %12s %12s\n", "n", "exact sum", "loop", "CPU tree",
+                "step 3", "step 8", "CUB", "step 8 bound");
+    for (int lg : logs) {
+        const std::size_t n = std::size_t{1} << lg;
+        const std::string label = size_label(n);
+        fill_input(x.data(), n, static_cast<std::uint64_t>(s.seed) + 100 + lg, input_kind::unit);
+        const std::vector<float> host = to_host(x.data(), n);
+        // Every value is k * 2^-24 with k <= 2^24 and n <= 2^29, so the double
+        // sum is exact: any order gives it.
+        const double ref = pairwise_sum(host.data(), n), mag = abs_sum(host.data(), n);
+        auto rel = [&](double v) { return std::fabs(v - ref) / ref; };
+        auto gpu = [&](auto& r) {
+            BOOK_CUDA_CHECK(cudaMemset(out.data(), 0xFF, sizeof(float)));
+            r.run(x.data(), n, out.data());
+            return static_cast<double>(read_one(out.data()));
+        };
+        const double loop = sequential_float_sum(host.data(), n);
+        const double cpu_tree = pairwise_float_sum(host.data(), n);
+        const double step3 = gpu(tree), step8 = gpu(best), by_cub = gpu(cub);
+        const std::size_t depth8 = summation_depth(step::one_pass, n, s.tune, sms);
+        const double bound8 = tolerance(depth8, mag, n) / ref;
+        if (rel(step8) > bound8) ++outside;
+        std::printf("2^%-4d %16.1f %12.3g %12.3g %12.3g %12.3g %12.3g %12.3g\n", lg, ref, rel(loop),
+                    rel(cpu_tree), rel(step3), rel(step8), rel(by_cub), bound8);
+        book::report("acc_exact_sum_" + label, ref, "sum");
+        book::report("acc_loop_sum_" + label, loop, "sum");
+        book::report("acc_loop_rel_err_" + label, rel(loop), "ratio");
+        book::report("acc_cpu_tree_rel_err_" + label, rel(cpu_tree), "ratio");
+        book::report("acc_sequential_rel_err_" + label, rel(step3), "ratio");
+        book::report("acc_one_pass_rel_err_" + label, rel(step8), "ratio");
+        book::report("acc_cub_rel_err_" + label, rel(by_cub), "ratio");
+        book::report("acc_one_pass_depth_" + label, static_cast<double>(depth8), "additions");
+        book::report("acc_sequential_depth_" + label,
+                     static_cast<double>(summation_depth(step::sequential, n, s.tune, sms)), "additions");
+        book::report("acc_one_pass_bound_rel_" + label, bound8, "ratio");
+    }
+    book::report("acc_outside_bound", static_cast<double>(outside), "count");
+    std::printf("step 8 outside its bound: %ld of %zu sizes\n", outside, logs.size());
+    return outside == 0 ? 0 : 1;
+}
+
+}  // namespace ch03

@@ -1,0 +1,72 @@
+# The book's Sphinx extension (book/_ext/bookext): its bad-input cases and its
+# pytest suite. Included from tests/book/CMakeLists.txt, after book_bad_test().
+#
+# Each case copies the fixture chapter tree (tests/book/fixtures/sphinx/repo)
+# and its build folder (.../build: manifest, records, cy-tags.json,
+# exercises.json), puts one chapter from .../cases in place of the good one,
+# and checks that Sphinx (warnings as errors) fails naming the file and line.
+if(NOT BOOK_DOCS)
+  return()
+endif()
+set(_sx "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/sphinx")
+set(_sx_sphinx -- "${BOOK_PYTHON}" -m sphinx -W --keep-going -q -b html -d doctrees
+    -D book_source_root=repo -D book_build_dir=build -c "${CMAKE_SOURCE_DIR}/book" repo/chapters html)
+
+# book_sphinx_case(<case> <expect_failure.py args>...): cases/<case>.md as the chapter.
+function(book_sphinx_case case)
+  book_bad_test("book.bad.sphinx.${case}" TIMEOUT 60
+    --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+    --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture.md
+    ${ARGN} ${_sx_sphinx})
+endfunction()
+set(_ch "ch90-fixture\\.md")
+
+# Issue 9, case 2: only records of runs declared now are shown.
+book_sphinx_case(leftover-record
+  --expect "${_ch}:5: ERROR: no run record for program run 'ch90-fixture/orphan': no book_run\\(\\) declares it.*orphan\\.json is left over")
+# Case 7: a {value} with a '|format' in a table cell (the table splits it) is an error.
+book_sphinx_case(table-pipe
+  --expect "${_ch}:5: WARNING: role text '\\{value\\}`hello:ratio' was not parsed")
+# Case 9: a question with no registered, built test; two questions with one id;
+# a tagged test with no question.
+book_sphinx_case(untested-question
+  --expect "${_ch}:3: WARNING: check-yourself 'ch90-untested' has no Catch2 test tagged \\[cy:ch90-untested\\] among the registered, built tests")
+book_sphinx_case(duplicate-question
+  --expect "${_ch}:9: WARNING: check-yourself id 'ch90-q1' is used twice: first at .*${_ch}:3")
+book_bad_test(book.bad.sphinx.orphan-tag TIMEOUT 60
+  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+  --json-set build/cy-tags.json "tags>ch90-nobody" "[{\"test\": \"test.ch90-extra\", \"case\": \"asks nothing\"}]"
+  --expect "WARNING: test test\\.ch90-extra \\(TEST_CASE \"asks nothing\"\\) is tagged \\[cy:ch90-nobody\\], but no chapter asks"
+  ${_sx_sphinx})
+# Case 10: listing markers out of order, and listings of files outside the tree.
+book_sphinx_case(markers-twice
+  --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/twice\\.cpp:4: listing 'a' appears twice \\(first at lines 1-3\\)")
+book_sphinx_case(markers-reopened
+  --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/reopened\\.cpp:3: listing 'a' is opened again before its close \\(opened at line 1\\)")
+book_sphinx_case(markers-crossed
+  --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/crossed\\.cpp:4: listing 'a' is closed while 'b', opened inside it at line 2, is still open")
+book_sphinx_case(markers-unclosed
+  --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/unclosed\\.cpp: listing 'a' opened at line 1 is never closed")
+book_sphinx_case(markers-stray
+  --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/stray\\.cpp:2: '\\[/listing:a\\]' closes no open listing")
+book_sphinx_case(markers-malformed
+  --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/malformed\\.cpp:1: not a well-formed listing marker")
+book_sphinx_case(outside-absolute
+  --expect "${_ch}:3: ERROR: listing: /etc/hostname is outside the repository's source tree")
+book_sphinx_case(outside-dotdot
+  --expect "${_ch}:3: ERROR: listing: \\.\\./\\.\\./\\.\\./etc/os-release is outside the repository's source tree")
+# Case 11: a :match: that does not compile: an error at the directive, no traceback.
+book_sphinx_case(bad-match
+  --expect "${_ch}:3: ERROR: :match: /BSSY\\|\\(IMAD/ is not a regular expression: missing \\)")
+# Case 15: a {ref} error names the role's own line (5), not its paragraph's (3).
+book_sphinx_case(ref-line
+  --expect "${_ch}:5: WARNING: undefined label: 'no-such-label'")
+# An exercise the build does not know.
+book_sphinx_case(missing-exercise
+  --expect "${_ch}:3: ERROR: exercise 'ch90-fixture/ex99-nope' is not in .*exercises\\.json")
+
+# The extension's parsing and formatting, and what must work (pytest; a few seconds).
+add_test(NAME book.sphinx.pytest
+         COMMAND "${BOOK_PYTHON}" -m pytest -q -p no:cacheprovider "${CMAKE_SOURCE_DIR}/book/_ext/tests")
+set_tests_properties(book.sphinx.pytest PROPERTIES LABELS "unit;book" TIMEOUT 120
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
