@@ -152,7 +152,7 @@ void first_launch_method(int iters, int warmup, int reps) {
     book::device_buffer<unsigned> d(static_cast<std::size_t>(blocks) * kThreads);
     BOOK_CUDA_CHECK(cudaMemset(d.data(), 0, d.bytes()));
     double ms[3] = {};
-    // [listing:seed-method]
+    // [listing:first-launch]
     for (int launch = 0; launch < 3; ++launch) {  // modes 0, 1, then 0 again
         const int per_warp = launch == 1 ? 1 : 0;
         const auto t0 = std::chrono::steady_clock::now();
@@ -162,9 +162,10 @@ void first_launch_method(int iters, int warmup, int reps) {
         ms[launch] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                          .count();
     }
-    // [/listing:seed-method]
+    // [/listing:first-launch]
     const char* loading = std::getenv("CUDA_MODULE_LOADING");
     book::report_text("cuda_module_loading", loading ? loading : "unset (lazy by default)");
+    book::report("first_launch_blocks", blocks, "blocks");
     book::report("first_launch_ms_uniform", ms[0], "ms");
     book::report("first_launch_ms_divergent", ms[1], "ms");
     book::report("first_launch_ms_uniform_again", ms[2], "ms");
