@@ -14,7 +14,7 @@ author = "The book's authors"
 copyright = "2026, the book's authors"
 html_title = "How GPUs Run Code — an executable CUDA textbook"
 
-extensions = ["myst_parser", "breathe", "bookext"]
+extensions = ["myst_parser", "breathe", "sphinx_copybutton", "bookext"]
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
@@ -24,10 +24,26 @@ numfig = True
 language = "en"
 highlight_language = "text"
 
+# ---- the reader's site ----------------------------------------------------------
+# furo, as Debian ships it, with its broken assets fixed at build time
+# (book/_ext/bookext/theme.py). book.css styles the book's own blocks for both
+# themes; book.js highlights the lines a listing's link points to (both added by
+# the extension).
 html_theme = "furo"
 html_static_path = [os.path.join(HERE, "_static")]
+templates_path = [os.path.join(HERE, "_templates")]
+html_favicon = os.path.join(HERE, "_static", "favicon.svg")
 html_show_sourcelink = False
+html_copy_source = False
 html_last_updated_fmt = None
+html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/scroll-start.html",
+                        "sidebar/navigation.html", "sidebar/book-editions.html",
+                        "sidebar/scroll-end.html"]}
+# A copy button on every code block; on an output block it copies the command
+# (the line after "$ "), not what the program printed.
+copybutton_prompt_text = "$ "
+copybutton_only_copy_prompt_lines = True
+copybutton_remove_prompts = True
 
 breathe_projects = {"book": os.path.join(BUILD, "doxygen", "xml")}
 breathe_default_project = "book"
@@ -40,8 +56,41 @@ book_build_dir = BUILD
 book_records_dir = os.path.join(BUILD, "records")
 book_diagrams_dir = os.path.join(BUILD, "diagrams")
 book_schema = os.path.join(HERE, "record-schema.json")
+# The site's parts read what cmake/BookSite.cmake wrote into the build folder:
+# BUILD/plots (book_plots_dir), BUILD/downloads/downloads.json
+# (book_downloads_file) and BUILD/site/site.json (book_site_file: where a
+# listing's caption links, the toolchain for the page on how the book was
+# built). Each can be set with -D on the Sphinx line.
 
-# LaTeX (the PDF edition comes later): XeLaTeX, for the Unicode the chapters use.
+# ---- the PDF edition (tools/build-pdf.py) --------------------------------------------
+# XeLaTeX, for the Unicode the chapters and the programs' output use, with
+# Debian's DejaVu fonts (they cover box drawing, arrows and the control pictures).
 latex_engine = "xelatex"
 latex_use_xindy = False  # makeindex: xindy is not in Debian's texlive-xetex
 latex_documents = [(root_doc, "book.tex", project, author, "manual")]
+latex_show_urls = "no"
+latex_show_pagerefs = True
+# Figures, tables and listings numbered through the book (1, 2, 3...), as in HTML.
+numfig_secnum_depth = 0
+latex_elements = {
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    # For the screen first: no blank pages to start chapters on the right.
+    "extraclassoptions": "openany,oneside",
+    "fontpkg": r"""
+\setmainfont{DejaVu Serif}
+\setsansfont{DejaVu Sans}
+\setmonofont{DejaVu Sans Mono}[Scale=0.9]
+""",
+    "fncychap": r"\usepackage[Bjornstrup]{fncychap}",
+    "printindex": r"\footnotesize\raggedright\printindex",
+    "sphinxsetup": "verbatimwithframe=true, verbatimwrapslines=true, verbatimforcewraps=true, "
+                   "verbatimmaxunderfull=2, verbatimmaxoverfull=1",
+    "preamble": r"""
+% The chapters number their own headings ("1.4 Divergence"), as the HTML shows
+% them: LaTeX adds no numbers of its own.
+\setcounter{secnumdepth}{-1}
+% A figure and its caption fit on one page.
+\makeatletter\AtBeginDocument{\spx@image@maxheight=0.72\textheight}\makeatother
+""",
+}

@@ -1,20 +1,61 @@
-# The book's programs and their runs.
+# The book's programs, their libraries and their runs.
 #
-#   book_program(<name> CHAPTER <key> SOURCES <files>... [LIBS <targets>...])
+# Chapters are found, not listed: every code/chNN-name/CMakeLists.txt is read
+# (book_add_chapters), and inside it the chapter key defaults to the folder's
+# name. book/STYLE.md shows the steps; this is the reference.
+#
+#   book_library(<name> SOURCES <files>... [LIBS <targets>...] [INCLUDE_DIRS <dirs>...])
+#       A library of a chapter (or of the shared code): a static library whose
+#       headers are found in INCLUDE_DIRS (default: its folder). A program that
+#       links it counts its sources, and those of the book libraries it links,
+#       as the inputs of its runs, so they are compiled once, here. A library
+#       with a .cu source is built only where nvcc is, and still counted.
+#
+#   book_program(<name> SOURCES <files>... [LIBS <targets>...] [OPTIONS <flags>...]
+#                [DEFINITIONS <defs>...] [CHAPTER <key>])
 #       One program of a chapter. A program with a .cu source is a CUDA program:
 #       compiled only where nvcc exists, run live only where a GPU exists.
+#       OPTIONS and DEFINITIONS are its own compile options and definitions:
+#       give them here (not with target_compile_options) so that they count
+#       as its runs' inputs.
 #
-#   book_run(<run> CHAPTER <key> PROGRAM <name> [ARGS <args>...] [TIMEOUT <s>]
-#            [CHECKS <file>] [SASS_FUNCTION <name>] [NCU_KERNEL <regex>]
-#            [NCU_METRICS <m>...] [NCU_ARGS <args>...] [NCU_LABELS <l>...]
-#            [SANITIZE_ARGS <args>...])
+#   book_run(<run> PROGRAM <name> [ARGS <args>...] [ENV <K=V>...] [TIMEOUT <s>]
+#            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
+#            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
+#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|clean]
+#            [SANITIZE_ARGS <args>...] [CHAPTER <key>])
 #       One run of a program whose output the book shows. It writes the run
-#       record <build>/records/<key>/<run>.json, which chapters cite as
-#       <key>/<run>. CHECKS names the run's expectations (a JSON file).
+#       record <build>/records/<key>/<run>.json, which chapters cite as <run>
+#       (or <key>/<run> from another chapter). CHECKS names the run's
+#       expectations (a JSON file). ENV sets the program's environment.
+#       SASS_FUNCTIONS records each kernel's SASS as the text sass:<kernel>;
+#       NCU_KERNELS profiles every launch of a kernel matching one of the
+#       regexes (in launch order, one ncu run; NCU_ARGS are the program's
+#       arguments for it) and NCU_LABELS names those launches: the results
+#       ncu:<label>:<metric>. SANITIZER runs the program under compute-sanitizer
+#       (memcheck, racecheck, synccheck or initcheck): the tool's report becomes
+#       the text sanitizer:<tool>, its error count the result sanitizer_errors,
+#       and SANITIZER_EXPECT says whether the run must find errors (a chapter
+#       showing a wrong kernel) or none. SANITIZE_ARGS adds the tests
+#       sanitize.<key>.<run>.<tool> for all four tools, with these arguments.
 #       CUDA runs come from recordings/<gpu>/<key>/<run>.json where no GPU runs.
+#       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
+#
+# What a run depends on (its input hash, which says whether a recording is
+# stale): the program's sources and those of every book library it links, the
+# project headers they include, the flags identity (language standard, build
+# type, CUDA architectures and flags, the program's OPTIONS and DEFINITIONS),
+# its arguments and environment, and where nvcc exists its version and the
+# CUDA flags CMake passes (compared only where nvcc exists). No absolute path
+# enters the hash, so a recording's hash is the same on every machine.
 set(BOOK_RECORDS_DIR "${CMAKE_BINARY_DIR}/records")
-set(BOOK_RECORDINGS_DIR "${CMAKE_SOURCE_DIR}/recordings/${BOOK_GPU_SLUG}")
-set(BOOK_COMMON_INCLUDE "${CMAKE_SOURCE_DIR}/code/common/include")
+set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
+    "Where the committed GPU recordings are (recordings/<gpu>/<key>/<run>.json)")
+set(BOOK_RECORDINGS_DIR "${BOOK_RECORDINGS_ROOT}/${BOOK_GPU_SLUG}")
+set(BOOK_SCHEMA "${CMAKE_SOURCE_DIR}/book/record-schema.json")
+set(BOOK_MANIFEST "${CMAKE_BINARY_DIR}/book-manifest.json")
+set(BOOK_CY_TAGS "${CMAKE_BINARY_DIR}/cy-tags.json")
+set(BOOK_CHAPTER_KEY_REGEX "^ch[0-9][0-9]-[a-z0-9]+(-[a-z0-9]+)*$")
 # Flags that shape the programs' code, hashed into every run record's inputs.
 # Kept as project settings (not the compilers' full command lines, which hold
 # machine paths) so that a recording's hash is the same on every machine.
@@ -22,94 +63,420 @@ set(BOOK_CXX_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE}")
 set(BOOK_CUDA_FLAGS "-lineinfo")
 string(REPLACE ";" "," _archs_id "${BOOK_CUDA_ARCHITECTURES}")
 set(BOOK_CUDA_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE} arch=${_archs_id} ${BOOK_CUDA_FLAGS}")
+# Where nvcc exists: its version and the flags CMake gives it besides the
+# project's (CMAKE_CUDA_FLAGS, CMAKE_CUDA_FLAGS_<CONFIG>: a toolkit or a
+# CUDAFLAGS change shows), as toolchain entries: a recording compares them
+# only where the build has nvcc, so a machine without it does not call every
+# recording stale.
+set(BOOK_CUDA_TOOLCHAIN "")
+if(BOOK_HAVE_CUDA)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _config)
+  set(_cuda_used "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${_config}}")
+  string(REPLACE "${CMAKE_SOURCE_DIR}" "<source>" _cuda_used "${_cuda_used}")
+  string(REPLACE "${CMAKE_BINARY_DIR}" "<build>" _cuda_used "${_cuda_used}")
+  string(REGEX REPLACE "[ \t\n]+" " " _cuda_used "${_cuda_used}")
+  string(STRIP "${_cuda_used}" _cuda_used)
+  set(BOOK_CUDA_TOOLCHAIN --toolchain "nvcc=${CMAKE_CUDA_COMPILER_VERSION}"
+                          --toolchain "nvcc-flags=${_cuda_used}")
+endif()
 set_property(GLOBAL PROPERTY BOOK_LEFT_OUT "")
+set_property(GLOBAL PROPERTY BOOK_RUNS "")
+set_property(GLOBAL PROPERTY BOOK_PROGRAMS "")
+set_property(GLOBAL PROPERTY BOOK_CATCH2_TESTS "")
 # GPU runs time kernels: never two at once on one GPU (a Ninja pool of one).
 set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1)
-set_property(GLOBAL PROPERTY BOOK_RECORD_FILES "")
 
-function(book_program name)
-  cmake_parse_arguments(P "" "CHAPTER" "SOURCES;LIBS" ${ARGN})
-  if(NOT P_CHAPTER OR NOT P_SOURCES)
-    message(FATAL_ERROR "book_program(${name}): CHAPTER and SOURCES are required")
+# ---- chapters ------------------------------------------------------------------
+
+# The chapter keys found in every tree: chapters/<key>.md, and the folders
+# code/<key>/, tests/<key>/, diagrams/<key>/, exercises/<key>/, solutions/<key>/.
+function(book_chapter_keys out)
+  file(GLOB found LIST_DIRECTORIES true CONFIGURE_DEPENDS
+       "${CMAKE_SOURCE_DIR}/chapters/ch[0-9][0-9]-*.md"
+       "${CMAKE_SOURCE_DIR}/code/ch[0-9][0-9]-*"
+       "${CMAKE_SOURCE_DIR}/tests/ch[0-9][0-9]-*"
+       "${CMAKE_SOURCE_DIR}/diagrams/ch[0-9][0-9]-*"
+       "${CMAKE_SOURCE_DIR}/exercises/ch[0-9][0-9]-*"
+       "${CMAKE_SOURCE_DIR}/solutions/ch[0-9][0-9]-*")
+  set(keys "")
+  foreach(f IN LISTS found)
+    get_filename_component(key "${f}" NAME)
+    string(REGEX REPLACE "\\.md$" "" key "${key}")
+    if(NOT key MATCHES "${BOOK_CHAPTER_KEY_REGEX}")
+      file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${f}")
+      message(FATAL_ERROR "${rel}: '${key}' is not a chapter key: chNN-name, in lower case "
+                          "letters, digits and single hyphens (for example ch04-memory-coalescing)")
+    endif()
+    list(APPEND keys "${key}")
+  endforeach()
+  list(REMOVE_DUPLICATES keys)
+  list(SORT keys)
+  set(${out} "${keys}" PARENT_SCOPE)
+endfunction()
+
+# add_subdirectory for every <tree>/chNN-name/ that has a CMakeLists.txt.
+function(book_add_chapters tree)
+  file(GLOB lists CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/${tree}/ch[0-9][0-9]-*/CMakeLists.txt")
+  list(SORT lists)
+  foreach(f IN LISTS lists)
+    get_filename_component(dir "${f}" DIRECTORY)
+    add_subdirectory("${dir}")
+  endforeach()
+endfunction()
+
+# The chapter key of a call: CHAPTER if given, else the folder's name.
+function(_book_chapter out given caller)
+  if(given)
+    set(key "${given}")
+  else()
+    get_filename_component(key "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+    if(NOT key MATCHES "${BOOK_CHAPTER_KEY_REGEX}")
+      message(FATAL_ERROR "${caller}: no CHAPTER given, and this folder "
+                          "(${CMAKE_CURRENT_SOURCE_DIR}) is not named after a chapter key "
+                          "(chNN-name): give CHAPTER <key>")
+    endif()
   endif()
-  set(cuda OFF)
-  set(abs_sources "")
-  foreach(s IN LISTS P_SOURCES)
+  if(NOT key MATCHES "${BOOK_CHAPTER_KEY_REGEX}")
+    message(FATAL_ERROR "${caller}: CHAPTER '${key}' is not a chapter key (chNN-name)")
+  endif()
+  set(${out} "${key}" PARENT_SCOPE)
+endfunction()
+
+# Parses a function's arguments (cmake_parse_arguments into <prefix>_*) and
+# fails, naming the call, on an argument it does not know or a missing one of
+# `required`.
+macro(_book_parse prefix caller one multi required)
+  cmake_parse_arguments(${prefix} "" "${one}" "${multi}" ${ARGN})
+  if(${prefix}_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${caller}: unknown arguments: ${${prefix}_UNPARSED_ARGUMENTS}")
+  endif()
+  foreach(_book_required IN ITEMS ${required})
+    if(NOT ${prefix}_${_book_required})
+      message(FATAL_ERROR "${caller}: ${_book_required} is required")
+    endif()
+  endforeach()
+endmacro()
+
+# ---- libraries -------------------------------------------------------------------
+
+function(_book_absolute out)
+  set(abs "")
+  foreach(s IN LISTS ARGN)
     get_filename_component(a "${s}" ABSOLUTE)
-    list(APPEND abs_sources "${a}")
+    list(APPEND abs "${a}")
+  endforeach()
+  set(${out} "${abs}" PARENT_SCOPE)
+endfunction()
+
+function(_book_has_cuda out)
+  set(cuda OFF)
+  foreach(s IN LISTS ARGN)
     if(s MATCHES "\\.cu$")
       set(cuda ON)
     endif()
   endforeach()
-  set(id "${P_CHAPTER}/${name}")
-  set_property(GLOBAL PROPERTY "BOOK_P_${id}_SOURCES" "${abs_sources}")
-  set_property(GLOBAL PROPERTY "BOOK_P_${id}_CUDA" "${cuda}")
+  set(${out} ${cuda} PARENT_SCOPE)
+endfunction()
+
+function(book_library name)
+  _book_parse(L "book_library(${name})" "" "SOURCES;LIBS;INCLUDE_DIRS" SOURCES ${ARGN})
+  if(NOT L_INCLUDE_DIRS)
+    set(L_INCLUDE_DIRS "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  _book_absolute(sources ${L_SOURCES})
+  _book_absolute(includes ${L_INCLUDE_DIRS})
+  _book_has_cuda(cuda ${sources})
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_DEFINED" ON)
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_SOURCES" "${sources}")
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_LIBS" "${L_LIBS}")
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_INCLUDE_DIRS" "${includes}")
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_CUDA" ${cuda})
+  if(cuda AND NOT BOOK_HAVE_CUDA)
+    return()  # not built, still counted by the programs that link it
+  endif()
+  add_library(${name} STATIC ${sources})
+  target_include_directories(${name} PUBLIC ${includes})
+  target_link_libraries(${name} PUBLIC ${L_LIBS})
+  if(cuda)
+    # Its C++ files may include the CUDA runtime's headers too.
+    target_include_directories(${name} SYSTEM PUBLIC ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
+  endif()
+endfunction()
+
+# The sources and include folders of the book libraries that `libs` reach (a
+# book_library, or a library target of this project: its SOURCES), through the
+# libraries they link in turn. Imported and interface libraries hold no
+# sources of the book (their headers lie outside it).
+function(_book_library_inputs sources_out includes_out caller)
+  set(queue ${ARGN})
+  set(seen "")
+  set(sources "")
+  set(includes "")
+  while(queue)
+    list(POP_FRONT queue lib)
+    if(lib MATCHES "^\\$<LINK_ONLY:([^>]+)>$")
+      set(lib "${CMAKE_MATCH_1}")
+    endif()
+    if(lib IN_LIST seen OR lib MATCHES "^\\$<" OR lib MATCHES "^-")
+      continue()
+    endif()
+    list(APPEND seen "${lib}")
+    get_property(defined GLOBAL PROPERTY "BOOK_L_${lib}_DEFINED")
+    if(defined)
+      get_property(s GLOBAL PROPERTY "BOOK_L_${lib}_SOURCES")
+      get_property(i GLOBAL PROPERTY "BOOK_L_${lib}_INCLUDE_DIRS")
+      get_property(l GLOBAL PROPERTY "BOOK_L_${lib}_LIBS")
+      list(APPEND sources ${s})
+      list(APPEND includes ${i})
+      list(APPEND queue ${l})
+      continue()
+    endif()
+    if(NOT TARGET "${lib}")
+      message(FATAL_ERROR "${caller}: LIBS names '${lib}', which is no target (yet): define a "
+                          "library with book_library() before the program that links it, or "
+                          "link a system library as -l<name>")
+    endif()
+    get_target_property(imported "${lib}" IMPORTED)
+    get_target_property(aliased "${lib}" ALIASED_TARGET)
+    if(aliased)
+      list(APPEND queue "${aliased}")
+      continue()
+    endif()
+    if(imported)
+      continue()
+    endif()
+    get_target_property(type "${lib}" TYPE)
+    get_target_property(dir "${lib}" SOURCE_DIR)
+    set(props INTERFACE_LINK_LIBRARIES)
+    if(NOT type STREQUAL "INTERFACE_LIBRARY")
+      list(APPEND props LINK_LIBRARIES)
+      get_target_property(s "${lib}" SOURCES)
+      foreach(f IN LISTS s)
+        if(NOT f MATCHES "^\\$<")
+          get_filename_component(f "${f}" ABSOLUTE BASE_DIR "${dir}")
+          list(APPEND sources "${f}")
+        endif()
+      endforeach()
+      get_target_property(i "${lib}" INTERFACE_INCLUDE_DIRECTORIES)
+      foreach(f IN LISTS i)
+        if(f AND NOT f MATCHES "^\\$<")
+          list(APPEND includes "${f}")
+        endif()
+      endforeach()
+    endif()
+    foreach(p IN LISTS props)
+      get_target_property(l "${lib}" ${p})
+      if(l)
+        list(APPEND queue ${l})
+      endif()
+    endforeach()
+  endwhile()
+  # Only the book's own files count (generated files and system headers do not).
+  set(kept "")
+  foreach(f IN LISTS sources)
+    string(FIND "${f}" "${CMAKE_SOURCE_DIR}/" at)
+    if(at EQUAL 0)
+      list(APPEND kept "${f}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES kept)
+  list(REMOVE_DUPLICATES includes)
+  set(${sources_out} "${kept}" PARENT_SCOPE)
+  set(${includes_out} "${includes}" PARENT_SCOPE)
+endfunction()
+
+# ---- programs ----------------------------------------------------------------------
+
+# A program's compile settings as text without machine paths.
+function(_book_portable out)
+  set(text "${ARGN}")
+  string(REPLACE "${CMAKE_SOURCE_DIR}" "<source>" text "${text}")
+  string(REPLACE "${CMAKE_BINARY_DIR}" "<build>" text "${text}")
+  string(REPLACE ";" " " text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+function(book_program name)
+  _book_parse(P "book_program(${name})" CHAPTER "SOURCES;LIBS;OPTIONS;DEFINITIONS" SOURCES ${ARGN})
+  _book_chapter(key "${P_CHAPTER}" "book_program(${name})")
+  _book_absolute(sources ${P_SOURCES})
+  _book_has_cuda(cuda ${sources})
+  set(id "${key}/${name}")
+  get_property(again GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
+  if(again)
+    message(FATAL_ERROR "book_program(${name}): chapter ${key} already has a program ${name}")
+  endif()
+  # The libraries every program links: the shared library (its CUDA part too
+  # for a CUDA program), then its own.
+  set(libs book_common ${P_LIBS})
+  if(cuda)
+    set(libs book_cuda ${libs})
+  endif()
+  # Its flags identity: the project's, and what this folder and the call add.
+  get_directory_property(dir_options COMPILE_OPTIONS)
+  get_directory_property(dir_definitions COMPILE_DEFINITIONS)
+  if(cuda)
+    set(flags "${BOOK_CUDA_FLAGS_ID}")
+  else()
+    set(flags "${BOOK_CXX_FLAGS_ID}")
+  endif()
+  if(dir_options OR P_OPTIONS)
+    _book_portable(o ${dir_options} ${P_OPTIONS})
+    string(APPEND flags " options=[${o}]")
+  endif()
+  if(dir_definitions OR P_DEFINITIONS)
+    _book_portable(d ${dir_definitions} ${P_DEFINITIONS})
+    string(APPEND flags " definitions=[${d}]")
+  endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DEFINED" ON)
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_SOURCES" "${sources}")
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_LIBS" "${libs}")
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_CUDA" "${cuda}")
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_FLAGS" "${flags}")
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
+  set_property(GLOBAL APPEND PROPERTY BOOK_PROGRAMS "${id}")
   if(cuda AND NOT BOOK_HAVE_CUDA)
     set_property(GLOBAL APPEND PROPERTY BOOK_LEFT_OUT "${id}")
     return()
   endif()
-  set(tgt "${P_CHAPTER}.${name}")
-  add_executable(${tgt} ${P_SOURCES})
+  set(tgt "${key}.${name}")
+  add_executable(${tgt} ${sources})
   set_target_properties(${tgt} PROPERTIES
     OUTPUT_NAME "${name}"
-    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin/${P_CHAPTER}")
-  target_link_libraries(${tgt} PRIVATE book_report ${P_LIBS})
+    RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin/${key}")
+  target_link_libraries(${tgt} PRIVATE ${libs})
+  target_compile_options(${tgt} PRIVATE ${P_OPTIONS})
+  target_compile_definitions(${tgt} PRIVATE ${P_DEFINITIONS})
   if(cuda)
-    target_link_libraries(${tgt} PRIVATE book_cuda)
     target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
+    # Its C++ files may include the CUDA runtime's headers too.
+    target_include_directories(${tgt} SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
   endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_TARGET" "${tgt}")
+  # What the hash saw; checked again once every folder is read (book_finish).
+  foreach(p COMPILE_OPTIONS COMPILE_DEFINITIONS LINK_LIBRARIES SOURCES)
+    get_target_property(v ${tgt} ${p})
+    if(NOT v)
+      set(v "")
+    endif()
+    set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}" "${v}")
+  endforeach()
 endfunction()
 
 # The runner arguments that describe a run's inputs (for the input hash).
-function(_book_hash_args out id args)
+function(_book_hash_args out id args env)
   get_property(sources GLOBAL PROPERTY "BOOK_P_${id}_SOURCES")
+  get_property(libs GLOBAL PROPERTY "BOOK_P_${id}_LIBS")
   get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
+  get_property(flags GLOBAL PROPERTY "BOOK_P_${id}_FLAGS")
+  get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+  _book_library_inputs(lib_sources includes "book_program(${id})" ${libs})
   set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
-        --include-dir "${BOOK_COMMON_INCLUDE}")
-  # The shared library is part of every program: its sources count as inputs
-  # (listed in code/common/CMakeLists.txt, even where book_cuda is not built).
-  get_property(common GLOBAL PROPERTY BOOK_COMMON_SOURCES)
-  list(APPEND sources ${common})
-  if(cuda)
-    get_property(common_cuda GLOBAL PROPERTY BOOK_COMMON_CUDA_SOURCES)
-    list(APPEND sources ${common_cuda})
-  endif()
+        --schema "${BOOK_SCHEMA}")
+  foreach(i IN LISTS dir includes)
+    list(APPEND a --include-dir "${i}")
+  endforeach()
   foreach(s IN LISTS sources)
     list(APPEND a --source "${s}")
   endforeach()
+  foreach(s IN LISTS lib_sources)
+    if(NOT s IN_LIST sources)
+      list(APPEND a --lib-source "${s}")
+    endif()
+  endforeach()
+  list(APPEND a --flags "${flags}")
   if(cuda)
-    list(APPEND a --flags "${BOOK_CUDA_FLAGS_ID}" --gpu)
-  else()
-    list(APPEND a --flags "${BOOK_CXX_FLAGS_ID}")
+    list(APPEND a --gpu)
+    foreach(arch IN LISTS BOOK_CUDA_ARCHITECTURES)
+      list(APPEND a --cuda-arch "${arch}")
+    endforeach()
+    list(APPEND a ${BOOK_CUDA_TOOLCHAIN})
   endif()
   foreach(x IN LISTS args)
     list(APPEND a "--arg=${x}")
   endforeach()
+  foreach(x IN LISTS env)
+    list(APPEND a "--env=${x}")
+  endforeach()
   set(${out} "${a}" PARENT_SCOPE)
 endfunction()
 
+# ---- runs ----------------------------------------------------------------------------
+
+function(_book_json_string out value)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  string(REPLACE "\n" "\\n" value "${value}")
+  string(REPLACE "\t" "\\t" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
 function(book_run run)
-  cmake_parse_arguments(R "" "CHAPTER;PROGRAM;TIMEOUT;CHECKS;SASS_FUNCTION;NCU_KERNEL"
-                        "ARGS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS" ${ARGN})
-  set(id "${R_CHAPTER}/${R_PROGRAM}")
+  set(where "book_run(${run})")
+  _book_parse(R "${where}"
+    "CHAPTER;PROGRAM;TIMEOUT;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
+    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS"
+    PROGRAM ${ARGN})
+  if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
+    message(FATAL_ERROR "${where}: a run's name is lower case letters, digits, '-', '_' and '.'")
+  endif()
+  _book_chapter(key "${R_CHAPTER}" "${where}")
+  set(id "${key}/${R_PROGRAM}")
   get_property(defined GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
   if(NOT defined)
-    message(FATAL_ERROR "book_run(${run}): no program ${id}; declare it with book_program first")
+    message(FATAL_ERROR "${where}: no program ${id}; declare it with book_program first")
+  endif()
+  set(name "${key}/${run}")
+  get_property(again GLOBAL PROPERTY "BOOK_R_${name}_RECORD")
+  if(again)
+    message(FATAL_ERROR "${where}: chapter ${key} already has a run ${run}")
   endif()
   if(NOT R_TIMEOUT)
     set(R_TIMEOUT 120)
   endif()
+  list(APPEND R_SASS_FUNCTIONS ${R_SASS_FUNCTION})
+  list(APPEND R_NCU_KERNELS ${R_NCU_KERNEL})
+  foreach(kv IN LISTS R_ENV)
+    if(NOT kv MATCHES "^[A-Za-z_][A-Za-z0-9_]*=")
+      message(FATAL_ERROR "${where}: ENV takes NAME=VALUE, not '${kv}'")
+    endif()
+  endforeach()
   get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
   get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
-  set(record "${BOOK_RECORDS_DIR}/${R_CHAPTER}/${run}.json")
-  set(name "${R_CHAPTER}/${run}")
-  _book_hash_args(hash_args "${id}" "${R_ARGS}")
-  set(common --name "${name}" ${hash_args})
-  set(deps bookrun)
+  if(NOT cuda AND (R_SASS_FUNCTIONS OR R_NCU_KERNELS OR R_SANITIZER OR R_SANITIZE_ARGS))
+    message(FATAL_ERROR "${where}: SASS_FUNCTIONS, NCU_KERNELS, SANITIZER and SANITIZE_ARGS "
+                        "are for CUDA programs; ${id} has no .cu source")
+  endif()
+  if(R_NCU_LABELS AND NOT R_NCU_KERNELS)
+    message(FATAL_ERROR "${where}: NCU_LABELS names the launches that NCU_KERNELS profiles; "
+                        "give NCU_KERNELS")
+  endif()
+  if(R_NCU_KERNELS AND NOT R_NCU_METRICS)
+    message(FATAL_ERROR "${where}: NCU_KERNELS needs NCU_METRICS (the metrics to record)")
+  endif()
+  set(sanitizer_id "")
+  if(R_SANITIZER OR R_SANITIZER_EXPECT)
+    if(NOT R_SANITIZER MATCHES "^(memcheck|racecheck|synccheck|initcheck)$")
+      message(FATAL_ERROR "${where}: SANITIZER is memcheck, racecheck, synccheck or initcheck, "
+                          "not '${R_SANITIZER}'")
+    endif()
+    if(NOT R_SANITIZER_EXPECT MATCHES "^(errors|clean)$")
+      message(FATAL_ERROR "${where}: SANITIZER ${R_SANITIZER} needs SANITIZER_EXPECT errors "
+                          "(the run must find at least one error) or clean (none)")
+    endif()
+    set(sanitizer_id --sanitizer-tool "${R_SANITIZER}" --sanitizer-expect "${R_SANITIZER_EXPECT}")
+  endif()
+
+  set(record "${BOOK_RECORDS_DIR}/${key}/${run}.json")
+  _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
+  set(common --name "${name}" ${hash_args} ${sanitizer_id})
+  set(deps bookrun "${BOOK_SCHEMA}")
   if(R_CHECKS)
     get_filename_component(R_CHECKS "${R_CHECKS}" ABSOLUTE)
+    if(NOT EXISTS "${R_CHECKS}")
+      message(FATAL_ERROR "${where}: CHECKS file ${R_CHECKS} does not exist")
+    endif()
     list(APPEND common --checks "${R_CHECKS}")
     list(APPEND deps "${R_CHECKS}")
   endif()
@@ -117,22 +484,48 @@ function(book_run run)
   if(cuda AND BOOK_HAVE_CUDA)
     list(APPEND prov --provenance "nvcc=${CMAKE_CUDA_COMPILER_VERSION}")
   endif()
+  set(tool_args "")
+  if(cuda AND BOOK_NVIDIA_SMI)
+    list(APPEND tool_args --nvidia-smi "${BOOK_NVIDIA_SMI}")
+  endif()
+  if(R_SANITIZER AND BOOK_HAVE_CUDA)
+    if(BOOK_SANITIZER)
+      list(APPEND tool_args --sanitizer "${BOOK_SANITIZER}")
+    elseif(BOOK_GPU_LIVE)
+      message(FATAL_ERROR "${where}: SANITIZER needs compute-sanitizer, which is not in the "
+                          "CUDA Toolkit found (${CMAKE_CUDA_COMPILER})")
+    endif()
+  endif()
 
   set(live OFF)
   if(NOT cuda OR BOOK_GPU_LIVE)
     set(live ON)
   endif()
-  set(recording "${BOOK_RECORDINGS_DIR}/${R_CHAPTER}/${run}.json")
+  set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
   if(live)
     set(extra "")
-    if(cuda AND R_SASS_FUNCTION AND BOOK_CUOBJDUMP)
-      list(APPEND extra --cuobjdump "${BOOK_CUOBJDUMP}" --sass-function "${R_SASS_FUNCTION}")
+    if(cuda AND R_SASS_FUNCTIONS)
+      if(NOT BOOK_CUOBJDUMP)
+        message(FATAL_ERROR "${where}: SASS_FUNCTIONS needs cuobjdump, not found beside nvcc")
+      endif()
+      list(APPEND extra --cuobjdump "${BOOK_CUOBJDUMP}")
+      foreach(f IN LISTS R_SASS_FUNCTIONS)
+        list(APPEND extra --sass-function "${f}")
+      endforeach()
     endif()
-    if(cuda AND R_NCU_KERNEL AND BOOK_NCU)
+    if(cuda AND R_NCU_KERNELS)
+      if(NOT BOOK_NCU)
+        message(FATAL_ERROR "${where}: NCU_KERNELS needs Nsight Compute (ncu), not found")
+      endif()
       list(JOIN R_NCU_METRICS "," metrics)
-      list(JOIN R_NCU_LABELS "," labels)
-      list(APPEND extra --ncu "${BOOK_NCU}" --ncu-kernel "${R_NCU_KERNEL}"
-                        --ncu-metrics "${metrics}" --ncu-labels "${labels}")
+      list(APPEND extra --ncu "${BOOK_NCU}" --ncu-metrics "${metrics}")
+      foreach(k IN LISTS R_NCU_KERNELS)
+        list(APPEND extra --ncu-kernel "${k}")
+      endforeach()
+      if(R_NCU_LABELS)
+        list(JOIN R_NCU_LABELS "," labels)
+        list(APPEND extra --ncu-labels "${labels}")
+      endif()
       foreach(x IN LISTS R_NCU_ARGS)
         list(APPEND extra "--ncu-arg=${x}")
       endforeach()
@@ -144,7 +537,7 @@ function(book_run run)
     add_custom_command(
       OUTPUT "${record}"
       ${pool}
-      COMMAND bookrun run ${common} ${prov} ${extra} --timeout ${R_TIMEOUT}
+      COMMAND bookrun run ${common} ${prov} ${tool_args} ${extra} --timeout ${R_TIMEOUT}
               --out "${record}" --depfile "${record}.d" -- $<TARGET_FILE:${tgt}> ${R_ARGS}
       DEPENDS ${tgt} ${deps}
       DEPFILE "${record}.d"
@@ -160,7 +553,11 @@ function(book_run run)
       COMMENT "Using the recording of ${name} (${BOOK_GPU_MODEL})"
       VERBATIM)
   endif()
-  set_property(GLOBAL APPEND PROPERTY BOOK_RECORD_FILES "${record}")
+  set_property(GLOBAL APPEND PROPERTY BOOK_RUNS "${name}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_RECORD" "${record}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM" "${id}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU" "${cuda}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_LIVE" "${live}")
   string(REPLACE "/" "." tname "${name}")
   # A target per run gives the record's rule a home, so the HTML step (in
   # another directory) can depend on the file itself.
@@ -172,12 +569,14 @@ function(book_run run)
   if(cuda)
     # The committed recording: present, complete, for the right GPU, fresh, and its checks hold.
     add_test(NAME "records.${tname}"
-             COMMAND bookrun verify ${common} --gpu-model "${BOOK_GPU_MODEL}" --recording "${recording}")
+             COMMAND bookrun verify ${common} --gpu-model "${BOOK_GPU_MODEL}"
+                     --recording "${recording}")
     set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
     # Live on a GPU: run again and check; skipped (77) without one.
     if(BOOK_HAVE_CUDA)
       add_test(NAME "gpu.${tname}"
-               COMMAND bookrun run ${common} ${prov} --timeout ${R_TIMEOUT} --skip-without-gpu
+               COMMAND bookrun run ${common} ${prov} ${tool_args} --timeout ${R_TIMEOUT}
+                       --skip-without-gpu
                        --out "${CMAKE_CURRENT_BINARY_DIR}/gpu-test-records/${run}.json"
                        -- $<TARGET_FILE:${tgt}> ${R_ARGS})
     else()
@@ -188,9 +587,13 @@ function(book_run run)
     if(R_SANITIZE_ARGS)
       foreach(tool memcheck racecheck synccheck initcheck)
         if(BOOK_HAVE_CUDA AND BOOK_SANITIZER)
+          set(env_args "")
+          foreach(x IN LISTS R_ENV)
+            list(APPEND env_args "--env=${x}")
+          endforeach()
           add_test(NAME "sanitize.${tname}.${tool}"
                    COMMAND bookrun sanitize --sanitizer "${BOOK_SANITIZER}" --tool ${tool}
-                           -- $<TARGET_FILE:${tgt}> ${R_SANITIZE_ARGS})
+                           ${env_args} -- $<TARGET_FILE:${tgt}> ${R_SANITIZE_ARGS})
         else()
           add_test(NAME "sanitize.${tname}.${tool}"
                    COMMAND bookrun skip "no compute-sanitizer: ${name} was not sanitized")
@@ -207,6 +610,139 @@ function(book_run run)
                      -- $<TARGET_FILE:${tgt}> ${R_ARGS})
     set_tests_properties("run.${tname}" PROPERTIES LABELS "book")
   endif()
+endfunction()
+
+# ---- Catch2 tests ---------------------------------------------------------------------
+
+# Every Catch2 program registered as a CTest test, for the check-yourself tags
+# (cy-tags.json). book_catch_test registers its own; a module that adds Catch2
+# tests by hand (the exercises) calls this for each.
+function(book_register_catch2_test test target)
+  set_property(GLOBAL APPEND PROPERTY BOOK_CATCH2_TESTS "${test}")
+  set_property(GLOBAL PROPERTY "BOOK_CT_${test}_TARGET" "${target}")
+endfunction()
+
+# ---- the end of the configure step ------------------------------------------------------
+
+# After every folder is read: the programs' settings are final (a change made
+# after book_program would be compiled but not hashed), the build manifest
+# (book-manifest.json) and the check-yourself tags (cy-tags.json).
+function(book_finish)
+  get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
+  foreach(id IN LISTS programs)
+    get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
+    if(NOT tgt)
+      continue()
+    endif()
+    foreach(p COMPILE_OPTIONS COMPILE_DEFINITIONS LINK_LIBRARIES SOURCES)
+      get_target_property(now ${tgt} ${p})
+      if(NOT now)
+        set(now "")
+      endif()
+      get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}")
+      if(NOT "${now}" STREQUAL "${seen}")
+        get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+        message(FATAL_ERROR
+          "${dir}/CMakeLists.txt: the ${p} of program ${id} (target ${tgt}) were changed after "
+          "book_program (now '${now}', was '${seen}'). Its runs would not count the change as an "
+          "input: give SOURCES, LIBS, OPTIONS and DEFINITIONS to book_program itself.")
+      endif()
+    endforeach()
+  endforeach()
+  _book_write_manifest()
+  _book_cy_tags_rule()
+endfunction()
+
+# book-manifest.json: what the build declares, for the book's extension.
+function(_book_write_manifest)
+  set(j "{}")
+  foreach(k source_root records_dir diagrams_dir)
+    if(k STREQUAL "source_root")
+      set(v "${CMAKE_SOURCE_DIR}")
+    elseif(k STREQUAL "records_dir")
+      set(v "${BOOK_RECORDS_DIR}")
+    else()
+      set(v "${CMAKE_BINARY_DIR}/diagrams")
+    endif()
+    _book_json_string(v "${v}")
+    string(JSON j SET "${j}" "${k}" "${v}")
+  endforeach()
+  _book_json_string(v "${BOOK_EDITION}")
+  string(JSON j SET "${j}" edition "${v}")
+  set(runs "{}")
+  get_property(names GLOBAL PROPERTY BOOK_RUNS)
+  foreach(name IN LISTS names)
+    get_property(record GLOBAL PROPERTY "BOOK_R_${name}_RECORD")
+    get_property(program GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM")
+    get_property(gpu GLOBAL PROPERTY "BOOK_R_${name}_GPU")
+    get_property(live GLOBAL PROPERTY "BOOK_R_${name}_LIVE")
+    _book_json_string(r "${record}")
+    _book_json_string(p "${program}")
+    set(g false)
+    if(gpu)
+      set(g true)
+    endif()
+    set(l false)
+    if(live)
+      set(l true)
+    endif()
+    _book_json_string(n "${name}")
+    string(JSON runs SET "${runs}" "${name}"
+           "{\"record\": ${r}, \"program\": ${p}, \"gpu\": ${g}, \"live\": ${l}}")
+  endforeach()
+  string(JSON j SET "${j}" runs "${runs}")
+  book_chapter_keys(keys)
+  set(list "[]")
+  set(i 0)
+  foreach(key IN LISTS keys)
+    _book_json_string(v "${key}")
+    string(JSON list SET "${list}" ${i} "${v}")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  string(JSON j SET "${j}" chapters "${list}")
+  if(BOOK_TESTS)
+    _book_json_string(v "${BOOK_CY_TAGS}")
+    string(JSON j SET "${j}" cy_tags "${v}")
+  else()
+    string(JSON j SET "${j}" cy_tags null)
+  endif()
+  get_property(exercises GLOBAL PROPERTY BOOK_EXERCISES_MANIFEST)
+  if(exercises)
+    _book_json_string(v "${exercises}")
+    string(JSON j SET "${j}" exercises "${v}")
+  else()
+    string(JSON j SET "${j}" exercises null)
+  endif()
+  # Written only when it changes, so that the HTML step re-runs only then.
+  file(GENERATE OUTPUT "${BOOK_MANIFEST}" CONTENT "${j}\n")
+endfunction()
+
+# cy-tags.json: asks every registered, built Catch2 program for its tests and
+# tags (tools/cy-tags.py). It is rewritten only when the tags change, so a
+# test edit relinks and re-lists, and the HTML step runs again only if a tag moved.
+function(_book_cy_tags_rule)
+  if(NOT BOOK_TESTS)
+    return()
+  endif()
+  get_property(tests GLOBAL PROPERTY BOOK_CATCH2_TESTS)
+  set(args "")
+  set(targets "")
+  foreach(t IN LISTS tests)
+    get_property(tgt GLOBAL PROPERTY "BOOK_CT_${t}_TARGET")
+    if(TARGET "${tgt}")
+      list(APPEND args "${t}=$<TARGET_FILE:${tgt}>")
+      list(APPEND targets "${tgt}")
+    endif()
+  endforeach()
+  add_custom_command(
+    OUTPUT "${BOOK_CY_TAGS}.stamp"
+    BYPRODUCTS "${BOOK_CY_TAGS}"
+    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/cy-tags.py" --out "${BOOK_CY_TAGS}"
+            --stamp "${BOOK_CY_TAGS}.stamp" -- ${args}
+    DEPENDS ${targets} "${CMAKE_SOURCE_DIR}/tools/cy-tags.py"
+    COMMENT "Listing the check-yourself tags of ${CMAKE_BINARY_DIR}/cy-tags.json"
+    VERBATIM)
+  add_custom_target(book_cy_tags ALL DEPENDS "${BOOK_CY_TAGS}.stamp")
 endfunction()
 
 function(book_summary)

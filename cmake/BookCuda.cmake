@@ -5,6 +5,14 @@ include(CheckLanguage)
 if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
   set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
 endif()
+# A CUDA compiler named but absent (-DCMAKE_CUDA_COMPILER=/nonexistent, or an
+# uninstalled toolkit left in the cache) means: build without CUDA.
+if(CMAKE_CUDA_COMPILER AND NOT EXISTS "${CMAKE_CUDA_COMPILER}")
+  message(WARNING "CMAKE_CUDA_COMPILER is ${CMAKE_CUDA_COMPILER}, which does not exist: "
+                  "building without CUDA.")
+  set(CMAKE_CUDA_COMPILER "" CACHE FILEPATH "CUDA compiler" FORCE)
+  set(CMAKE_CUDA_COMPILER "")
+endif()
 check_language(CUDA)
 set(BOOK_HAVE_CUDA OFF)
 if(CMAKE_CUDA_COMPILER)

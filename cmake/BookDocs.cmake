@@ -1,9 +1,5 @@
 # The documentation half of the graph: Mermaid diagrams -> SVG, Doxygen -> XML,
 # and Sphinx (MyST chapters, Breathe, the book's extension) -> HTML.
-find_program(BOOK_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
-if(NOT BOOK_PYTHON)
-  find_program(BOOK_PYTHON python3)
-endif()
 execute_process(COMMAND "${BOOK_PYTHON}" -c "import sphinx, myst_parser, breathe, furo"
                 RESULT_VARIABLE _py_ok OUTPUT_QUIET ERROR_QUIET)
 find_program(BOOK_DOXYGEN doxygen)
@@ -56,29 +52,45 @@ add_custom_command(
   OUTPUT "${BOOK_DOXYGEN_DIR}/xml/index.xml"
   COMMAND "${CMAKE_COMMAND}" -E rm -rf "${BOOK_DOXYGEN_DIR}/xml"
   COMMAND "${BOOK_DOXYGEN}" "${CMAKE_BINARY_DIR}/Doxyfile"
+  # Breathe caches which XML files each page read: after a class is renamed
+  # it would look for the old file and fail once. Sphinx reads every page again.
+  COMMAND "${CMAKE_COMMAND}" -E rm -f "${CMAKE_BINARY_DIR}/sphinx-doctrees/environment.pickle"
   DEPENDS ${_headers} "${CMAKE_SOURCE_DIR}/book/Doxyfile.in"
   COMMENT "Doxygen: code/common/include -> XML"
   VERBATIM)
 
 # Sphinx: re-runs when a chapter, the configuration, a record, a diagram, the
-# API XML or a test (for the check-yourself ids) changes.
+# API XML, the build manifest or the check-yourself tags change, or any other
+# file a page read (a listing's source, an exercise's text: the depfile
+# build-html.py writes from what the pages noted). Not when a test's code
+# changes: cy-tags.json is rewritten only when a tag moves.
 file(GLOB_RECURSE _chapters CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/chapters/*")
 file(GLOB_RECURSE _bookconf CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/book/*")
+list(FILTER _bookconf EXCLUDE REGEX "/__pycache__/|\\.pyc$|/_ext/tests/")
 if(NOT BOOK_EDITION MATCHES "^(reader|instructor)$")
   message(FATAL_ERROR "BOOK_EDITION must be reader or instructor, not '${BOOK_EDITION}'")
 endif()
-file(GLOB_RECURSE _exercise_texts CONFIGURE_DEPENDS
-     "${CMAKE_SOURCE_DIR}/exercises/*.md" "${CMAKE_SOURCE_DIR}/solutions/*")
-file(GLOB_RECURSE _tests CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tests/*.cpp" "${CMAKE_SOURCE_DIR}/tests/*.cu")
-get_property(_records GLOBAL PROPERTY BOOK_RECORD_FILES)
+set(_tags "")
+if(BOOK_TESTS)
+  set(_tags "${BOOK_CY_TAGS}")
+endif()
+get_property(_runs GLOBAL PROPERTY BOOK_RUNS)
+set(_records "")
+foreach(_run IN LISTS _runs)
+  get_property(_r GLOBAL PROPERTY "BOOK_R_${_run}_RECORD")
+  list(APPEND _records "${_r}")
+endforeach()
 set(BOOK_HTML_STAMP "${CMAKE_BINARY_DIR}/html.stamp")
 add_custom_command(
   OUTPUT "${BOOK_HTML_STAMP}"
   COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
           "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_HTML_STAMP}" "${BOOK_EDITION}"
-  DEPENDS ${_chapters} ${_exercise_texts} ${_bookconf} ${_tests} ${_records} ${_svgs}
-          "${BOOK_DOXYGEN_DIR}/xml/index.xml" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
+  DEPENDS ${_chapters} ${_bookconf} ${_records} ${_svgs} ${_tags}
+          "${BOOK_MANIFEST}" "${BOOK_DOXYGEN_DIR}/xml/index.xml"
+          "${CMAKE_SOURCE_DIR}/tools/build-html.py"
+  DEPFILE "${BOOK_HTML_STAMP}.d"
   COMMENT "Sphinx: chapters -> HTML"
   USES_TERMINAL
   VERBATIM)
 add_custom_target(book ALL DEPENDS "${BOOK_HTML_STAMP}")
+include(BookSite)  # the reader's site and the PDF edition: cmake/BookSite.cmake (H7)

@@ -1,290 +1,500 @@
-# The exercises: starter code in exercises/<key>/exNN-name/ (compiles, fails its
-# tests), solved code in solutions/<key>/exNN-name/ (passes), and one Catch2 test
-# for both in tests/<key>/exercises/exNN-name.test.cpp (or .test.cu).
+# The exercises: every folder exercises/<key>/exNN-name/ is one, its contract in
+# its exercise.cmake (cmake/BookExerciseContract.cmake describes the layout and
+# checks both sides: a drift between exercises/ and solutions/ stops here).
 #
-# Every folder exercises/<key>/exNN-name/ is an exercise: nothing here names one.
-# Its sources are the *.cpp files of the folder (and *.cu for a GPU exercise),
-# its headers come from the folder too. An exercise whose test is a .cu file is
-# a GPU exercise: built where nvcc is, and skipped (exit 77) where no GPU is.
-# An optional exercise.cmake in the starter's folder may set:
-#   EXERCISE_TITLE    one line, shown by tools/grade
-#   EXERCISE_LIBS     targets the test links besides the exercise's sources
-#                     (a GPU exercise gets book_cuda without asking)
-#   EXERCISE_POINTS   points in tools/grade (default 10)
-#   EXERCISE_TIMEOUT  seconds the test may run (default 60)
-# It is read from exercises/, never from the folder under test, so that a
-# student's copy cannot change how it is graded.
+# Always written (also without BOOK_TESTS), at generate time:
+#   ${CMAKE_BINARY_DIR}/exercises.json   what the book's {exercise} directive shows:
+#       {"exercises": [{"id", "chapter", "name", "title", "points", "gpu", "dir",
+#         "solution_dir", "student_files", "visible_tests", "hidden_tests",
+#         "contract_files", "timeout", "sets": {"<set>": {"points", "test_file",
+#         "tests"}}}]}; test names are TEST_CASE names (the test
+#         exercises.test-names checks them against the built programs).
 #
-# Each exercise is built twice and gives two tests, each one process with a timeout:
-#   exercises.<key>.<ex>          built against ${BOOK_EXERCISES_DIR}/<key>/<ex>
-#                                 (solutions/ by default, a student's folder when
-#                                 grading); passes when the exercise is solved.
-#                                 Labels: exercises (and gpu).
-#   exercises.starter.<key>.<ex>  built against exercises/<key>/<ex>; passes when
-#                                 the starter runs and fails its assertions
-#                                 (tests/book/expect_failure.py).
-# The programs are the targets exercise.<key>.<ex> (build/<preset>/exercises/<key>.<ex>)
-# and exercise-starter.<key>.<ex> (build/<preset>/exercises/starter/<key>.<ex>); a
-# GPU exercise's starter test is labelled gpu too, and needs a GPU like its test.
-# And one more test, exercises.grade-starters: tools/grade on exercises/ scores 0
-# and lists every exercise (tests/exercises/check_grade_starters.py).
-#
-# ${CMAKE_BINARY_DIR}/exercises.json lists the exercises, their targets, tests,
-# programs and points: tools/grade reads it.
+# With BOOK_TESTS, per exercise <key>/<ex> (<tid> = <key>.<ex>) and test set <set>:
+#   exercise-tests.<tid>.<set>   the set's test objects (an OBJECT library, compiled
+#                                once; tools/grade links the same objects)
+#   exercise.<tid>.<set>         program: the solution (BOOK_EXERCISES_DIR,
+#                                solutions/ by default) + the set; CTest test
+#                                exercises.<key>.<ex>.<set> passes when it passes
+#   exercise-starter.<tid>.<set> program: the starter + the set; CTest test
+#                                exercises.starter.<key>.<ex>.<set> passes when the
+#                                starter runs and fails its assertions
+# Programs land in build/<preset>/exercises/ (starters in exercises/starter/).
+# GPU exercises (.test.cu) are built where nvcc is; their tests need a GPU and
+# report skipped without one, never passed.
+#   exercise-kit                 everything tools/grade links: the test objects, the
+#                                Catch2 mains, the libraries, the GPU probe; and
+#   ${CMAKE_BINARY_DIR}/exercises/kit.json, which tells tools/grade where they
+#                                are and how to compile and link a student's files.
+# The grader's own tests are in tests/exercises/tests.cmake.
+include(BookExerciseContract)
 
-set(BOOK_EXERCISES_CATCH_MAIN "" CACHE FILEPATH
-    "A Catch2 main library already built (libbook_catch_main.a of another build with the same compiler) for the exercise tests to link instead of building one; tools/grade --reuse sets it")
-set(BOOK_EXERCISES_GPU_MAIN "" CACHE FILEPATH
-    "Likewise for the GPU exercise tests' main (libbook_exercise_gpu_main.a)")
-set(BOOK_EXERCISES_RUNNER "" CACHE FILEPATH
-    "A bookrun already built (by another build on this machine) for the tests that report skipped; tools/grade --reuse sets it")
-option(BOOK_EXERCISES_GRADE_TEST "Add the test exercises.grade-starters (tools/grade on exercises/)" ON)
+set(BOOK_EXERCISE_CXX_OPTIONS -O1 CACHE STRING
+    "Options for an exercise's code (starter, solution, a student's files), as for test code")
+mark_as_advanced(BOOK_EXERCISE_CXX_OPTIONS)
 find_program(BOOK_EXERCISES_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)  # as BookDocs does
 find_program(BOOK_EXERCISES_PYTHON python3)
 
-set(_bx_starters "${CMAKE_SOURCE_DIR}/exercises")
-set(_bx_out "${CMAKE_BINARY_DIR}/exercises")
+function(_bx_json_string out value)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  string(REPLACE "\n" "\\n" value "${value}")
+  string(REPLACE "\t" "\\t" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
+# A JSON array of the strings of a CMake list.
+function(_bx_json_array out)
+  set(items "")
+  foreach(v IN LISTS ARGN)
+    _bx_json_string(q "${v}")
+    list(APPEND items "${q}")
+  endforeach()
+  list(JOIN items ", " joined)
+  set(${out} "[${joined}]" PARENT_SCOPE)
+endfunction()
+
+# A JSON array of what generator expressions give (each may give a list): an
+# empty string marks an empty expression, which tools/grade drops.
+function(_bx_json_genex_array out)
+  set(items "")
+  foreach(g IN LISTS ARGN)
+    list(APPEND items "\"$<JOIN:${g},\"$<COMMA> \">\"")
+  endforeach()
+  list(JOIN items ", " joined)
+  set(${out} "[${joined}]" PARENT_SCOPE)
+endfunction()
+
+# ---- discovery and the layout check (both sides) -----------------------------
+set(_bx_root "${CMAKE_SOURCE_DIR}")
+book_exercise_list("${_bx_root}" _bx_ids)
+file(GLOB _bx_keys LIST_DIRECTORIES true "${_bx_root}/exercises/*" "${_bx_root}/solutions/*"
+                                         "${_bx_root}/tests/*/exercises")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             "${_bx_root}/cmake/BookExerciseContract.cmake" "${_bx_root}/exercises"
+             "${_bx_root}/solutions" ${_bx_keys})
+set(_bx_book_entries "")
+foreach(_bx_id IN LISTS _bx_ids)
+  string(REPLACE "/" ";" _bx_parts "${_bx_id}")
+  list(GET _bx_parts 0 _bx_key)
+  list(GET _bx_parts 1 _bx_ex)
+  string(REPLACE "/" "." _bx_tid "${_bx_id}")
+  book_exercise_read("${_bx_root}" ${_bx_key} ${_bx_ex} "BX_${_bx_tid}")
+  book_exercise_check_solution("${_bx_root}" ${_bx_key} ${_bx_ex} "${BX_${_bx_tid}_STUDENT_FILES}")
+  # What configure read re-runs it: the contract, the title, the test names, and
+  # the folders (a file added or removed). Editing a starter or a solution does not.
+  set(_bx_watch "${_bx_root}/exercises/${_bx_id}/exercise.cmake"
+                "${_bx_root}/exercises/${_bx_id}/README.md"
+                "${_bx_root}/exercises/${_bx_id}" "${_bx_root}/solutions/${_bx_id}"
+                "${_bx_root}/tests/${_bx_key}/exercises/${_bx_ex}")
+  foreach(_bx_set IN LISTS BX_${_bx_tid}_SETS)
+    list(APPEND _bx_watch "${BX_${_bx_tid}_${_bx_set}_TEST}")
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_bx_watch})
+
+  set(_p "BX_${_bx_tid}")
+  _bx_json_string(_j_id "${_bx_id}")
+  _bx_json_string(_j_title "${${_p}_TITLE}")
+  _bx_json_string(_j_dir "${${_p}_DIR}")
+  _bx_json_string(_j_sdir "${_bx_root}/solutions/${_bx_id}")
+  _bx_json_array(_j_files ${${_p}_STUDENT_FILES})
+  _bx_json_array(_j_contract ${${_p}_CONTRACT_FILES})
+  set(_j_visible "[]")
+  set(_j_hidden "[]")
+  set(_j_sets "")
+  foreach(_bx_set IN LISTS ${_p}_SETS)
+    _bx_json_array(_j_names ${${_p}_${_bx_set}_NAMES})
+    set(_j_${_bx_set} "${_j_names}")
+    _bx_json_string(_j_file "${${_p}_${_bx_set}_TEST}")
+    list(APPEND _j_sets "\"${_bx_set}\": {\"points\": ${${_p}_${_bx_set}_POINTS}, \"test_file\": ${_j_file}, \"tests\": ${_j_names}}")
+  endforeach()
+  list(JOIN _j_sets ", " _j_sets)
+  if(${_p}_GPU)
+    set(_j_gpu true)
+  else()
+    set(_j_gpu false)
+  endif()
+  list(APPEND _bx_book_entries
+       "    {\"id\": ${_j_id}, \"chapter\": \"${_bx_key}\", \"name\": \"${_bx_ex}\", \"title\": ${_j_title}, \"points\": ${${_p}_POINTS}, \"gpu\": ${_j_gpu}, \"timeout\": ${${_p}_TIMEOUT},\n     \"dir\": ${_j_dir}, \"solution_dir\": ${_j_sdir},\n     \"student_files\": ${_j_files}, \"contract_files\": ${_j_contract},\n     \"visible_tests\": ${_j_visible},\n     \"hidden_tests\": ${_j_hidden},\n     \"sets\": {${_j_sets}}}")
+endforeach()
+list(JOIN _bx_book_entries ",\n" _bx_book_entries)
+file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/exercises.json" CONTENT
+     "{\n  \"exercises\": [\n${_bx_book_entries}\n  ]\n}\n")
+list(LENGTH _bx_ids _bx_count)
+message(STATUS "Exercises: ${_bx_count}, both sides checked (cmake/BookExerciseContract.cmake)")
+
+if(NOT BOOK_TESTS)
+  return()
+endif()
+
+# ---- the libraries an exercise's tests link ----------------------------------
+# _bx_visit(<target>): depth first through what a target links, appending each
+# target after everything that links it (the global _BX_ORDER, reversed later).
+function(_bx_visit t)
+  get_property(visited GLOBAL PROPERTY _BX_VISITED)
+  if(t IN_LIST visited)
+    return()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY _BX_VISITED "${t}")
+  get_target_property(type ${t} TYPE)
+  get_target_property(imported ${t} IMPORTED)
+  set(deps "")
+  if(NOT imported AND NOT type STREQUAL "INTERFACE_LIBRARY")
+    get_target_property(l ${t} LINK_LIBRARIES)
+    if(l)
+      list(APPEND deps ${l})
+    endif()
+  endif()
+  get_target_property(l ${t} INTERFACE_LINK_LIBRARIES)
+  if(l)
+    list(APPEND deps ${l})
+  endif()
+  foreach(d IN LISTS deps)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" d "${d}")
+    if(TARGET "${d}")
+      get_target_property(aliased ${d} ALIASED_TARGET)
+      if(aliased)
+        set(d "${aliased}")
+      endif()
+      _bx_visit("${d}")
+    elseif(d MATCHES "^-l[A-Za-z0-9_.+-]+$" OR IS_ABSOLUTE "${d}")
+      set_property(GLOBAL APPEND PROPERTY _BX_RAW "${d}")
+    elseif(NOT d STREQUAL "")
+      message(FATAL_ERROR "Exercises: ${t} links '${d}', which tools/grade cannot follow "
+                          "(exercise libraries link targets, -l<name> or absolute paths)")
+    endif()
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY _BX_ORDER "${t}")
+endfunction()
+
+# _bx_closure(<out targets> <out raw> <targets>...): every target the given ones
+# need, each before what it needs (a link order), and the raw link items.
+function(_bx_closure out_targets out_raw)
+  set_property(GLOBAL PROPERTY _BX_VISITED "")
+  set_property(GLOBAL PROPERTY _BX_ORDER "")
+  set_property(GLOBAL PROPERTY _BX_RAW "")
+  foreach(t IN LISTS ARGN)
+    if(NOT TARGET "${t}")
+      message(FATAL_ERROR "Exercises: EXERCISE_LIBS names '${t}', which is no target of the book")
+    endif()
+    get_target_property(aliased ${t} ALIASED_TARGET)
+    if(aliased)
+      set(t "${aliased}")
+    endif()
+    _bx_visit("${t}")
+  endforeach()
+  get_property(order GLOBAL PROPERTY _BX_ORDER)
+  get_property(raw GLOBAL PROPERTY _BX_RAW)
+  list(REVERSE order)
+  list(REMOVE_DUPLICATES raw)
+  set(${out_targets} "${order}" PARENT_SCOPE)
+  set(${out_raw} "${raw}" PARENT_SCOPE)
+endfunction()
+
+# ---- the mains and the probe --------------------------------------------------
+# The CPU main is the book's (book_catch_main, tests/CMakeLists.txt).
+if(BOOK_HAVE_CUDA)
+  add_library(book_exercise_gpu_main STATIC "${_bx_root}/tests/exercises/catch_gpu_main.cpp")
+  target_include_directories(book_exercise_gpu_main PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
+  target_link_libraries(book_exercise_gpu_main PUBLIC book_catch2 book_cuda)
+  add_executable(book_exercise_gpu_probe "${_bx_root}/tests/exercises/gpu_probe.cu")
+  set_target_properties(book_exercise_gpu_probe PROPERTIES
+                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")
+endif()
+
+# ---- how tools/grade compiles and links a student's files ---------------------
+# The same flags CMake gives the exercise's code below, spelt out for a compiler
+# called directly (inside the grader's sandbox).
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _bx_cfg)
+separate_arguments(_bx_cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_bx_cfg}}")
+separate_arguments(_bx_ld_flags UNIX_COMMAND "${CMAKE_EXE_LINKER_FLAGS} ${CMAKE_EXE_LINKER_FLAGS_${_bx_cfg}}")
+set(_bx_cxx_compile "${CMAKE_CXX_COMPILER}" ${_bx_cxx_flags} ${BOOK_EXERCISE_CXX_OPTIONS}
+                    ${CMAKE_CXX20_STANDARD_COMPILE_OPTION})
+set(_bx_cxx_link "${CMAKE_CXX_COMPILER}" ${_bx_cxx_flags} ${_bx_ld_flags})
+_bx_json_array(_j_cxx_compile ${_bx_cxx_compile})
+_bx_json_array(_j_cxx_link ${_bx_cxx_link})
+set(_j_cuda null)
+if(BOOK_HAVE_CUDA)
+  separate_arguments(_bx_cuda_flags UNIX_COMMAND "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${_bx_cfg}}")
+  set(_bx_arch "")
+  foreach(a IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(a MATCHES "^([0-9]+a?)-real$")
+      list(APPEND _bx_arch "--generate-code=arch=compute_${CMAKE_MATCH_1},code=[sm_${CMAKE_MATCH_1}]")
+    elseif(a MATCHES "^([0-9]+a?)-virtual$")
+      list(APPEND _bx_arch "--generate-code=arch=compute_${CMAKE_MATCH_1},code=[compute_${CMAKE_MATCH_1}]")
+    elseif(a MATCHES "^([0-9]+a?)$")
+      list(APPEND _bx_arch "--generate-code=arch=compute_${a},code=[compute_${a},sm_${a}]")
+    else()
+      message(FATAL_ERROR "Exercises: cannot spell CUDA architecture '${a}' for tools/grade")
+    endif()
+  endforeach()
+  set(_bx_cuda_compile "${CMAKE_CUDA_COMPILER}" -forward-unknown-to-host-compiler
+                       "-ccbin=${CMAKE_CUDA_HOST_COMPILER}" ${_bx_cuda_flags} ${_bx_arch}
+                       ${BOOK_CUDA_FLAGS} -std=c++20 -x cu)
+  # nvcc as the link driver: the CUDA runtime, statically, as CMake links it.
+  set(_bx_cuda_link "${CMAKE_CUDA_COMPILER}" "-ccbin=${CMAKE_CUDA_HOST_COMPILER}")
+  _bx_json_array(_j_a ${_bx_cuda_compile})
+  _bx_json_array(_j_b ${_bx_cuda_link})
+  set(_j_cuda "{\"compile\": ${_j_a}, \"link\": ${_j_b}}")
+endif()
+
+# ---- per exercise: test objects, programs, CTest tests, kit entries -----------
 get_filename_component(_bx_graded "${BOOK_EXERCISES_DIR}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
-if(NOT IS_DIRECTORY "${_bx_graded}")
-  message(STATUS "Exercises: BOOK_EXERCISES_DIR (${_bx_graded}) is no folder; "
-                 "only the starters are tested")
-endif()
-if(NOT BOOK_EXERCISES_PYTHON)
-  message(STATUS "Exercises: no python3; the starters' tests and exercises.grade-starters are left out")
-endif()
+set(_bx_out "${CMAKE_BINARY_DIR}/exercises")
+set(_bx_kit_deps book_catch_main)
+set(_bx_kit_entries "")
+set(_bx_libraries "")
+set(_bx_catch_args --order decl --use-colour no)
+set(_bx_described "")
 
-# What runs `bookrun skip` for a GPU exercise where nvcc is missing.
-if(BOOK_EXERCISES_RUNNER)
-  set(_bx_runner "${BOOK_EXERCISES_RUNNER}")
-  set(_bx_runner_file "${BOOK_EXERCISES_RUNNER}")
-  set(_bx_runner_target "")
-else()
-  set(_bx_runner bookrun)
-  set(_bx_runner_file "$<TARGET_FILE:bookrun>")
-  set(_bx_runner_target bookrun)
-endif()
-
-# The Catch2 mains the exercise tests link: built here, or taken from another build.
-# Labels and a timeout for an exercise test; a GPU one reports 77 as skipped
+# The labels and timeout of an exercise test; a GPU one reports 77 as skipped
 # and takes one GPU slot.
-function(_book_exercise_test_properties test labels timeout gpu)
+function(_bx_test_properties test timeout gpu)
+  set(labels exercises)
+  if(gpu)
+    list(APPEND labels gpu)
+  endif()
   set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout})
   if(gpu)
     set_tests_properties(${test} PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_GROUPS "gpus:1")
   endif()
 endfunction()
 
-function(_book_exercise_main name built source_target)
-  if(TARGET ${name})
-    return()
-  endif()
-  if(built)
-    if(NOT EXISTS "${built}")
-      message(FATAL_ERROR "Exercises: no ${built} (set by tools/grade --reuse?)")
-    endif()
-    add_library(${name} STATIC IMPORTED)
-    set_target_properties(${name} PROPERTIES IMPORTED_LOCATION "${built}"
-                                             INTERFACE_LINK_LIBRARIES book_catch2)
-  elseif(source_target STREQUAL "")
-    # The GPU main: Catch2's runner behind a check for a GPU (exit 77 without one).
-    add_library(${name} STATIC "${CMAKE_SOURCE_DIR}/tests/exercises/catch_gpu_main.cpp")
-    target_include_directories(${name} PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
-    target_link_libraries(${name} PUBLIC book_catch2)
-  else()
-    add_library(${name} ALIAS ${source_target})
-  endif()
-endfunction()
-
-# One test program: the exercise's test and the sources of one copy of it.
-function(_book_exercise_program tgt out_dir out_name src_dir test_src gpu libs)
-  if(gpu)
-    file(GLOB srcs CONFIGURE_DEPENDS "${src_dir}/*.cpp" "${src_dir}/*.cu")
-  else()
-    file(GLOB srcs CONFIGURE_DEPENDS "${src_dir}/*.cpp")
-  endif()
-  # A missing folder gives a program without the exercise: it fails to build,
-  # which tools/grade scores as "did not compile".
-  add_executable(${tgt} "${test_src}" ${srcs})
-  target_include_directories(${tgt} PRIVATE "${src_dir}")
+# The usage requirements and flags of an exercise's code and tests.
+function(_bx_target_setup tgt contract_dir gpu libs)
+  target_include_directories(${tgt} BEFORE PRIVATE "${contract_dir}")
   target_link_libraries(${tgt} PRIVATE ${libs})
+  target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${BOOK_EXERCISE_CXX_OPTIONS}>)
   if(gpu)
-    _book_exercise_main(book_exercise_gpu_main "${BOOK_EXERCISES_GPU_MAIN}" "")
-    target_link_libraries(${tgt} PRIVATE book_exercise_gpu_main book_cuda)
     target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
-  else()
-    _book_exercise_main(book_exercise_catch_main "${BOOK_EXERCISES_CATCH_MAIN}" book_catch_main)
-    target_link_libraries(${tgt} PRIVATE book_exercise_catch_main)
   endif()
-  set_target_properties(${tgt} PROPERTIES OUTPUT_NAME "${out_name}"
-                                          RUNTIME_OUTPUT_DIRECTORY "${out_dir}")
 endfunction()
 
-function(_book_json_string out value)
-  string(REPLACE "\\" "\\\\" value "${value}")
-  string(REPLACE "\"" "\\\"" value "${value}")
-  set(${out} "\"${value}\"" PARENT_SCOPE)
-endfunction()
-
-# One exercise, <key>/<ex>: its two programs, its tests and its manifest entry.
-function(book_exercise key ex)
-  set(starter_dir "${_bx_starters}/${key}/${ex}")
-  set(graded_dir "${_bx_graded}/${key}/${ex}")
-  set(test_dir "${CMAKE_SOURCE_DIR}/tests/${key}/exercises")
-  if(EXISTS "${test_dir}/${ex}.test.cu")
-    set(test_src "${test_dir}/${ex}.test.cu")
-    set(gpu ON)
-  elseif(EXISTS "${test_dir}/${ex}.test.cpp")
-    set(test_src "${test_dir}/${ex}.test.cpp")
-    set(gpu OFF)
-  else()
-    message(FATAL_ERROR "Exercise ${key}/${ex} has no test: write ${test_dir}/${ex}.test.cpp (or .test.cu)")
+foreach(_bx_id IN LISTS _bx_ids)
+  string(REPLACE "/" ";" _bx_parts "${_bx_id}")
+  list(GET _bx_parts 0 _bx_key)
+  list(GET _bx_parts 1 _bx_ex)
+  string(REPLACE "/" "." _bx_tid "${_bx_id}")
+  set(_p "BX_${_bx_tid}")
+  set(_bx_gpu ${${_p}_GPU})
+  set(_bx_libs ${${_p}_LIBS})
+  if(_bx_gpu)
+    list(APPEND _bx_libs book_cuda)
   endif()
-  set(EXERCISE_TITLE "${ex}")
-  set(EXERCISE_LIBS "")
-  set(EXERCISE_POINTS 10)
-  set(EXERCISE_TIMEOUT 60)
-  if(EXISTS "${starter_dir}/exercise.cmake")
-    include("${starter_dir}/exercise.cmake")
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${starter_dir}/exercise.cmake")
+  set(_bx_built ON)
+  if(_bx_gpu AND NOT BOOK_HAVE_CUDA)
+    set(_bx_built OFF)
   endif()
 
-  set(id "${key}.${ex}")
-  set(graded_test "exercises.${id}")
-  set(starter_test "exercises.starter.${id}")
-  set(labels exercises)
-  if(gpu)
-    list(APPEND labels gpu)
-  endif()
-  set(built ON)
-  if(gpu AND NOT BOOK_HAVE_CUDA)
-    set(built OFF)
-  endif()
-  set(catch_args --order decl --use-colour no)
-
-  # The copy under test: must pass.
-  set(graded_target "")
-  set(graded_exe "")
-  if(IS_DIRECTORY "${_bx_graded}")
-    if(built)
-      set(graded_target "exercise.${id}")
-      _book_exercise_program(${graded_target} "${_bx_out}" "${id}" "${graded_dir}" "${test_src}"
-                             ${gpu} "${EXERCISE_LIBS}")
-      set(graded_exe "$<TARGET_FILE:${graded_target}>")
-      add_test(NAME ${graded_test} COMMAND ${graded_target} ${catch_args})
+  set(_j_sets "")
+  if(_bx_built)
+    # The exercise's code, solved and as a starter: one OBJECT library each.
+    set(_bx_solution_srcs "")
+    set(_bx_starter_srcs "")
+    foreach(f IN LISTS ${_p}_SOURCES)
+      list(APPEND _bx_solution_srcs "${_bx_graded}/${_bx_id}/${f}")
+      list(APPEND _bx_starter_srcs "${${_p}_DIR}/${f}")
+    endforeach()
+    add_library(exercise-code.${_bx_tid} OBJECT ${_bx_solution_srcs})
+    add_library(exercise-starter-code.${_bx_tid} OBJECT ${_bx_starter_srcs})
+    foreach(t exercise-code.${_bx_tid} exercise-starter-code.${_bx_tid})
+      _bx_target_setup(${t} "${${_p}_DIR}" ${_bx_gpu} "${_bx_libs}")
+    endforeach()
+    if(_bx_gpu)
+      set(_bx_main book_exercise_gpu_main)
     else()
-      add_test(NAME ${graded_test} COMMAND ${_bx_runner} skip "no CUDA compiler: ${key}/${ex} was not built")
+      set(_bx_main book_catch_main)
     endif()
-    _book_exercise_test_properties(${graded_test} "${labels}" ${EXERCISE_TIMEOUT} ${gpu})
-  endif()
 
-  # The starter: must compile, run, and fail its assertions.
-  if(BOOK_EXERCISES_PYTHON)
-    set(starter_timeout ${EXERCISE_TIMEOUT})
-    math(EXPR ctest_timeout "${EXERCISE_TIMEOUT} + 30")
-    if(built)
-      set(starter_target "exercise-starter.${id}")
-      _book_exercise_program(${starter_target} "${_bx_out}/starter" "${id}" "${starter_dir}"
-                             "${test_src}" ${gpu} "${EXERCISE_LIBS}")
-      # A starter fails cleanly: a non-zero exit (no signal, no timeout) with
-      # Catch2's summary of failed test cases; a GPU starter without a GPU skips.
-      set(skip "")
-      if(gpu)
-        set(skip --skip-code 77 --skip-expect "skipped: no CUDA GPU")
+    foreach(_bx_set IN LISTS ${_p}_SETS)
+      set(_bx_objs exercise-tests.${_bx_tid}.${_bx_set})
+      add_library(${_bx_objs} OBJECT "${${_p}_${_bx_set}_TEST}")
+      _bx_target_setup(${_bx_objs} "${${_p}_DIR}" ${_bx_gpu} "${_bx_libs};book_catch2")
+      list(APPEND _bx_kit_deps ${_bx_objs})
+      foreach(side solution starter)
+        if(side STREQUAL "solution")
+          set(prog exercise.${_bx_tid}.${_bx_set})
+          set(code exercise-code.${_bx_tid})
+          set(dir "${_bx_out}")
+        else()
+          set(prog exercise-starter.${_bx_tid}.${_bx_set})
+          set(code exercise-starter-code.${_bx_tid})
+          set(dir "${_bx_out}/starter")
+        endif()
+        add_executable(${prog} $<TARGET_OBJECTS:${code}> $<TARGET_OBJECTS:${_bx_objs}>)
+        target_link_libraries(${prog} PRIVATE ${_bx_libs} ${_bx_main})
+        set_target_properties(${prog} PROPERTIES OUTPUT_NAME "${_bx_tid}.${_bx_set}"
+                                                 RUNTIME_OUTPUT_DIRECTORY "${dir}")
+        # Objects only: the language links as the exercise's sources are written.
+        if(_bx_gpu)
+          set_target_properties(${prog} PROPERTIES LINKER_LANGUAGE CUDA)
+        else()
+          set_target_properties(${prog} PROPERTIES LINKER_LANGUAGE CXX)
+        endif()
+      endforeach()
+
+      # The two-sided check: the solution passes the set, the starter fails it.
+      set(test "exercises.${_bx_key}.${_bx_ex}.${_bx_set}")
+      add_test(NAME ${test} COMMAND exercise.${_bx_tid}.${_bx_set} ${_bx_catch_args})
+      _bx_test_properties(${test} ${${_p}_TIMEOUT} ${_bx_gpu})
+      if(BOOK_EXERCISES_PYTHON)
+        set(skip "")
+        if(_bx_gpu)
+          set(skip --skip-code 77 --skip-expect "skipped: no CUDA GPU")
+        endif()
+        set(test "exercises.starter.${_bx_key}.${_bx_ex}.${_bx_set}")
+        math(EXPR ctest_timeout "${${_p}_TIMEOUT} + 30")
+        add_test(NAME ${test}
+                 COMMAND "${BOOK_EXERCISES_PYTHON}" "${_bx_root}/tests/book/expect_failure.py"
+                         --scratch "${CMAKE_CURRENT_BINARY_DIR}/exercise-scratch/${_bx_tid}.${_bx_set}"
+                         --timeout ${${_p}_TIMEOUT} ${skip}
+                         --expect "^test cases:[ ]*[0-9]+([ ]*[|][ ]*[0-9]+ passed)?[ ]*[|][ ]*[1-9][0-9]* failed"
+                         -- $<TARGET_FILE:exercise-starter.${_bx_tid}.${_bx_set}> ${_bx_catch_args})
+        _bx_test_properties(${test} ${ctest_timeout} ${_bx_gpu})
       endif()
-      add_test(NAME ${starter_test}
-               COMMAND "${BOOK_EXERCISES_PYTHON}" "${CMAKE_SOURCE_DIR}/tests/book/expect_failure.py"
-                       --scratch "${CMAKE_CURRENT_BINARY_DIR}/exercise-scratch/${id}"
-                       --timeout ${starter_timeout} ${skip}
-                       --expect "^test cases:[ ]*[0-9]+([ ]*[|][ ]*[0-9]+ passed)?[ ]*[|][ ]*[1-9][0-9]* failed"
-                       -- $<TARGET_FILE:${starter_target}> ${catch_args})
-    else()
-      add_test(NAME ${starter_test} COMMAND ${_bx_runner} skip "no CUDA compiler: ${key}/${ex} was not built")
+    endforeach()
+  else()
+    foreach(_bx_set IN LISTS ${_p}_SETS)
+      foreach(test "exercises.${_bx_key}.${_bx_ex}.${_bx_set}" "exercises.starter.${_bx_key}.${_bx_ex}.${_bx_set}")
+        add_test(NAME ${test} COMMAND bookrun skip "no CUDA compiler: ${_bx_id} was not built")
+        _bx_test_properties(${test} 60 ON)
+      endforeach()
+    endforeach()
+  endif()
+
+  # The kit entry: what tools/grade needs to build and judge this exercise.
+  set(_bx_targets "")
+  set(_bx_raw "")
+  if(_bx_built)
+    _bx_closure(_bx_targets _bx_raw ${_bx_libs})
+  endif()
+  set(_bx_link "")
+  set(_bx_incs "")
+  set(_bx_defs "")
+  foreach(t IN LISTS _bx_targets)
+    get_target_property(type ${t} TYPE)
+    if(type MATCHES "^(STATIC|SHARED)_LIBRARY$")
+      list(APPEND _bx_link "$<TARGET_LINKER_FILE:${t}>")
+      if(NOT t IN_LIST _bx_kit_deps)
+        get_target_property(imported ${t} IMPORTED)
+        if(NOT imported)
+          list(APPEND _bx_kit_deps ${t})
+        endif()
+      endif()
     endif()
-    _book_exercise_test_properties(${starter_test} "${labels}" ${ctest_timeout} ${gpu})
-  endif()
-
-  # The manifest entry.
-  set(fields "")
-  foreach(f IN ITEMS "id=${key}/${ex}" "chapter=${key}" "name=${ex}" "title=${EXERCISE_TITLE}"
-                     "test=${graded_test}" "starter_test=${starter_test}" "target=${graded_target}"
-                     "executable=${graded_exe}" "source_dir=${graded_dir}")
-    string(FIND "${f}" "=" eq)
-    string(SUBSTRING "${f}" 0 ${eq} k)
-    math(EXPR eq "${eq} + 1")
-    string(SUBSTRING "${f}" ${eq} -1 v)
-    _book_json_string(v "${v}")
-    string(APPEND fields "\"${k}\": ${v}, ")
+    list(APPEND _bx_incs "$<TARGET_PROPERTY:${t},INTERFACE_INCLUDE_DIRECTORIES>")
+    list(APPEND _bx_defs "$<TARGET_PROPERTY:${t},INTERFACE_COMPILE_DEFINITIONS>")
+    # The library's own description, for the student bundle.
+    if(NOT "${t}" IN_LIST _bx_described)
+      list(APPEND _bx_described "${t}")
+      get_target_property(srcs ${t} SOURCES)
+      get_target_property(sdir ${t} SOURCE_DIR)
+      set(abs "")
+      if(srcs AND NOT type STREQUAL "INTERFACE_LIBRARY")
+        foreach(s IN LISTS srcs)
+          get_filename_component(s "${s}" ABSOLUTE BASE_DIR "${sdir}")
+          list(APPEND abs "${s}")
+        endforeach()
+      endif()
+      set(links "")
+      foreach(prop LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
+        if(prop STREQUAL "LINK_LIBRARIES" AND type STREQUAL "INTERFACE_LIBRARY")
+          continue()
+        endif()
+        get_target_property(l ${t} ${prop})
+        if(l)
+          foreach(d IN LISTS l)
+            string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" d "${d}")
+            list(APPEND links "${d}")
+          endforeach()
+        endif()
+      endforeach()
+      list(REMOVE_DUPLICATES links)
+      _bx_json_string(_j_name "${t}")
+      _bx_json_array(_j_srcs ${abs})
+      _bx_json_array(_j_links ${links})
+      _bx_json_genex_array(_j_incs "$<TARGET_PROPERTY:${t},INTERFACE_INCLUDE_DIRECTORIES>")
+      _bx_json_genex_array(_j_defs "$<TARGET_PROPERTY:${t},INTERFACE_COMPILE_DEFINITIONS>")
+      list(APPEND _bx_libraries "    ${_j_name}: {\"type\": \"${type}\", \"sources\": ${_j_srcs}, \"include_dirs\": ${_j_incs}, \"defines\": ${_j_defs}, \"links\": ${_j_links}}")
+    endif()
   endforeach()
-  if(gpu)
-    set(gpu_json true)
+  list(APPEND _bx_link ${_bx_raw})
+  foreach(_bx_set IN LISTS ${_p}_SETS)
+    _bx_json_array(_j_names ${${_p}_${_bx_set}_NAMES})
+    _bx_json_string(_j_file "${${_p}_${_bx_set}_TEST}")
+    if(_bx_built)
+      _bx_json_genex_array(_j_objs "$<TARGET_OBJECTS:exercise-tests.${_bx_tid}.${_bx_set}>")
+    else()
+      set(_j_objs "[]")
+    endif()
+    if(_bx_set STREQUAL "hidden")
+      set(_j_hidden true)
+    else()
+      set(_j_hidden false)
+    endif()
+    list(APPEND _j_sets "        {\"name\": \"${_bx_set}\", \"points\": ${${_p}_${_bx_set}_POINTS}, \"hidden\": ${_j_hidden}, \"test_file\": ${_j_file},\n         \"objects\": ${_j_objs},\n         \"tests\": ${_j_names}}")
+  endforeach()
+  list(JOIN _j_sets ",\n" _j_sets)
+  _bx_json_string(_j_id "${_bx_id}")
+  _bx_json_string(_j_title "${${_p}_TITLE}")
+  _bx_json_string(_j_dir "${${_p}_DIR}")
+  _bx_json_array(_j_files ${${_p}_STUDENT_FILES})
+  _bx_json_array(_j_sources ${${_p}_SOURCES})
+  _bx_json_array(_j_contract ${${_p}_CONTRACT_FILES})
+  _bx_json_array(_j_libs ${_bx_libs})
+  _bx_json_genex_array(_j_link ${_bx_link})
+  _bx_json_genex_array(_j_incs ${_bx_incs})
+  _bx_json_genex_array(_j_defs ${_bx_defs})
+  if(_bx_gpu)
+    set(_j_gpu true)
   else()
-    set(gpu_json false)
+    set(_j_gpu false)
   endif()
-  if(built)
-    set(built_json true)
+  if(_bx_built)
+    set(_j_built true)
   else()
-    set(built_json false)
+    set(_j_built false)
   endif()
-  string(APPEND fields "\"gpu\": ${gpu_json}, \"built\": ${built_json}, "
-                       "\"points\": ${EXERCISE_POINTS}, \"timeout\": ${EXERCISE_TIMEOUT}")
-  set_property(GLOBAL APPEND PROPERTY BOOK_EXERCISE_ENTRIES "    {${fields}}")
-endfunction()
-
-# Find the exercises: every exercises/<key>/exNN-name/ folder.
-set_property(GLOBAL PROPERTY BOOK_EXERCISE_ENTRIES "")
-file(GLOB _bx_dirs LIST_DIRECTORIES true CONFIGURE_DEPENDS "${_bx_starters}/*/ex[0-9][0-9]-*")
-set(_bx_count 0)
-foreach(_bx_dir IN LISTS _bx_dirs)
-  if(IS_DIRECTORY "${_bx_dir}")
-    get_filename_component(_bx_ex "${_bx_dir}" NAME)
-    get_filename_component(_bx_key "${_bx_dir}" DIRECTORY)
-    get_filename_component(_bx_key "${_bx_key}" NAME)
-    book_exercise(${_bx_key} ${_bx_ex})
-    math(EXPR _bx_count "${_bx_count} + 1")
-  endif()
+  list(APPEND _bx_kit_entries "    {\"id\": ${_j_id}, \"title\": ${_j_title}, \"gpu\": ${_j_gpu}, \"built\": ${_j_built}, \"timeout\": ${${_p}_TIMEOUT},
+     \"dir\": ${_j_dir}, \"student_files\": ${_j_files}, \"sources\": ${_j_sources}, \"contract_files\": ${_j_contract},
+     \"libraries\": ${_j_libs},
+     \"include_dirs\": ${_j_incs},
+     \"defines\": ${_j_defs},
+     \"link\": ${_j_link},
+     \"sets\": [\n${_j_sets}]}")
 endforeach()
 
-if(BOOK_EXERCISES_GRADE_TEST AND BOOK_EXERCISES_PYTHON AND _bx_count GREATER 0)
-  # Grades exercises/ in a build of its own under this one, linking this build's
-  # Catch2 mains: the first run compiles the exercises and their libraries
-  # (about two minutes on two cores), later runs only relink.
-  add_test(NAME exercises.grade-starters
-           COMMAND "${BOOK_EXERCISES_PYTHON}" "${CMAKE_SOURCE_DIR}/tests/exercises/check_grade_starters.py"
-                   --grade "${CMAKE_SOURCE_DIR}/tools/grade"
-                   --exercises "${_bx_starters}"
-                   --manifest "${CMAKE_BINARY_DIR}/exercises.json"
-                   --build-dir "${CMAKE_BINARY_DIR}/grade-starters/build"
-                   --out "${CMAKE_BINARY_DIR}/grade-starters/out"
-                   --reuse "${CMAKE_BINARY_DIR}")
-  set_tests_properties(exercises.grade-starters PROPERTIES LABELS exercises TIMEOUT 600 RUN_SERIAL TRUE)
-endif()
-
-# The manifest tools/grade reads.
-get_property(_bx_entries GLOBAL PROPERTY BOOK_EXERCISE_ENTRIES)
-string(REPLACE ";" ",\n" _bx_entries "${_bx_entries}")
-set(_bx_catch_main "")
-if(TARGET book_exercise_catch_main)
-  set(_bx_catch_main "$<TARGET_FILE:book_exercise_catch_main>")
-endif()
-set(_bx_gpu_main "")
-if(TARGET book_exercise_gpu_main)
-  set(_bx_gpu_main "$<TARGET_FILE:book_exercise_gpu_main>")
-endif()
+# ---- the kit ------------------------------------------------------------------
+set(_j_gpu_main "\"\"")
+set(_j_probe "\"\"")
 if(BOOK_HAVE_CUDA)
-  set(_bx_cuda true)
-else()
-  set(_bx_cuda false)
+  list(APPEND _bx_kit_deps book_exercise_gpu_main book_exercise_gpu_probe)
+  set(_j_gpu_main "\"$<TARGET_FILE:book_exercise_gpu_main>\"")
+  set(_j_probe "\"$<TARGET_FILE:book_exercise_gpu_probe>\"")
 endif()
-_book_json_string(_bx_graded_json "${_bx_graded}")
-file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/exercises.json" CONTENT "{
-  \"exercises_dir\": ${_bx_graded_json},
-  \"have_cuda\": ${_bx_cuda},
-  \"catch_main\": \"${_bx_catch_main}\",
-  \"gpu_main\": \"${_bx_gpu_main}\",
-  \"runner\": \"${_bx_runner_file}\",
-  \"runner_target\": \"${_bx_runner_target}\",
+list(REMOVE_DUPLICATES _bx_kit_deps)
+add_custom_target(exercise-kit ALL)
+add_dependencies(exercise-kit ${_bx_kit_deps})
+list(JOIN _bx_kit_entries ",\n" _bx_kit_entries)
+list(JOIN _bx_libraries ",\n" _bx_libraries)
+_bx_json_string(_j_root "${_bx_root}")
+_bx_json_string(_j_build "${CMAKE_BINARY_DIR}")
+file(GENERATE OUTPUT "${_bx_out}/kit.json" CONTENT "{
+  \"version\": 1,
+  \"source_root\": ${_j_root},
+  \"build_dir\": ${_j_build},
+  \"cxx\": {\"compile\": ${_j_cxx_compile}, \"link\": ${_j_cxx_link}},
+  \"cuda\": ${_j_cuda},
+  \"catch_main\": \"$<TARGET_FILE:book_catch_main>\",
+  \"gpu_main\": ${_j_gpu_main},
+  \"gpu_probe\": ${_j_probe},
   \"exercises\": [
-${_bx_entries}
-  ]
+${_bx_kit_entries}
+  ],
+  \"libraries\": {
+${_bx_libraries}
+  }
 }
 ")
+
+include("${_bx_root}/tests/exercises/tests.cmake" OPTIONAL)

@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""Render one Mermaid diagram to SVG with Mermaid CLI on Debian's Chromium.
+"""Render one Mermaid diagram to SVG (the HTML book) or PDF (the PDF edition)
+with Mermaid CLI on Debian's Chromium.
 
-    render-diagram.py <repo> <in.mmd> <out.svg>
+    render-diagram.py <repo> <in.mmd> <out.svg|out.pdf>
 
-A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no SVG
-behind; the SVG appears only complete (written to a temporary file, then
-renamed).
+The format follows the output's suffix. The SVG gets its drawing size as its
+width and height (tools/mermaid.json turns Mermaid's useMaxWidth off), so a
+page shows it at that size or, where the column is narrower, scaled to the
+column, never stretched. The PDF is a vector figure cut to the drawing
+(`--pdfFit`), for LaTeX.
+
+A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no
+output behind; the output appears only complete (written to a temporary file,
+then renamed).
 """
 import bisect
 import os
@@ -55,6 +62,50 @@ def parsed_to_file_lines(source: str) -> list:
     return lines
 
 
+def tool_failure(text: str, status: int) -> str:
+    """One line that says why Mermaid CLI itself failed (not the diagram): a
+    package Node cannot load (a partial node_modules), a browser that does not
+    start, or else the first line of its error, never a line of a stack trace."""
+    m = re.search(r"Cannot find (?:package|module) '([^']+)'", text)
+    if m:
+        what = m.group(1)
+        if os.path.isabs(what):  # a file of a package: name the package
+            parts = what.split("/node_modules/")[-1].split("/")
+            what = "/".join(parts[:2] if parts[0].startswith("@") else parts[:1])
+        return (f"Mermaid CLI cannot load '{what}': node_modules is incomplete; "
+                "run `tools/book deps`, which repairs it")
+    if "Failed to launch the browser process" in text or "Could not find Chrome" in text:
+        detail = next((l.strip() for l in text.splitlines()
+                       if re.search(r"error|cannot|no such", l, re.I) and "Failed to launch" not in l),
+                      "")
+        return ("Mermaid CLI could not start Chromium (tools/puppeteer.json names it)"
+                + (f": {detail}" if detail else ""))
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    noise = re.compile(r"^(at |node:|Node\.js v|\^|throw |\{|\}|code: )")
+    errors = [l for l in lines if re.match(r"^[A-Za-z]*Error\b", l)]
+    first = (errors or [l for l in lines if not noise.match(l)] or ["no output"])[0]
+    return f"Mermaid CLI failed (exit {status}): {first}"
+
+
+SVG_ROOT = re.compile(r"<svg\b[^>]*>")
+
+
+def sized_svg(text: str) -> str:
+    """The SVG with its viewBox size as width and height where Mermaid wrote a
+    relative width (width="100%" and a max-width style)."""
+    m = SVG_ROOT.search(text)
+    if not m:
+        raise ValueError("no <svg> element")
+    root = m.group(0)
+    box = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"', root)
+    if not box or not re.search(r'width="[\d.]+%"', root):
+        return text
+    width, height = box.group(1), box.group(2)
+    fixed = re.sub(r'\swidth="[\d.]+%"', f' width="{width}" height="{height}"', root, count=1)
+    fixed = re.sub(r"max-width:\s*[\d.]+px;?\s*", "", fixed)
+    return text[:m.start()] + fixed + text[m.end():]
+
+
 def main() -> int:
     repo, src, out = sys.argv[1:4]
     rel = os.path.relpath(src, repo)
@@ -68,12 +119,14 @@ def main() -> int:
     n_lines = max(1, source.count("\n"))
     file_lines = parsed_to_file_lines(source)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".svg", dir=os.path.dirname(out))
+    pdf = out.endswith(".pdf")
+    fd, tmp = tempfile.mkstemp(suffix=".pdf" if pdf else ".svg", dir=os.path.dirname(out))
     os.close(fd)
     try:
         proc = subprocess.run(
             [mmdc, "--quiet", "-p", os.path.join(repo, "tools", "puppeteer.json"),
-             "-c", os.path.join(repo, "tools", "mermaid.json"), "-b", "transparent",
+             "-c", os.path.join(repo, "tools", "mermaid.json"),
+             "-b", "white" if pdf else "transparent", *(["--pdfFit"] if pdf else []),
              "-i", src, "-o", tmp],
             capture_output=True, text=True, timeout=120)
         if proc.returncode != 0 or os.path.getsize(tmp) == 0:
@@ -89,10 +142,19 @@ def main() -> int:
                     detail = detail[:240] + "..."
                 print(f"{rel}:{line}: error: Mermaid syntax error: {detail}", file=sys.stderr)
             else:
-                first = next((l for l in text.splitlines() if l.strip()), "no output")
-                print(f"{rel}:1: error: Mermaid CLI failed (exit {proc.returncode}): {first}",
-                      file=sys.stderr)
+                print(f"{rel}: error: {tool_failure(text, proc.returncode)}", file=sys.stderr)
             return 1
+        if not pdf:
+            with open(tmp, encoding="utf-8") as f:
+                text = f.read()
+            try:
+                text = sized_svg(text)
+            except ValueError as e:
+                print(f"{rel}:1: error: Mermaid CLI wrote no usable SVG ({e})", file=sys.stderr)
+                return 1
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, out)
         tmp = None
         return 0

@@ -11,8 +11,6 @@
 #include <vector>
 
 #include "book/cuda.hpp"
-#include "book/options.hpp"
-#include "book/report.hpp"
 
 namespace cg = cooperative_groups;
 
@@ -78,7 +76,7 @@ int try_cluster_launch(int size, int clusters, int threads) {
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("Read this GPU's execution-model limits");
+    book::options opts("Read this GPU's execution-model limits");
     bool quick = false;
     opts.flag("--quick", quick, "run fast (for compute-sanitizer); this program is always quick");
     if (const auto status = opts.parse(argc, argv)) return *status;
@@ -93,8 +91,8 @@ int run(int argc, char** argv) {
     // the non-portable sizes allowed.
     const int probe_threads = 128;
     const int portable = max_cluster_size(probe_threads, 16 * p.multiProcessorCount);
-    BOOK_CUDA_CHECK(cudaFuncSetAttribute(cluster_probe,
-                                         cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    BOOK_CUDA_CHECK(
+        cudaFuncSetAttribute(cluster_probe, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     const int nonportable = max_cluster_size(probe_threads, 16 * p.multiProcessorCount);
     const int cluster16_ok = try_cluster_launch(16, quick ? 2 : 8, probe_threads);
 
@@ -112,7 +110,8 @@ int run(int argc, char** argv) {
         {"max_blocks_per_sm", double(p.maxBlocksPerMultiProcessor), "blocks",
          "resident blocks per SM, at most"},
         {"regs_per_sm", double(p.regsPerMultiprocessor), "registers", "32-bit registers per SM"},
-        {"regs_per_block", double(p.regsPerBlock), "registers", "32-bit registers per block, at most"},
+        {"regs_per_block", double(p.regsPerBlock), "registers",
+         "32-bit registers per block, at most"},
         {"smem_per_sm_kb", p.sharedMemPerMultiprocessor / kib, "KiB", "shared memory per SM"},
         {"smem_per_block_optin_kb", p.sharedMemPerBlockOptin / kib, "KiB",
          "shared memory per block, opted in"},
@@ -120,7 +119,8 @@ int run(int argc, char** argv) {
          "shared memory per block, by default"},
         {"l2_mb", p.l2CacheSize / mib, "MiB", "L2 cache"},
         {"global_mem_gib", p.totalGlobalMem / gib, "GiB", "device memory"},
-        {"max_threads_per_block", double(p.maxThreadsPerBlock), "threads", "threads per block, at most"},
+        {"max_threads_per_block", double(p.maxThreadsPerBlock), "threads",
+         "threads per block, at most"},
         {"max_block_dim_x", double(p.maxThreadsDim[0]), "threads", "block size in x, at most"},
         {"max_block_dim_y", double(p.maxThreadsDim[1]), "threads", "block size in y, at most"},
         {"max_block_dim_z", double(p.maxThreadsDim[2]), "threads", "block size in z, at most"},

@@ -6,20 +6,17 @@
 // 1 to 32 "waves" (a wave fills every SM once) with CUDA events, warm-up,
 // fresh non-zero input per launch and medians. --first-launch first repeats
 // the measurement of a widely copied version of this program (one
-// std::chrono-timed first launch per mode) to show
-// what it gets wrong.
+// std::chrono-timed first launch per mode) to show what it gets wrong.
 #include <algorithm>
 #include <chrono>
-#include <stdexcept>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "book/cuda.hpp"
-#include "book/options.hpp"
-#include "book/report.hpp"
 
 // [listing:diverge-kernel]
 // Each thread runs one of two loops on its own value. Path A: x = 3x + 1.
@@ -54,21 +51,23 @@ constexpr int kThreads = 256;
 constexpr std::uint64_t kSeed = 20240601;
 
 struct Pair {
-    book::TimingStats uniform, divergent;
+    book::timing_stats uniform, divergent;
 };
 
 // Time both modes on a grid of `blocks` blocks; every launch reads its own
 // freshly filled array, and the arrays together are twice the L2 or more.
-Pair time_both(int blocks, int iters, int warmup, int reps) {
+Pair time_both(int blocks, int iters, const book::repeat_counts& repeats) {
     const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
-    book::RotatingBuffers<unsigned> input(n, static_cast<std::size_t>(warmup + reps));
+    book::rotating_buffers<unsigned> input(n,
+                                           static_cast<std::size_t>(repeats.warmup + repeats.reps));
     Pair out{};
     for (int per_warp = 0; per_warp < 2; ++per_warp) {
         // [listing:timing]
         book::fill_random_u32(input.all(), input.total(), kSeed + per_warp);
         input.rewind();
-        const book::TimingStats t = book::time_launches(
-            [&] { diverge<<<blocks, kThreads>>>(input.next(), iters, per_warp, nullptr); }, warmup, reps);
+        const book::timing_stats t = book::time_launches(
+            [&] { diverge<<<blocks, kThreads>>>(input.next(), iters, per_warp, nullptr); },
+            repeats);
         // [/listing:timing]
         (per_warp ? out.divergent : out.uniform) = t;
     }
@@ -108,9 +107,10 @@ void report_placement(int wave_blocks, int sms, int iters) {
         book::report("placement_pure_even_sms" + tag, pure_even, "SMs");
         book::report("placement_pure_odd_sms" + tag, pure_odd, "SMs");
         book::report("placement_max_blocks_per_sm" + tag, most, "blocks");
-        std::printf("%s launch, one wave: %d SMs used, at most %d blocks each;\n"
-                    "  %d hold even blocks only, %d odd blocks only\n",
-                    mode, used, most, pure_even, pure_odd);
+        std::printf(
+            "%s launch, one wave: %d SMs used, at most %d blocks each;\n"
+            "  %d hold even blocks only, %d odd blocks only\n",
+            mode, used, most, pure_even, pure_odd);
     }
 }
 
@@ -130,15 +130,11 @@ long count_mismatches(int blocks, int iters) {
         book::fill_random_u32(d.data(), n, seed);
         diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp, nullptr);
         BOOK_CHECK_LAUNCH();
-        const std::vector<unsigned> got = d.to_host();
-        std::vector<std::size_t> sample;
-        for (std::size_t i = 0; i < n; i += 97) sample.push_back(i);
-        if (sample.back() != n - 1) sample.push_back(n - 1);
-        for (std::size_t i : sample) {
+        bad += book::count_mismatches(d.to_host(), book::sampled_indices(n), [&](std::size_t i) {
             const std::size_t thread = i % kThreads, block = i / kThreads;
             const bool path_a = ((per_warp ? thread : block) & 1u) != 0;
-            if (got[i] != reference(book::random_u32(seed, i), path_a, iters)) ++bad;
-        }
+            return reference(book::random_u32(seed, i), path_a, iters);
+        });
     }
     return bad;
 }
@@ -147,7 +143,7 @@ long count_mismatches(int blocks, int iters) {
 // launch + synchronize, first launch of the kernel timed. Must run before
 // anything else launches `diverge`, so that loading the kernel (lazy by
 // default since CUDA 12.2) lands inside the first timed launch, as it did there.
-void first_launch_method(int iters, int warmup, int reps) {
+void first_launch_method(int iters, const book::repeat_counts& repeats) {
     const int blocks = 1024;
     book::device_buffer<unsigned> d(static_cast<std::size_t>(blocks) * kThreads);
     BOOK_CUDA_CHECK(cudaMemset(d.data(), 0, d.bytes()));
@@ -159,8 +155,9 @@ void first_launch_method(int iters, int warmup, int reps) {
         diverge<<<blocks, kThreads>>>(d.data(), iters, per_warp, nullptr);
         BOOK_CHECK_LAUNCH();
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-        ms[launch] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                         .count();
+        ms[launch] =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
     }
     // [/listing:first-launch]
     const char* loading = std::getenv("CUDA_MODULE_LOADING");
@@ -170,7 +167,7 @@ void first_launch_method(int iters, int warmup, int reps) {
     book::report("first_launch_ms_divergent", ms[1], "ms");
     book::report("first_launch_ms_uniform_again", ms[2], "ms");
 
-    const Pair right = time_both(blocks, iters, warmup, reps);
+    const Pair right = time_both(blocks, iters, repeats);
     book::report_timing("right_uniform", right.uniform);
     book::report_timing("right_divergent", right.divergent);
     const double ratio = right.divergent.median_ms / right.uniform.median_ms;
@@ -187,14 +184,15 @@ void first_launch_method(int iters, int warmup, int reps) {
     std::printf("  uniform    %8.3f ms\n", ms[0]);
     std::printf("  divergent  %8.3f ms\n", ms[1]);
     std::printf("  uniform    %8.3f ms  (the same launch once more)\n", ms[2]);
-    std::printf("\nwarm-up, CUDA events, median of %d\n", reps);
+    std::printf("\nwarm-up, CUDA events, median of %d\n", repeats.reps);
     std::printf("  uniform    %8.4f ms\n", right.uniform.median_ms);
     std::printf("  divergent  %8.4f ms\n", right.divergent.median_ms);
     std::printf("  ratio      %8.2f\n", ratio);
 }
 
 // Least squares fit of y = t0 + slope * x.
-void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0, double& slope) {
+void fit_line(const std::vector<double>& x, const std::vector<double>& y, double& t0,
+              double& slope) {
     const double n = static_cast<double>(x.size());
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -208,22 +206,23 @@ void fit_line(const std::vector<double>& x, const std::vector<double>& y, double
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("Time a branch that splits every warp against one that splits none");
+    book::options opts("Time a branch that splits every warp against one that splits none");
     bool first_launch = false, profile = false, quick = false;
-    opts.flag("--first-launch", first_launch, "time first launches with a host clock, then do it right");
+    opts.flag("--first-launch", first_launch,
+              "time first launches with a host clock, then do it right");
     opts.flag("--profile", profile, "each mode once at 1 and at 32 waves (for ncu)");
     opts.flag("--quick", quick, "small sizes, for compute-sanitizer");
     if (const auto status = opts.parse(argc, argv)) return *status;
-    const int iters = quick ? 20 : 2000, warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
+    const int iters = quick ? 20 : 2000;
+    const book::repeat_counts repeats = book::repeats_for(quick);
 
     if (first_launch) {  // first, before anything else loads the kernel
-        first_launch_method(iters, warmup, reps);
+        first_launch_method(iters, repeats);
         return 0;
     }
 
-    int blocks_per_sm = 0;
-    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, diverge, kThreads, 0));
-    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const int blocks_per_sm = book::blocks_per_sm(diverge, kThreads);
+    const int sms = book::sm_count();
     const int wave_blocks = quick ? 4 : blocks_per_sm * sms;
 
     if (profile) {  // for Nsight Compute: each mode at one wave, then at 32 waves
@@ -251,22 +250,24 @@ int run(int argc, char** argv) {
     book::report("threads_per_block", kThreads, "threads");
     book::report("iters", iters, "count");
 
-    const std::vector<int> waves = quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
+    const std::vector<int> waves =
+        quick ? std::vector<int>{1, 2} : std::vector<int>{1, 2, 4, 8, 16, 32};
     {  // bring the clocks up before the first timed configuration
         book::device_buffer<unsigned> spin(static_cast<std::size_t>(wave_blocks) * kThreads);
         book::fill_random_u32(spin.data(), spin.size(), kSeed);
-        book::warm_up_clocks([&] { diverge<<<wave_blocks, kThreads>>>(spin.data(), iters, 1, nullptr); },
-                             quick ? 1.0 : 200.0);
+        book::warm_up_clocks(
+            [&] { diverge<<<wave_blocks, kThreads>>>(spin.data(), iters, 1, nullptr); },
+            repeats.clock_warmup_ms);
     }
-    std::printf("\n%d threads/block, %d blocks/SM, one wave = %d blocks\n", kThreads,
-                blocks_per_sm, wave_blocks);
+    std::printf("\n%d threads/block, %d blocks/SM, one wave = %d blocks\n", kThreads, blocks_per_sm,
+                wave_blocks);
     std::printf("%d iterations; median of %d launches; spread = (p90 - p10) / median\n\n", iters,
-                reps);
+                repeats.reps);
     std::printf("%5s %7s %11s %7s %12s %7s %6s\n", "waves", "blocks", "uniform ms", "spread",
                 "divergent ms", "spread", "ratio");
     std::vector<double> x, yu, yd;
     for (int w : waves) {
-        const Pair t = time_both(w * wave_blocks, iters, warmup, reps);
+        const Pair t = time_both(w * wave_blocks, iters, repeats);
         const std::string tag = "_w" + std::to_string(w);
         book::report_timing("uniform" + tag, t.uniform);
         book::report_timing("divergent" + tag, t.divergent);
@@ -275,7 +276,7 @@ int run(int argc, char** argv) {
         x.push_back(w);
         yu.push_back(t.uniform.median_ms);
         yd.push_back(t.divergent.median_ms);
-        const auto spread = [](const book::TimingStats& st) {
+        const auto spread = [](const book::timing_stats& st) {
             return 100.0 * (st.p90_ms - st.p10_ms) / st.median_ms;
         };
         std::printf("%5d %7d %11.4f %6.1f%% %12.4f %6.1f%% %6.2f\n", w, w * wave_blocks,

@@ -44,15 +44,15 @@ namespace {
 
 /// The program's settings; the defaults are the Python script's.
 struct Options {
-    long long cost_a = 100;       ///< Path A's cost in the first four rows.
-    long long cost_b = 100;       ///< Path B's cost in the first four rows.
-    long long slow_cost_a = 10;   ///< Path A's cost in the slow-lane row.
-    long long slow_cost_b = 1000; ///< Path B's (the slow path's) cost in the slow-lane row.
-    long long slow_every = 32;    ///< One lane in this many takes the slow path.
-    bool sort_random = false;     ///< Sort the random outcomes before the random row.
-    int warp = 32;                ///< Lanes per warp.
-    long long threads = 4096;     ///< Threads simulated per row, and random outcomes drawn.
-    std::int64_t seed = 7;        ///< Seed of Python's random module.
+    long long cost_a = 100;        ///< Path A's cost in the first four rows.
+    long long cost_b = 100;        ///< Path B's cost in the first four rows.
+    long long slow_cost_a = 10;    ///< Path A's cost in the slow-lane row.
+    long long slow_cost_b = 1000;  ///< Path B's (the slow path's) cost in the slow-lane row.
+    long long slow_every = 32;     ///< One lane in this many takes the slow path.
+    bool sort_random = false;      ///< Sort the random outcomes before the random row.
+    int warp = 32;                 ///< Lanes per warp.
+    long long threads = 4096;      ///< Threads simulated per row, and random outcomes drawn.
+    std::int64_t seed = 7;         ///< Seed of Python's random module.
 };
 
 /// Digit grouping as Python's `{:,}` writes it: a comma every three digits.
@@ -77,9 +77,10 @@ public:
              const std::function<bool(long long)>& pred, long long cost_a, long long cost_b) const {
         const ch01::LaneCycles c = ch01::simulate(pred, threads_, warp_, cost_a, cost_b);
         if (c.total == 0) {  // where Python raises ZeroDivisionError
-            throw std::runtime_error(fmt::format(
-                "row \"{}\" spends no lane-cycles, so its efficiency is undefined "
-                "(it needs --threads >= --warp and a non-zero cost)", label));
+            throw std::runtime_error(
+                fmt::format("row \"{}\" spends no lane-cycles, so its efficiency is undefined "
+                            "(it needs --threads >= --warp and a non-zero cost)",
+                            label));
         }
         const double efficiency = c.efficiency();
         // The Python row: the label in 34 columns, the counts as {:>8,}, the ratio as {:6.1%}.
@@ -122,6 +123,8 @@ void run_program(const Options& opt) {
     const long long a = opt.cost_a;
     const long long b = opt.cost_b;
     const long long every = opt.slow_every;
+    // Kept as written: the chapter shows these lines.
+    // clang-format off
     // [listing:rows]
     rows.run("uniform (all take A)", "uniform",
              [](long long) { return true; }, a, b);
@@ -135,13 +138,14 @@ void run_program(const Options& opt) {
     rows.run(fmt::format("1 lane in {} takes slow path", every), "slow_lane",
              [every](long long i) { return i % every != 0; }, opt.slow_cost_a, opt.slow_cost_b);
     // [/listing:rows]
+    // clang-format on
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     Options opt;
-    book::Options opts(
+    book::options opts(
         "divergence: the cost of a two-way branch to SIMT warps (a CPU model).\n"
         "With no options it prints what the chapter's divergence.py prints;\n"
         "each option is the Python edit named in its help.");
@@ -155,15 +159,18 @@ int main(int argc, char** argv) {
                 "Path B's cost in the last row (Python: the last run()'s cost_b=1000)", 0);
     opts.option("--slow-every", opt.slow_every,
                 "One lane in N takes the slow path in the last row (Python: its lambda "
-                "becomes i % N != 0 and its label \"1 lane in N takes slow path\")", 1);
+                "becomes i % N != 0 and its label \"1 lane in N takes slow path\")",
+                1);
     opts.flag("--sort-random", opt.sort_random,
               "Sort the random outcomes, false first (Python: rnd.sort() after rnd is built)");
     opts.option("--warp", opt.warp,
                 "Lanes per warp (Python: WARP = N; the \"split by warp\" row keeps its "
-                "literal i // 32)", 1);
+                "literal i // 32)",
+                1);
     opts.option("--threads", opt.threads,
                 "Threads per row and random outcomes drawn (Python: run()'s default n, "
-                "and range(4096) of rnd)", 0);
+                "and range(4096) of rnd)",
+                0);
     opts.option("--seed", opt.seed, "Seed of the random outcomes (Python: random.seed(N))");
     if (const auto status = opts.parse(argc, argv)) return *status;
 

@@ -19,9 +19,8 @@ PyRandom::PyRandom(std::int64_t seed) { this->seed(seed); }
 
 void PyRandom::seed(std::int64_t seed) {
     // |seed| as an unsigned 64-bit magnitude; correct even for INT64_MIN.
-    const std::uint64_t magnitude =
-        seed < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(seed)
-                 : static_cast<std::uint64_t>(seed);
+    const std::uint64_t magnitude = seed < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(seed)
+                                             : static_cast<std::uint64_t>(seed);
     std::vector<std::uint32_t> key;
     key.push_back(static_cast<std::uint32_t>(magnitude & 0xffffffffU));
     if ((magnitude >> 32) != 0) key.push_back(static_cast<std::uint32_t>(magnitude >> 32));

@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "book/cuda.hpp"
-#include "book/options.hpp"
-#include "book/report.hpp"
 
 namespace {
 
@@ -66,28 +64,28 @@ double model_loop(const std::vector<int>& units_by_lane) {
 
 struct Config {
     const char* name;
-    int slow_lanes;   // for two_path; -1 means per_lane_trips
+    int slow_lanes;  // for two_path; -1 means per_lane_trips
 };
 
 int run(int argc, char** argv) {
-    book::Options opts("One slow lane per warp against all fast and all slow");
+    book::options opts("One slow lane per warp against all fast and all slow");
     bool quick = false;
     int waves = 16;
     opts.flag("--quick", quick, "small sizes, for compute-sanitizer");
     opts.option("--waves", waves, "grid size in waves (one wave fills every SM once)", 1, 256);
     if (const auto status = opts.parse(argc, argv)) return *status;
-    const int warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
+    const book::repeat_counts repeats = book::repeats_for(quick);
 
-    int per_sm = 0;
-    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, two_path, kThreads, 0));
-    const int blocks = quick ? 4 : waves * per_sm * book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const int blocks =
+        quick ? 4 : waves * book::blocks_per_sm(two_path, kThreads) * book::sm_count();
     const std::size_t n = static_cast<std::size_t>(blocks) * kThreads;
 
     std::vector<int> lane_units(kWarp, kFast);
     lane_units[0] = kSlow;
     book::device_buffer<int> units(kWarp);
     units.from_host(lane_units);
-    book::RotatingBuffers<unsigned> input(n, static_cast<std::size_t>(warmup + reps));
+    book::rotating_buffers<unsigned> input(n,
+                                           static_cast<std::size_t>(repeats.warmup + repeats.reps));
     book::fill_random_u32(input.all(), input.total(), kSeed);
     book::device_buffer<unsigned> out(n);
 
@@ -97,32 +95,31 @@ int run(int argc, char** argv) {
         else
             per_lane_trips<<<blocks, kThreads>>>(in, out.data(), units.data());
     };
-    const Config configs[] = {{"all_fast", 0}, {"all_slow", kWarp}, {"one_slow", 1}, {"loop_max", -1}};
+    const Config configs[] = {
+        {"all_fast", 0}, {"all_slow", kWarp}, {"one_slow", 1}, {"loop_max", -1}};
 
     // Correctness first: each configuration once on the first input array,
     // a sample of outputs (every 97th, first, last) against the CPU.
-    std::vector<std::size_t> sample;
-    for (std::size_t i = 0; i < n; i += 97) sample.push_back(i);
-    if (sample.back() != n - 1) sample.push_back(n - 1);
+    const std::vector<std::size_t> sample = book::sampled_indices(n);
     long bad = 0;
     for (const Config& c : configs) {
         launch(c, input.slot(0));
         BOOK_CHECK_LAUNCH();
-        const std::vector<unsigned> got = out.to_host();
-        for (std::size_t i : sample) {
+        bad += book::count_mismatches(out.to_host(), sample, [&](std::size_t i) {
             const int lane = static_cast<int>(i % kThreads) % kWarp;
-            const int u = c.slow_lanes >= 0 ? (lane < c.slow_lanes ? kSlow : kFast) : lane_units[lane];
+            const int u =
+                c.slow_lanes >= 0 ? (lane < c.slow_lanes ? kSlow : kFast) : lane_units[lane];
             unsigned x = book::random_u32(kSeed, i);  // slot 0 starts at element 0 of all()
             for (int k = 0; k < u; ++k) x = work_unit(x);
-            if (got[i] != x) ++bad;
-        }
+            return x;
+        });
     }
 
-    book::warm_up_clocks([&] { launch(configs[1], input.slot(0)); }, quick ? 1.0 : 200.0);
-    book::TimingStats t[4];
+    book::warm_up_clocks([&] { launch(configs[1], input.slot(0)); }, repeats.clock_warmup_ms);
+    book::timing_stats t[4];
     for (int k = 0; k < 4; ++k) {
         input.rewind();
-        t[k] = book::time_launches([&] { launch(configs[k], input.next()); }, warmup, reps);
+        t[k] = book::time_launches([&] { launch(configs[k], input.next()); }, repeats);
         book::report_timing(configs[k].name, t[k]);
     }
     const double fast = t[0].median_ms, slow = t[1].median_ms, one = t[2].median_ms,

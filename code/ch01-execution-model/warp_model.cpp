@@ -25,8 +25,8 @@ double LaneCycles::efficiency() const {
 }
 
 // [listing:simulate]
-LaneCycles simulate(const std::function<bool(long long)>& pred, long long n_threads,
-                    int warp_width, long long cost_a, long long cost_b) {
+LaneCycles simulate(const std::function<bool(long long)>& pred, long long n_threads, int warp_width,
+                    long long cost_a, long long cost_b) {
     if (warp_width < 1) throw std::invalid_argument("warp width must be at least 1");
     if (n_threads < 0) throw std::invalid_argument("thread count must not be negative");
     LaneCycles result;

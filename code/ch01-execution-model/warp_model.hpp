@@ -43,8 +43,8 @@ struct LaneCycles {
 /// there are `n_threads / warp_width` warps (integer division, the leftover
 /// threads are dropped), as in the Python original's `n // WARP`.
 /// @throws std::invalid_argument when `warp_width` < 1 or `n_threads` < 0.
-LaneCycles simulate(const std::function<bool(long long)>& pred, long long n_threads,
-                    int warp_width, long long cost_a, long long cost_b);
+LaneCycles simulate(const std::function<bool(long long)>& pred, long long n_threads, int warp_width,
+                    long long cost_a, long long cost_b);
 
 /// A CUDA-style 3-component index or extent (`threadIdx`, `blockDim`).
 struct Dim3 {

@@ -23,9 +23,9 @@
 
 namespace {
 
-constexpr int kThreads = 1024;   // 32 warps
-constexpr int kWords = 8192;     // the words strided_reads uses (32 KiB)
-constexpr int kUnroll = 32;      // loads per loop trip
+constexpr int kThreads = 1024;  // 32 warps
+constexpr int kWords = 8192;    // the words strided_reads uses (32 KiB)
+constexpr int kUnroll = 32;     // loads per loop trip
 
 // The loads' results go into four sums (no long chain of dependent adds), and
 // the shared array is read through a volatile pointer so that every trip loads
@@ -33,7 +33,8 @@ constexpr int kUnroll = 32;      // loads per loop trip
 
 // [listing:strided-reads]
 __global__ void strided_reads(float* out, long long* cycles, int stride, int iters) {
-    extern __shared__ float words[];  // kWords used; the launch asks for more, to be alone on the SM
+    // kWords used; the launch asks for more, to be alone on the SM.
+    extern __shared__ float words[];
     for (int k = threadIdx.x; k < kWords; k += blockDim.x) words[k] = static_cast<float>(k);
     __syncthreads();
     const int lane = threadIdx.x % 32;
@@ -58,7 +59,8 @@ __global__ void strided_reads(float* out, long long* cycles, int stride, int ite
 template <int PAD, bool COLUMNS>
 __global__ void tile_reads(float* out, long long* cycles, int iters) {
     __shared__ float tile[32][32 + PAD];
-    for (int k = threadIdx.x; k < 32 * 32; k += blockDim.x) tile[k / 32][k % 32] = static_cast<float>(k);
+    for (int k = threadIdx.x; k < 32 * 32; k += blockDim.x)
+        tile[k / 32][k % 32] = static_cast<float>(k);
     __syncthreads();
     const int lane = threadIdx.x % 32;
     const volatile float(*t)[32 + PAD] = tile;
@@ -76,16 +78,16 @@ __global__ void tile_reads(float* out, long long* cycles, int iters) {
 // [/listing:tile-reads]
 
 struct pattern {
-    std::string name;   // result names: <name>_cycles_per_load, ...
+    std::string name;  // result names: <name>_cycles_per_load, ...
     std::string what;
-    int stride;         // strided_reads' stride, or 0 for a tile kernel
+    int stride;  // strided_reads' stride, or 0 for a tile kernel
     void (*tile)(float*, long long*, int);
-    int ways;           // the bank conflict's degree, worked out by hand: distinct words per bank
+    int ways;  // the bank conflict's degree, worked out by hand: distinct words per bank
 };
 
 struct measured {
     double cycles_per_load;  // SM cycles per warp-wide load (median over blocks)
-    book::TimingStats t;
+    book::timing_stats t;
 };
 
 class bench {
@@ -98,8 +100,10 @@ public:
         // More than half of an SM's shared memory: one block per SM.
         smem_ = std::min(optin - 2048, per_sm / 2 + 4096);
         for (auto* f : {&tile_reads<0, false>, &tile_reads<0, true>, &tile_reads<1, true>})
-            BOOK_CUDA_CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
-        BOOK_CUDA_CHECK(cudaFuncSetAttribute(strided_reads, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
+            BOOK_CUDA_CHECK(
+                cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
+        BOOK_CUDA_CHECK(cudaFuncSetAttribute(strided_reads,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, smem_));
         out_ = book::device_buffer<float>(static_cast<std::size_t>(sms_) * kThreads);
         cycles_ = book::device_buffer<long long>(static_cast<std::size_t>(sms_));
     }
@@ -130,11 +134,13 @@ private:
 };
 
 int run(int argc, char** argv) {
-    book::Options opts("Shared-memory bank conflicts: strided loads and a 32 x 32 tile read by columns");
+    book::options opts(
+        "Shared-memory bank conflicts: strided loads and a 32 x 32 tile read by columns");
     bool quick = false, profile = false;
     int iters = 2000;
     opts.flag("--quick", quick, "two blocks, two iterations, for compute-sanitizer");
-    opts.flag("--profile", profile, "launch stride 1, 2, 32, then row, column, padded column once each (for ncu)");
+    opts.flag("--profile", profile,
+              "launch stride 1, 2, 32, then row, column, padded column once each (for ncu)");
     opts.option("--iters", iters, "loop trips per warp (32 loads each)", 1, 100000);
     if (const auto status = opts.parse(argc, argv)) return *status;
     if (quick) iters = std::min(iters, 2);
@@ -152,29 +158,32 @@ int run(int argc, char** argv) {
         {"stride64", "lane i reads word 64i", 64, nullptr, 32},
         {"tile_rows", "32 x 32 tile, lane i reads tile[c][i]", 0, &tile_reads<0, false>, 1},
         {"tile_columns", "32 x 32 tile, lane i reads tile[i][c]", 0, &tile_reads<0, true>, 32},
-        {"tile_columns_padded", "32 x 33 tile, lane i reads tile[i][c]", 0, &tile_reads<1, true>, 1},
+        {"tile_columns_padded", "32 x 33 tile, lane i reads tile[i][c]", 0, &tile_reads<1, true>,
+         1},
     };
     bench b(iters, quick ? 2 : 0);  // --quick: two blocks, under a sanitizer every load is slow
 
     if (profile) {
-        for (const char* name : {"stride1", "stride2", "stride32", "tile_rows", "tile_columns",
-                                 "tile_columns_padded"})
+        for (const char* name :
+             {"stride1", "stride2", "stride32", "tile_rows", "tile_columns", "tile_columns_padded"})
             for (const pattern& p : patterns)
                 if (p.name == name) {
                     b.launch(p);
                     BOOK_CHECK_LAUNCH();
                 }
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-        std::printf("profiled, one launch each, in this order: stride1, stride2, stride32, "
-                    "tile_rows, tile_columns, tile_columns_padded\n");
+        std::printf(
+            "profiled, one launch each, in this order: stride1, stride2, stride32, "
+            "tile_rows, tile_columns, tile_columns_padded\n");
         return 0;
     }
 
     const int warmup = quick ? 1 : 3, reps = quick ? 2 : 15;
     book::report("blocks", b.sms(), "blocks");
     book::report("iters", iters, "count");
-    std::printf("\n%d blocks of %d threads, one per SM; %d loop trips of %d warp-wide loads per warp\n",
-                b.sms(), kThreads, iters, kUnroll);
+    std::printf(
+        "\n%d blocks of %d threads, one per SM; %d loop trips of %d warp-wide loads per warp\n",
+        b.sms(), kThreads, iters, kUnroll);
     std::printf("%-20s %-40s %5s %12s %10s %10s\n", "pattern", "what", "ways", "cycles/load",
                 "x stride1", "median ms");
     double base = 0.0;
@@ -186,10 +195,11 @@ int run(int argc, char** argv) {
         book::report(p.name + "_over_stride1", ratio, "ratio");
         book::report(p.name + "_ways", p.ways, "count");
         book::report_timing(p.name, m.t);
-        std::printf("%-20s %-40s %5d %12.2f %10.2f %10.4f\n", p.name.c_str(), p.what.c_str(), p.ways,
-                    m.cycles_per_load, ratio, m.t.median_ms);
+        std::printf("%-20s %-40s %5d %12.2f %10.2f %10.4f\n", p.name.c_str(), p.what.c_str(),
+                    p.ways, m.cycles_per_load, ratio, m.t.median_ms);
     }
-    std::printf("\nways: distinct 4-byte words the busiest bank must deliver for one warp-wide load\n");
+    std::printf(
+        "\nways: distinct 4-byte words the busiest bank must deliver for one warp-wide load\n");
     return 0;
 }
 

@@ -53,8 +53,8 @@ __global__ void residency_probe(unsigned* live, unsigned* most, long long wait_n
 
 int blocks_per_sm(int dynamic_smem) {
     int blocks = 0;
-    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, residency_probe, kThreads,
-                                                                  static_cast<std::size_t>(dynamic_smem)));
+    BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, residency_probe, kThreads, static_cast<std::size_t>(dynamic_smem)));
     return blocks;
 }
 
@@ -78,9 +78,10 @@ int measured_blocks_per_sm(int smem, int grid, long long wait_ns = 200000) {
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("Shared memory on this GPU: capacities, carve-out and occupancy");
+    book::options opts("Shared memory on this GPU: capacities, carve-out and occupancy");
     bool quick = false;
-    opts.flag("--quick", quick, "one small probe launch instead of the measured residency (for compute-sanitizer)");
+    opts.flag("--quick", quick,
+              "one small probe launch instead of the measured residency (for compute-sanitizer)");
     if (const auto status = opts.parse(argc, argv)) return *status;
 
     int device = 0;
@@ -99,7 +100,8 @@ int run(int argc, char** argv) {
     // [/listing:capacities]
     book::report("sm_count", p.multiProcessorCount, "count");
     book::report("max_threads_per_sm", p.maxThreadsPerMultiProcessor, "threads");
-    std::printf("\nshared memory per SM             %8.1f KiB\n", p.sharedMemPerMultiprocessor / kib);
+    std::printf("\nshared memory per SM             %8.1f KiB\n",
+                p.sharedMemPerMultiprocessor / kib);
     std::printf("per block, by default            %8.1f KiB\n", p.sharedMemPerBlock / kib);
     std::printf("per block, opted in              %8.1f KiB\n", optin / kib);
     std::printf("reserved by the driver per block %8.1f KiB\n", reserved / kib);
@@ -114,9 +116,12 @@ int run(int argc, char** argv) {
     // [listing:carveout-table]
     const std::vector<int> carveouts = {-1, 0, 25, 50, 75, 100};  // -1: no preference (default)
     const std::vector<int> sizes_kb = {0, 8, 16, 24, 32, 48, 64, 96, 112, 113, 114, 160, 226};
-    std::printf("\nblocks of %d threads per SM (occupancy calculator), by carve-out and dynamic "
-                "shared memory per block\n%14s", kThreads, "smem/block");
-    for (int c : carveouts) std::printf(" %8s", c < 0 ? "default" : (std::to_string(c) + "%").c_str());
+    std::printf(
+        "\nblocks of %d threads per SM (occupancy calculator), by carve-out and dynamic "
+        "shared memory per block\n%14s",
+        kThreads, "smem/block");
+    for (int c : carveouts)
+        std::printf(" %8s", c < 0 ? "default" : (std::to_string(c) + "%").c_str());
     std::printf("\n");
     for (int kb : sizes_kb) {
         const int bytes = std::min(kb * 1024, optin - 64 - static_cast<int>(fa.sharedSizeBytes));
@@ -132,12 +137,15 @@ int run(int argc, char** argv) {
     }
     // [/listing:carveout-table]
 
-    std::printf("\ndynamic shared memory one block may use when k blocks of %d threads are to fit "
-                "on one SM (default carve-out)\n%6s %12s\n", kThreads, "k", "KiB/block");
+    std::printf(
+        "\ndynamic shared memory one block may use when k blocks of %d threads are to fit "
+        "on one SM (default carve-out)\n%6s %12s\n",
+        kThreads, "k", "KiB/block");
     set_carveout(-1);
     for (int k : {1, 2, 3, 4, 6, 8}) {
         std::size_t avail = 0;
-        BOOK_CUDA_CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&avail, residency_probe, k, kThreads));
+        BOOK_CUDA_CHECK(
+            cudaOccupancyAvailableDynamicSMemPerBlock(&avail, residency_probe, k, kThreads));
         book::report("available_smem_" + std::to_string(k) + "_blocks_kb", avail / kib, "KiB");
         std::printf("%6d %12.1f\n", k, avail / kib);
     }
@@ -146,8 +154,10 @@ int run(int argc, char** argv) {
         const int m = measured_blocks_per_sm(0, 2, 1000);
         std::printf("\nprobe launched: 2 blocks, at most %d seen on one SM\n", m);
     } else {
-        std::printf("\nmeasured: the most blocks found on one SM at once, against the calculator\n"
-                    "%14s %10s %10s\n", "smem/block", "measured", "calculator");
+        std::printf(
+            "\nmeasured: the most blocks found on one SM at once, against the calculator\n"
+            "%14s %10s %10s\n",
+            "smem/block", "measured", "calculator");
         const int sms = p.multiProcessorCount;
         for (int kb : {0, 32, 64, 100, 113, 114, 200}) {
             const int bytes = kb * 1024;

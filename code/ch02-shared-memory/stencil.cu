@@ -60,8 +60,7 @@ void fill(float* d, long long n, std::uint64_t seed, bool reals) {
 
 std::vector<float> to_host(const float* d, long long n) {
     std::vector<float> h(static_cast<std::size_t>(n));
-    if (n > 0)
-        BOOK_CUDA_CHECK(cudaMemcpy(h.data(), d, sizeof(float) * n, cudaMemcpyDeviceToHost));
+    if (n > 0) BOOK_CUDA_CHECK(cudaMemcpy(h.data(), d, sizeof(float) * n, cudaMemcpyDeviceToHost));
     return h;
 }
 
@@ -79,11 +78,34 @@ std::vector<float> run_once(const kernel_info& k, const float* in, float* out, l
 
 std::vector<long long> check_sizes(int radius, bool quick) {
     const long long r = radius;
-    std::vector<long long> s = quick
-        ? std::vector<long long>{0, 1, r + 1, 3 * 4096 + 5}
-        : std::vector<long long>{0, 1, 2, 3, 4, 5, 7, r - 1, r, r + 1, 2 * r, 2 * r + 1,
-                                 2 * r + 2, 31, 33, 255, 257, 1000, 1023, 1025, 4095, 4097, 8193,
-                                 16385, 3 * 4096 + 5, 100003, (1 << 20) + 3};
+    std::vector<long long> s = quick ? std::vector<long long>{0, 1, r + 1, 3 * 4096 + 5}
+                                     : std::vector<long long>{0,
+                                                              1,
+                                                              2,
+                                                              3,
+                                                              4,
+                                                              5,
+                                                              7,
+                                                              r - 1,
+                                                              r,
+                                                              r + 1,
+                                                              2 * r,
+                                                              2 * r + 1,
+                                                              2 * r + 2,
+                                                              31,
+                                                              33,
+                                                              255,
+                                                              257,
+                                                              1000,
+                                                              1023,
+                                                              1025,
+                                                              4095,
+                                                              4097,
+                                                              8193,
+                                                              16385,
+                                                              3 * 4096 + 5,
+                                                              100003,
+                                                              (1 << 20) + 3};
     s.erase(std::remove_if(s.begin(), s.end(), [](long long n) { return n < 0; }), s.end());
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
@@ -92,8 +114,10 @@ std::vector<long long> check_sizes(int radius, bool quick) {
 
 int check_mode(bool quick) {
     const std::vector<int> radii = quick ? std::vector<int>{3, 33} : ch02::compiled_radius_list();
-    const std::vector<int> block_sizes = quick ? std::vector<int>{256} : std::vector<int>{96, 256, 1024};
-    const std::vector<bool> kinds = quick ? std::vector<bool>{false} : std::vector<bool>{false, true};
+    const std::vector<int> block_sizes =
+        quick ? std::vector<int>{256} : std::vector<int>{96, 256, 1024};
+    const std::vector<bool> kinds =
+        quick ? std::vector<bool>{false} : std::vector<bool>{false, true};
     ch02::comparison integers, reals;
     long long cases = 0, failed_cases = 0;
     std::printf("\n%-14s %6s %s\n", "kernel", "R", "result over all sizes, block sizes and inputs");
@@ -101,17 +125,20 @@ int check_mode(bool quick) {
         const std::vector<kernel_info> kernels = ch02::stencil_kernels(radius);
         std::vector<ch02::comparison> per_kernel(kernels.size());
         for (long long n : check_sizes(radius, quick)) {
-            book::device_buffer<float> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+            book::device_buffer<float> in(static_cast<std::size_t>(n)),
+                out(static_cast<std::size_t>(n));
             for (bool real : kinds) {
                 fill(in.data(), n, kSeed + static_cast<std::uint64_t>(n) + (real ? 7 : 0), real);
                 const std::vector<float> host_in = to_host(in.data(), n);
-                const std::vector<double> want = real ? ch02::stencil_reference(host_in, radius)
-                                                      : ch02::stencil_reference_integers(host_in, radius);
+                const std::vector<double> want =
+                    real ? ch02::stencil_reference(host_in, radius)
+                         : ch02::stencil_reference_integers(host_in, radius);
                 const std::vector<double> scale =
                     real ? ch02::window_abs_sums(host_in, radius) : std::vector<double>{};
                 for (std::size_t k = 0; k < kernels.size(); ++k)
                     for (int threads : block_sizes) {
-                        const std::vector<float> got = run_once(kernels[k], in.data(), out.data(), n, threads);
+                        const std::vector<float> got =
+                            run_once(kernels[k], in.data(), out.data(), n, threads);
                         const ch02::comparison c =
                             real ? ch02::compare_within_tolerance(got, want, scale, radius)
                                  : ch02::compare_exact(got, want);
@@ -133,7 +160,8 @@ int check_mode(bool quick) {
     }
     book::report("check_cases", static_cast<double>(cases), "count");
     book::report("check_failed_cases", static_cast<double>(failed_cases), "count");
-    book::report("mismatches", static_cast<double>(integers.mismatches + reals.mismatches), "count");
+    book::report("mismatches", static_cast<double>(integers.mismatches + reals.mismatches),
+                 "count");
     book::report("mismatches_integer_input", static_cast<double>(integers.mismatches), "count");
     book::report("mismatches_real_input", static_cast<double>(reals.mismatches), "count");
     book::report("max_abs_error_integer_input", integers.max_abs_error, "abs");
@@ -157,7 +185,8 @@ int check_mode(bool quick) {
 class pinned_floats {
 public:
     explicit pinned_floats(long long n) {
-        if (n > 0) BOOK_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&p_), sizeof(float) * n));
+        if (n > 0)
+            BOOK_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&p_), sizeof(float) * n));
     }
     ~pinned_floats() {
         if (p_ != nullptr) cudaFreeHost(p_);
@@ -173,33 +202,39 @@ private:
 struct bench {
     long long n;
     int threads, warmup, reps;
-    book::RotatingBuffers<float> input;  // two arrays (each > 2x L2), read in turn
+    book::rotating_buffers<float> input;  // two arrays (each > 2x L2), read in turn
     book::device_buffer<float> out;
-    pinned_floats slot0, got;            // the first array and an output, on the host
+    pinned_floats slot0, got;  // the first array and an output, on the host
     double copy_ms = 0.0;
 
     bench(long long n_, int threads_, int warmup_, int reps_)
-        : n(n_), threads(threads_), warmup(warmup_), reps(reps_),
-          input(static_cast<std::size_t>(n_), 2), out(static_cast<std::size_t>(n_)), slot0(n_),
+        : n(n_),
+          threads(threads_),
+          warmup(warmup_),
+          reps(reps_),
+          input(static_cast<std::size_t>(n_), 2),
+          out(static_cast<std::size_t>(n_)),
+          slot0(n_),
           got(n_) {
         for (std::size_t s = 0; s < input.count(); ++s)
             fill(input.slot(s), n, kSeed + 1000 + s, false);
-        BOOK_CUDA_CHECK(cudaMemcpy(slot0.data(), input.slot(0), sizeof(float) * n,
-                                   cudaMemcpyDeviceToHost));
+        BOOK_CUDA_CHECK(
+            cudaMemcpy(slot0.data(), input.slot(0), sizeof(float) * n, cudaMemcpyDeviceToHost));
     }
 
-    book::TimingStats time(const kernel_info& k) {
+    book::timing_stats time(const kernel_info& k) {
         input.rewind();
-        return book::time_launches([&] { k.launch(input.next(), out.data(), n, threads); }, warmup, reps);
+        return book::time_launches([&] { k.launch(input.next(), out.data(), n, threads); }, warmup,
+                                   reps);
     }
 
-    book::TimingStats time_copy() {
+    book::timing_stats time_copy() {
         input.rewind();
         const std::size_t bytes = sizeof(float) * static_cast<std::size_t>(n);
         return book::time_launches(
             [&] {
-                BOOK_CUDA_CHECK(cudaMemcpyAsync(out.data(), input.next(), bytes,
-                                                cudaMemcpyDeviceToDevice, 0));
+                BOOK_CUDA_CHECK(
+                    cudaMemcpyAsync(out.data(), input.next(), bytes, cudaMemcpyDeviceToDevice, 0));
             },
             warmup, reps);
     }
@@ -208,7 +243,8 @@ struct bench {
     long long check(const kernel_info& k, int radius) {
         BOOK_CUDA_CHECK(cudaMemset(out.data(), 0xFF, sizeof(float) * n));  // poison: a NaN
         k.launch(input.slot(0), out.data(), n, threads);
-        BOOK_CUDA_CHECK(cudaMemcpy(got.data(), out.data(), sizeof(float) * n, cudaMemcpyDeviceToHost));
+        BOOK_CUDA_CHECK(
+            cudaMemcpy(got.data(), out.data(), sizeof(float) * n, cudaMemcpyDeviceToHost));
         if (k.copy) {
             long long bad = 0;
             for (long long i = 0; i < n; ++i) bad += got.data()[i] == slot0.data()[i] ? 0 : 1;
@@ -218,7 +254,9 @@ struct bench {
     }
 
     // Bytes a copy of n floats moves (read + written) per second, in GB/s.
-    double gbps(double ms) const { return 2.0 * sizeof(float) * static_cast<double>(n) / (ms * 1e6); }
+    double gbps(double ms) const {
+        return 2.0 * sizeof(float) * static_cast<double>(n) / (ms * 1e6);
+    }
 };
 
 void warm_up(bench& b) {
@@ -229,7 +267,7 @@ void warm_up(bench& b) {
 int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
     bench b(n, threads, warmup, reps);
     warm_up(b);
-    const book::TimingStats copy = b.time_copy();
+    const book::timing_stats copy = b.time_copy();
     b.copy_ms = copy.median_ms;
     book::report_timing("copy", copy);
     book::report("copy_gbps", b.gbps(copy.median_ms), "GB/s");
@@ -240,10 +278,12 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
     std::vector<kernel_info> kernels = ch02::copy_kernels();
     for (const kernel_info& k : ch02::stencil_kernels(radius))
         if (!k.variant) kernels.push_back(k);  // the variants are --tune's
-    std::printf("\nR = %d, n = %lld floats (%.0f MiB in, as much out), %d threads per block, "
-                "median of %d launches\n", radius, n, 4.0 * n / (1 << 20), threads, reps);
-    std::printf("%-14s %-44s %7s %7s %8s %9s %8s %7s %6s\n", "kernel", "idea", "B/thr",
-                "ld/out", "ms", "p10-p90", "GB/s", "x copy", "bad");
+    std::printf(
+        "\nR = %d, n = %lld floats (%.0f MiB in, as much out), %d threads per block, "
+        "median of %d launches\n",
+        radius, n, 4.0 * n / (1 << 20), threads, reps);
+    std::printf("%-14s %-44s %7s %7s %8s %9s %8s %7s %6s\n", "kernel", "idea", "B/thr", "ld/out",
+                "ms", "p10-p90", "GB/s", "x copy", "bad");
     std::printf("%-14s %-44s %7s %7s %8.4f %4.3f-%4.3f %8.0f %7.3f %6s\n", "cudaMemcpy",
                 "device to device", "-", "-", copy.median_ms, copy.p10_ms, copy.p90_ms,
                 b.gbps(copy.median_ms), 1.0, "-");
@@ -252,7 +292,7 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
     std::string best_name = "none";
     for (const kernel_info& k : kernels) {
         const long long bad = b.check(k, radius);
-        const book::TimingStats t = b.time(k);
+        const book::timing_stats t = b.time(k);
         const double ratio = copy.median_ms / t.median_ms;
         book::report_timing(k.name, t);
         book::report(k.name + "_gbps", b.gbps(t.median_ms), "GB/s");
@@ -267,31 +307,37 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
                     k.idea.c_str(), k.bytes_in_flight_per_thread, k.global_loads_per_output,
                     t.median_ms, t.p10_ms, t.p90_ms, b.gbps(t.median_ms), ratio, bad);
     }
-    const book::TimingStats copy_end = b.time_copy();  // the ceiling again, after all kernels
+    const book::timing_stats copy_end = b.time_copy();  // the ceiling again, after all kernels
     book::report_timing("copy_end", copy_end);
     book::report("mismatches", static_cast<double>(bad_total), "count");
     book::report("best_over_copy", best, "ratio");
     book::report_text("best_kernel", best_name);
     std::printf("\ncudaMemcpy again at the end: %.4f ms (%.0f GB/s)\n", copy_end.median_ms,
                 b.gbps(copy_end.median_ms));
-    std::printf("B/thr: input bytes a thread requests before it uses any; ld/out: global load "
-                "instructions per output\n");
-    std::printf("best stencil: %s at %.3f of the cudaMemcpy bandwidth; mismatches against the "
-                "CPU, all kernels, all outputs: %lld\n", best_name.c_str(), best, bad_total);
+    std::printf(
+        "B/thr: input bytes a thread requests before it uses any; ld/out: global load "
+        "instructions per output\n");
+    std::printf(
+        "best stencil: %s at %.3f of the cudaMemcpy bandwidth; mismatches against the "
+        "CPU, all kernels, all outputs: %lld\n",
+        best_name.c_str(), best, bad_total);
     return 0;
 }
 
 int sweep_mode(long long n, int threads, int warmup, int reps) {
     bench b(n, threads, warmup, reps);
     warm_up(b);
-    const book::TimingStats copy = b.time_copy();
+    const book::timing_stats copy = b.time_copy();
     book::report_timing("copy", copy);
     book::report("copy_gbps", b.gbps(copy.median_ms), "GB/s");
     const std::vector<std::string> names = {"plain", "vec_x4", "tiled_vec_x4", "tiled_async_x4"};
-    std::printf("\nn = %lld floats, %d threads per block; x copy = cudaMemcpy time / kernel time; "
-                "Gadd/s = n (2R+1) / time\n", n, threads);
+    std::printf(
+        "\nn = %lld floats, %d threads per block; x copy = cudaMemcpy time / kernel time; "
+        "Gadd/s = n (2R+1) / time\n",
+        n, threads);
     std::printf("%5s", "R");
-    for (const std::string& s : names) std::printf(" %14s %8s %8s", (s + " ms").c_str(), "x copy", "Gadd/s");
+    for (const std::string& s : names)
+        std::printf(" %14s %8s %8s", (s + " ms").c_str(), "x copy", "Gadd/s");
     std::printf("\n");
     long long bad_total = 0;
     for (int radius : ch02::kSweepRadii) {
@@ -300,7 +346,7 @@ int sweep_mode(long long n, int threads, int warmup, int reps) {
         for (const std::string& s : names) {
             const kernel_info& k = ch02::find_kernel(kernels, s);
             bad_total += b.check(k, radius);
-            const book::TimingStats t = b.time(k);
+            const book::timing_stats t = b.time(k);
             const std::string tag = "sweep_" + s + "_r" + std::to_string(radius);
             const double adds = static_cast<double>(n) * (2.0 * radius + 1.0) / (t.median_ms * 1e6);
             book::report(tag + "_ms", t.median_ms, "ms");
@@ -318,15 +364,15 @@ int sweep_mode(long long n, int threads, int warmup, int reps) {
 }
 
 int tune_mode(long long n, int warmup, int reps) {
-    const std::vector<std::string> names = {"plain", "tiled", "vec_x1", "vec_x2", "vec_x4", "vec_x8",
-                                            "tiled_vec_x1", "tiled_vec_x2", "tiled_vec_x4",
-                                            "tiled_vec_x8", "tiled_async_x4", "copy_vec_x1",
-                                            "copy_vec_x4"};
+    const std::vector<std::string> names = {
+        "plain",          "tiled",        "vec_x1",       "vec_x2",       "vec_x4",
+        "vec_x8",         "tiled_vec_x1", "tiled_vec_x2", "tiled_vec_x4", "tiled_vec_x8",
+        "tiled_async_x4", "copy_vec_x1",  "copy_vec_x4"};
     std::vector<kernel_info> all = ch02::stencil_kernels(3);
     for (const kernel_info& k : ch02::copy_kernels()) all.push_back(k);
     bench b(n, 256, warmup, reps);
     warm_up(b);
-    const book::TimingStats copy = b.time_copy();
+    const book::timing_stats copy = b.time_copy();
     book::report_timing("copy", copy);
     std::printf("\nR = 3, n = %lld: kernel time / cudaMemcpy time as x copy (%.4f ms)\n%-14s", n,
                 copy.median_ms, "kernel");
@@ -368,7 +414,8 @@ int profile_mode(long long n, int threads) {
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("The chapter's stencil kernels: checked against the CPU, timed against cudaMemcpy");
+    book::options opts(
+        "The chapter's stencil kernels: checked against the CPU, timed against cudaMemcpy");
     bool check = false, sweep = false, tune = false, profile = false, quick = false;
     int log2n = 28, radius = 3, threads = 256, warmup = 3, reps = 20;
     opts.flag("--check", check, "check every kernel at every compiled radius against the CPU");
@@ -378,7 +425,8 @@ int run(int argc, char** argv) {
     opts.flag("--quick", quick, "small sizes, for compute-sanitizer (with --check)");
     opts.option("--log2n", log2n, "n = 2^log2n floats for the timed modes", 10, 30);
     opts.option("--radius", radius, "the radius of the default mode (a compiled one)", 1, 128);
-    opts.option("--threads", threads, "threads per block (default mode, --sweep, --profile)", 64, 1024);
+    opts.option("--threads", threads, "threads per block (default mode, --sweep, --profile)", 64,
+                1024);
     opts.option("--warmup", warmup, "untimed launches before the timed ones", 0, 100);
     opts.option("--reps", reps, "timed launches (the median is reported)", 1, 1000);
     if (const auto status = opts.parse(argc, argv)) return *status;

@@ -35,8 +35,7 @@ constexpr std::uint64_t kSeed = 777;
 
 __device__ void spin(long long cycles) {
     const long long t0 = clock64();
-    while (clock64() - t0 < cycles) {
-    }
+    while (clock64() - t0 < cycles) {}
 }
 
 // [listing:tiled-nosync]
@@ -111,10 +110,14 @@ __global__ void fill_integers(float* d, long long n, std::uint64_t seed) {
 bool launch(const std::string& kernel, const float* in, float* out, long long n, long long delay) {
     const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
     const std::size_t smem = sizeof(float) * ch02::tile_floats(kThreads, R);
-    if (kernel == "tiled") ch02::stencil_tiled<R><<<blocks, kThreads, smem>>>(in, out, n);
-    else if (kernel == "nosync") stencil_tiled_nosync<<<blocks, kThreads, smem>>>(in, out, n, delay);
-    else if (kernel == "branch") stencil_tiled_branch<<<blocks, kThreads, smem>>>(in, out, n);
-    else stencil_tiled_branch_one_side<<<blocks, kThreads, smem>>>(in, out, n);
+    if (kernel == "tiled")
+        ch02::stencil_tiled<R><<<blocks, kThreads, smem>>>(in, out, n);
+    else if (kernel == "nosync")
+        stencil_tiled_nosync<<<blocks, kThreads, smem>>>(in, out, n, delay);
+    else if (kernel == "branch")
+        stencil_tiled_branch<<<blocks, kThreads, smem>>>(in, out, n);
+    else
+        stencil_tiled_branch_one_side<<<blocks, kThreads, smem>>>(in, out, n);
     BOOK_CHECK_LAUNCH();
     const auto t0 = std::chrono::steady_clock::now();
     cudaError_t s;
@@ -158,7 +161,7 @@ tally run_trials(const std::string& kernel, long long n, int trials, long long d
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("The tiled stencil's barrier: taken out, and put inside a branch");
+    book::options opts("The tiled stencil's barrier: taken out, and put inside a branch");
     std::string kernel;
     bool small = false;
     int trials = 20, log2n = 22;
@@ -166,20 +169,25 @@ int run(int argc, char** argv) {
     opts.flag("--small", small, "one launch on 4096 floats (for compute-sanitizer)");
     opts.option("--trials", trials, "launches per kernel, each on fresh input", 1, 1000);
     opts.option("--log2n", log2n, "n = 2^log2n floats", 4, 28);
-    opts.option("--delay", delay, "with --kernel nosync: clock cycles the right halo's loaders wait", 0,
-                100000000);
+    opts.option("--delay", delay,
+                "with --kernel nosync: clock cycles the right halo's loaders wait", 0, 100000000);
     bool k_tiled = false, k_nosync = false, k_branch = false, k_one_side = false;
     opts.flag("--tiled", k_tiled, "run only the tiled kernel (with its barrier)");
     opts.flag("--nosync", k_nosync, "run only the kernel without the barrier");
     opts.flag("--branch", k_branch, "run only the kernel with a barrier on each side of a branch");
-    opts.flag("--branch-one-side", k_one_side, "run only the kernel with a barrier on one side (may hang)");
+    opts.flag("--branch-one-side", k_one_side,
+              "run only the kernel with a barrier on one side (may hang)");
     if (const auto status = opts.parse(argc, argv)) return *status;
     const int chosen = k_tiled + k_nosync + k_branch + k_one_side;
     if (chosen > 1) {
         std::fprintf(stderr, "stencil_barrier: error: choose at most one kernel\n");
         return 2;
     }
-    kernel = k_tiled ? "tiled" : k_nosync ? "nosync" : k_branch ? "branch" : k_one_side ? "branch_one_side" : "";
+    kernel = k_tiled      ? "tiled"
+             : k_nosync   ? "nosync"
+             : k_branch   ? "branch"
+             : k_one_side ? "branch_one_side"
+                          : "";
     const long long n = small ? 4096 : (1LL << log2n);
     if (small) trials = 1;
 
@@ -188,8 +196,10 @@ int run(int argc, char** argv) {
         book::report("mismatches", static_cast<double>(t.mismatches), "count");
         book::report("bad_launches", t.bad_launches, "count");
         book::report("hung", 0, "bool");
-        std::printf("%s, n = %lld, delay %lld cycles: %d launches, %d with wrong outputs, %lld wrong "
-                    "outputs\n", kernel.c_str(), n, delay, t.launches, t.bad_launches, t.mismatches);
+        std::printf(
+            "%s, n = %lld, delay %lld cycles: %d launches, %d with wrong outputs, %lld wrong "
+            "outputs\n",
+            kernel.c_str(), n, delay, t.launches, t.bad_launches, t.mismatches);
         return 0;
     }
 
@@ -197,11 +207,13 @@ int run(int argc, char** argv) {
         std::string kernel;
         long long delay;
     };
-    const std::vector<row> rows = {{"tiled", 0},      {"nosync", 0},     {"nosync", 1000},
-                                   {"nosync", 10000}, {"tiled", 0},      {"branch", 0}};
-    std::printf("\nR = %d, n = %lld floats, %d threads per block, %d launches per row on fresh input\n",
-                R, n, kThreads, trials);
-    std::printf("%-8s %14s %14s %16s\n", "kernel", "delay (cycles)", "bad launches", "wrong outputs");
+    const std::vector<row> rows = {{"tiled", 0},      {"nosync", 0}, {"nosync", 1000},
+                                   {"nosync", 10000}, {"tiled", 0},  {"branch", 0}};
+    std::printf(
+        "\nR = %d, n = %lld floats, %d threads per block, %d launches per row on fresh input\n", R,
+        n, kThreads, trials);
+    std::printf("%-8s %14s %14s %16s\n", "kernel", "delay (cycles)", "bad launches",
+                "wrong outputs");
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const tally t = run_trials(rows[r].kernel, n, trials, rows[r].delay);
         std::string tag = rows[r].kernel;

@@ -47,8 +47,8 @@ namespace {
 std::int64_t whole(const std::vector<float>& in, long long k, const char* who) {
     const float v = in[static_cast<std::size_t>(k)];
     if (!(std::fabs(v) < 9.0e15f) || v != std::trunc(v))
-        throw std::invalid_argument(std::string(who) + ": in[" + std::to_string(k) + "] = " +
-                                    std::to_string(v) + " is not a whole number");
+        throw std::invalid_argument(std::string(who) + ": in[" + std::to_string(k) +
+                                    "] = " + std::to_string(v) + " is not a whole number");
     return static_cast<std::int64_t>(v);
 }
 
@@ -66,9 +66,8 @@ std::vector<double> stencil_reference_integers(const std::vector<float>& in, int
     for (long long i = 0; i < n; ++i) {
         const long long lo = std::max(0LL, i - radius);
         const long long hi = std::min(n, i + radius + 1);  // one past the window, clipped to n
-        out[static_cast<std::size_t>(i)] =
-            static_cast<double>(prefix[static_cast<std::size_t>(hi)] -
-                                prefix[static_cast<std::size_t>(lo)]);
+        out[static_cast<std::size_t>(i)] = static_cast<double>(
+            prefix[static_cast<std::size_t>(hi)] - prefix[static_cast<std::size_t>(lo)]);
     }
     return out;
 }
@@ -98,7 +97,8 @@ comparison compare_exact(const std::vector<float>& got, const std::vector<double
             ++c.mismatches;
             if (c.first_mismatch < 0) c.first_mismatch = static_cast<long long>(i);
         }
-        if (std::isnan(err) || err > c.max_abs_error) c.max_abs_error = std::isnan(err) ? INFINITY : err;
+        if (std::isnan(err) || err > c.max_abs_error)
+            c.max_abs_error = std::isnan(err) ? INFINITY : err;
     }
     return c;
 }
@@ -109,8 +109,8 @@ namespace {
 std::int64_t whole_at(const float* in, long long k) {
     const float v = in[k];
     if (!(std::fabs(v) < 9.0e15f) || v != std::trunc(v))
-        throw std::invalid_argument("compare_integers: in[" + std::to_string(k) + "] = " +
-                                    std::to_string(v) + " is not a whole number");
+        throw std::invalid_argument("compare_integers: in[" + std::to_string(k) +
+                                    "] = " + std::to_string(v) + " is not a whole number");
     return static_cast<std::int64_t>(v);
 }
 
@@ -155,8 +155,8 @@ comparison compare_integers(const float* got, const float* in, long long n, int 
     for (long long p = 0; p < parts; ++p)
         threads.emplace_back([&, p] {
             try {
-                results[static_cast<std::size_t>(p)] = compare_integers_part(
-                    got, in, n, radius, n * p / parts, n * (p + 1) / parts);
+                results[static_cast<std::size_t>(p)] =
+                    compare_integers_part(got, in, n, radius, n * p / parts, n * (p + 1) / parts);
             } catch (...) {
                 errors[static_cast<std::size_t>(p)] = std::current_exception();
             }
@@ -169,7 +169,8 @@ comparison compare_integers(const float* got, const float* in, long long n, int 
     return all;
 }
 
-comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in, int radius) {
+comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in,
+                            int radius) {
     check_radius(radius, "compare_integers");
     check_sizes(got.size(), in.size(), "compare_integers");
     return compare_integers(got.data(), in.data(), static_cast<long long>(in.size()), radius);
@@ -213,8 +214,9 @@ std::string describe(const comparison& c) {
         std::snprintf(buf, sizeof buf, "checked %lld, mismatches 0, max error %.3g", c.checked,
                       c.max_abs_error);
     else
-        std::snprintf(buf, sizeof buf, "checked %lld, mismatches %lld (first at %lld), max error %.3g",
-                      c.checked, c.mismatches, c.first_mismatch, c.max_abs_error);
+        std::snprintf(buf, sizeof buf,
+                      "checked %lld, mismatches %lld (first at %lld), max error %.3g", c.checked,
+                      c.mismatches, c.first_mismatch, c.max_abs_error);
     return buf;
 }
 

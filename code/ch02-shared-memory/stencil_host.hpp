@@ -43,11 +43,12 @@ double sum_tolerance(int terms, double abs_sum);
 
 /// What a comparison found.
 struct comparison {
-    long long checked = 0;                  ///< outputs compared
-    long long mismatches = 0;               ///< outputs off (exactly, or beyond the tolerance)
-    double max_abs_error = 0.0;             ///< the largest |got - want|
-    double max_error_over_tolerance = 0.0;  ///< the largest |got - want| / tolerance (tolerance mode)
-    long long first_mismatch = -1;          ///< the index of the first mismatch, or -1
+    long long checked = 0;       ///< outputs compared
+    long long mismatches = 0;    ///< outputs off (exactly, or beyond the tolerance)
+    double max_abs_error = 0.0;  ///< the largest |got - want|
+    double max_error_over_tolerance =
+        0.0;                        ///< the largest |got - want| / tolerance (tolerance mode)
+    long long first_mismatch = -1;  ///< the index of the first mismatch, or -1
 };
 
 /// Compare outputs exactly (for integer inputs). NaN never matches.
@@ -59,7 +60,8 @@ comparison compare_exact(const std::vector<float>& got, const std::vector<double
 /// reference array (for the 2^28-element benchmark outputs). Large arrays are
 /// split over the CPU's cores, each part starting its own running sum.
 /// @throws std::invalid_argument when the sizes differ or an input is not whole.
-comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in, int radius);
+comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in,
+                            int radius);
 
 /// The same on n outputs `got` and n inputs `in` (for host buffers that are not vectors).
 comparison compare_integers(const float* got, const float* in, long long n, int radius);

@@ -71,7 +71,8 @@ __global__ void stencil_tiled(const float* __restrict__ in, float* __restrict__ 
 // coalesced). The K windows' loads are independent: a thread has K times the
 // bytes in flight of stencil_plain, with as many load instructions per output.
 template <int R, int K>
-__global__ void stencil_strided(const float* __restrict__ in, float* __restrict__ out, long long n) {
+__global__ void stencil_strided(const float* __restrict__ in, float* __restrict__ out,
+                                long long n) {
     const long long start = blockIdx.x * outputs_per_block(blockDim.x, K);
     float sum[K];
 #pragma unroll
@@ -158,7 +159,8 @@ __global__ void stencil_vec(const float* __restrict__ in, float* __restrict__ ou
         for (int v = 0; v < V; ++v) out4[threadIdx.x + v * blockDim.x] = result[v];
     } else {
         for (int v = 0; v < V; ++v) {
-            const long long p = start + kVec * (threadIdx.x + static_cast<long long>(v) * blockDim.x);
+            const long long p =
+                start + kVec * (threadIdx.x + static_cast<long long>(v) * blockDim.x);
             if (p >= n) break;
             const float4 r = window_sum4<R>([&](int c) {
                 const long long q = p + kVec * c;
@@ -281,7 +283,7 @@ __global__ void stencil_tiled_async(const float* __restrict__ in, float* __restr
         __pipeline_wait_prior(1);  // this thread's copies of the current tile have landed
         __syncthreads();           // and every thread's
         sum_tile<R, V>(current, block_start(tile, per_block), out, n);
-        __syncthreads();           // nobody reads `current` any more: it may be refilled
+        __syncthreads();  // nobody reads `current` any more: it may be refilled
     }
 }
 // [/listing:tiled-async]

@@ -36,9 +36,9 @@ __global__ void stencil(const float* in, float* out, int n) {
     int gid = blockIdx.x * blockDim.x + threadIdx.x;
     int lid = threadIdx.x + RADIUS;
 
-    tile[lid] = in[gid];                       // gid may be >= n in the last block
+    tile[lid] = in[gid];  // gid may be >= n in the last block
     if (threadIdx.x < RADIUS) {
-        tile[lid - RADIUS]     = in[gid - RADIUS];      // block 0: in[-3], in[-2], in[-1]
+        tile[lid - RADIUS] = in[gid - RADIUS];          // block 0: in[-3], in[-2], in[-1]
         tile[lid + blockDim.x] = in[gid + blockDim.x];  // last block: past the end
     }
 
@@ -46,20 +46,21 @@ __global__ void stencil(const float* in, float* out, int n) {
 
     float sum = 0.0f;
     for (int d = -RADIUS; d <= RADIUS; ++d) sum += tile[lid + d];
-    out[gid] = sum;                            // gid may be >= n in the last block
+    out[gid] = sum;  // gid may be >= n in the last block
 }
 // [/listing:seed-stencil]
 
 namespace {
 
-constexpr long long kGuard = 1024;        // floats of guard before and after each array
-constexpr float kInputSentinel = 1000.0f; // what the input's guards hold
+constexpr long long kGuard = 1024;         // floats of guard before and after each array
+constexpr float kInputSentinel = 1000.0f;  // what the input's guards hold
 constexpr std::uint64_t kSeed = 4242;
 
 std::vector<float> input_values(long long n) {
     std::vector<float> v(static_cast<std::size_t>(n));
     for (long long i = 0; i < n; ++i)
-        v[static_cast<std::size_t>(i)] = 1.0f + static_cast<float>(book::random_u32(kSeed, i) >> 28);
+        v[static_cast<std::size_t>(i)] =
+            1.0f + static_cast<float>(book::random_u32(kSeed, i) >> 28);
     return v;
 }
 
@@ -99,7 +100,8 @@ outcome run_guarded(const std::string& kernel, long long n) {
             o.last = i;
         }
     for (std::size_t k = 0; k < got.size(); ++k) {
-        const bool guard = static_cast<long long>(k) < kGuard || static_cast<long long>(k) >= kGuard + n;
+        const bool guard =
+            static_cast<long long>(k) < kGuard || static_cast<long long>(k) >= kGuard + n;
         if (guard && got[k] == got[k]) ++o.guard_writes;  // no longer the NaN poison
     }
     return o;
@@ -112,16 +114,18 @@ outcome run_exact(const std::string& kernel, long long n) {
     in.from_host(values);
     BOOK_CUDA_CHECK(cudaMemset(out.data(), 0xFF, out.bytes()));
     launch(kernel, in.data(), out.data(), n);
-    const ch02::comparison c = ch02::compare_exact(out.to_host(), ch02::stencil_reference_integers(values, RADIUS));
+    const ch02::comparison c =
+        ch02::compare_exact(out.to_host(), ch02::stencil_reference_integers(values, RADIUS));
     return {c.mismatches, c.first_mismatch, -1, 0};
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("The seed's tiled stencil at the ends of the array, beside the fixed one");
+    book::options opts("The seed's tiled stencil at the ends of the array, beside the fixed one");
     bool exact = false;
     long long n = 1000;
     std::string kernel = "seed";
-    opts.flag("--exact", exact, "allocate exactly n floats, no guards; run --kernel only (for memcheck)");
+    opts.flag("--exact", exact,
+              "allocate exactly n floats, no guards; run --kernel only (for memcheck)");
     opts.option("--n", n, "floats (with --exact)", 1, 1 << 24);
     bool fixed = false;
     opts.flag("--fixed", fixed, "with --exact: run the fixed kernel instead of the seed's");
@@ -131,13 +135,16 @@ int run(int argc, char** argv) {
     if (exact) {
         const outcome o = run_exact(kernel, n);
         book::report("mismatches", static_cast<double>(o.mismatches), "count");
-        std::printf("%s kernel, n = %lld, exact allocations: %lld outputs differ from the CPU "
-                    "reference\n", kernel.c_str(), n, o.mismatches);
+        std::printf(
+            "%s kernel, n = %lld, exact allocations: %lld outputs differ from the CPU "
+            "reference\n",
+            kernel.c_str(), n, o.mismatches);
         return 0;
     }
 
-    std::printf("\nR = %d, %d threads per block; input guards hold %.0f, output guards are poisoned\n",
-                RADIUS, BLOCK, kInputSentinel);
+    std::printf(
+        "\nR = %d, %d threads per block; input guards hold %.0f, output guards are poisoned\n",
+        RADIUS, BLOCK, kInputSentinel);
     std::printf("%-6s %6s %11s %7s %7s %13s\n", "kernel", "n", "mismatches", "first", "last",
                 "guard writes");
     for (const long long size : {1024LL, 1000LL}) {
@@ -152,8 +159,9 @@ int run(int argc, char** argv) {
                         o.last, o.guard_writes);
         }
     }
-    std::printf("\nfirst/last: the first and last output that differs (-1: none); guard writes: "
-                "words written outside [0, n)\n");
+    std::printf(
+        "\nfirst/last: the first and last output that differs (-1: none); guard writes: "
+        "words written outside [0, n)\n");
     return 0;
 }
 

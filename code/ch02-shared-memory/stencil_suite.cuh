@@ -30,14 +30,14 @@ using launcher = void (*)(const float* in, float* out, long long n, int threads)
 
 /// One kernel of the table.
 struct kernel_info {
-    std::string name;                  ///< result names use it: [a-z0-9_]+
-    std::string idea;                  ///< what it changes, for the table
+    std::string name;  ///< result names use it: [a-z0-9_]+
+    std::string idea;  ///< what it changes, for the table
     int outputs_per_thread;
-    int bytes_in_flight_per_thread;    ///< input bytes a thread requests before it uses any
-    double global_loads_per_output;    ///< load instructions to global memory per output (interior)
-    bool copy;                         ///< a copy, not a stencil
+    int bytes_in_flight_per_thread;  ///< input bytes a thread requests before it uses any
+    double global_loads_per_output;  ///< load instructions to global memory per output (interior)
+    bool copy;                       ///< a copy, not a stencil
     launcher launch;
-    bool variant = false;              ///< a tuning variant (--tune), not a step of the table
+    bool variant = false;  ///< a tuning variant (--tune), not a step of the table
 };
 
 namespace detail {
@@ -100,8 +100,8 @@ void run_tiled_async(const float* in, float* out, long long n, int threads) {
     // As many blocks as fit on the GPU at once (no more than there are tiles).
     int per_sm = 0;
     BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
-    const long long fit = static_cast<long long>(per_sm) *
-                          book::device_attribute(cudaDevAttrMultiProcessorCount);
+    const long long fit =
+        static_cast<long long>(per_sm) * book::device_attribute(cudaDevAttrMultiProcessorCount);
     const long long blocks = fit < tiles ? fit : tiles;
     if (blocks < 1) throw std::runtime_error("stencil_tiled_async: no block fits on an SM");
     kernel<<<static_cast<unsigned>(blocks), threads, smem>>>(in, out, n);

@@ -60,8 +60,8 @@ __global__ void rotate_nosync(const unsigned* in, unsigned* out) {
     const int i = blockIdx.x * blockDim.x + t;
     unsigned v = in[i];
     for (int round = 0; round < kRounds; ++round) {
-        s[t] = v;                             // no __syncwarp: nothing orders these writes
-        v = s[warp_base + (lane + 1) % 32];   // before the other lanes' reads
+        s[t] = v;                            // no __syncwarp: nothing orders these writes
+        v = s[warp_base + (lane + 1) % 32];  // before the other lanes' reads
     }
     out[i] = v;
 }
@@ -79,7 +79,7 @@ long long count_mismatches(const std::vector<unsigned>& in, const std::vector<un
 }
 
 int run(int argc, char** argv) {
-    book::Options opts("Lanes of a warp exchanging values: __syncwarp, shuffles, and neither");
+    book::options opts("Lanes of a warp exchanging values: __syncwarp, shuffles, and neither");
     bool small = false, nosync_only = false;
     opts.flag("--small", small, "one block (for compute-sanitizer)");
     opts.flag("--nosync", nosync_only, "run only the kernel without __syncwarp");
@@ -95,8 +95,8 @@ int run(int argc, char** argv) {
         const char* name;
         void (*kernel)(const unsigned*, unsigned*);
     };
-    std::vector<variant> variants = {{"syncwarp", rotate_syncwarp}, {"shfl", rotate_shfl},
-                                     {"nosync", rotate_nosync}};
+    std::vector<variant> variants = {
+        {"syncwarp", rotate_syncwarp}, {"shfl", rotate_shfl}, {"nosync", rotate_nosync}};
     if (nosync_only)
         variants = {{"nosync", rotate_nosync}};
     else if (small)

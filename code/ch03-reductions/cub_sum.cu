@@ -36,8 +36,9 @@ cub_sum::cub_sum(std::size_t max_n) : max_n_(max_n) {
 // [listing:cub-run]
 void cub_sum::run(const float* x, std::size_t n, float* out, cudaStream_t stream) {
     if (n > max_n_)
-        throw std::invalid_argument("cub_sum::run: n = " + std::to_string(n) + " is more than the " +
-                                    std::to_string(max_n_) + " it was made for");
+        throw std::invalid_argument("cub_sum::run: n = " + std::to_string(n) +
+                                    " is more than the " + std::to_string(max_n_) +
+                                    " it was made for");
     std::size_t bytes = temp_.bytes();
     BOOK_CUDA_CHECK(cub_call(temp_.data(), bytes, x, out, n, stream));
 }

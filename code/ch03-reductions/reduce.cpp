@@ -32,7 +32,8 @@ std::string size_label(std::size_t n) {
 }
 
 std::vector<int> bench_log2s(const settings& s) {
-    const std::vector<int> all = s.quick ? std::vector<int>{12, 16} : std::vector<int>{16, 20, 24, 28};
+    const std::vector<int> all =
+        s.quick ? std::vector<int>{12, 16} : std::vector<int>{16, 20, 24, 28};
     std::vector<int> out;
     for (int k : all)
         if (k <= s.max_log2) out.push_back(k);
@@ -57,7 +58,7 @@ namespace {
 double tbs(std::size_t n, double ms) { return static_cast<double>(n) * sizeof(float) / (ms * 1e9); }
 
 struct pair_times {
-    book::TimingStats a, b;
+    book::timing_stats a, b;
 };
 
 // [listing:alternating]
@@ -78,11 +79,15 @@ pair_times time_alternating(A&& a, B&& b, int warmup, int rounds, int reps) {
             const bool run_a = (which == 0) == (r % 2 == 0);
             for (int i = 0; i < reps; ++i) {
                 BOOK_CUDA_CHECK(cudaEventRecord(start[i].get(), 0));
-                if (run_a) a(); else b();
+                if (run_a)
+                    a();
+                else
+                    b();
                 BOOK_CUDA_CHECK(cudaEventRecord(stop[i].get(), 0));
             }
             BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-            for (int i = 0; i < reps; ++i) (run_a ? ta : tb).push_back(book::elapsed_ms(start[i], stop[i]));
+            for (int i = 0; i < reps; ++i)
+                (run_a ? ta : tb).push_back(book::elapsed_ms(start[i], stop[i]));
         }
     }
     return {book::summarize_times(std::move(ta)), book::summarize_times(std::move(tb))};
@@ -160,10 +165,11 @@ int run_bench(const settings& s) {
     const int warmup = 3;
     long failures = 0;
 
-    std::printf("\nstep 7 and 8 launch: %d threads, %d blocks per SM (at most %d fit), %d float4 "
-                "loads in flight per thread; CUB temporary storage %zu bytes\n",
-                s.tune.threads, s.tune.blocks_per_sm, max_blocks_per_sm(s.tune), s.tune.unroll,
-                cub.temp_bytes());
+    std::printf(
+        "\nstep 7 and 8 launch: %d threads, %d blocks per SM (at most %d fit), %d float4 "
+        "loads in flight per thread; CUB temporary storage %zu bytes\n",
+        s.tune.threads, s.tune.blocks_per_sm, max_blocks_per_sm(s.tune), s.tune.unroll,
+        cub.temp_bytes());
     book::report("best_threads", s.tune.threads, "threads");
     book::report("best_blocks_per_sm", s.tune.blocks_per_sm, "blocks");
     book::report("best_unroll", s.tune.unroll, "loads");
@@ -172,7 +178,7 @@ int run_bench(const settings& s) {
     for (int lg : logs) {
         const std::size_t n = std::size_t{1} << lg;
         const std::string label = size_label(n);
-        book::RotatingBuffers<float> in(n, 3);
+        book::rotating_buffers<float> in(n, 3);
         fill_input(in.all(), in.total(), static_cast<std::uint64_t>(s.seed) + lg, input_kind::unit);
 
         // Every step's result on the first buffer, against the double reference.
@@ -187,23 +193,24 @@ int run_bench(const settings& s) {
             if (!v.ok) {
                 ++failures;
                 std::printf("FAILED: %s on %s floats: error %.3g, bound %.3g\n",
-                            std::string(info(r.which()).key).c_str(), label.c_str(), v.error, v.bound);
+                            std::string(info(r.which()).key).c_str(), label.c_str(), v.error,
+                            v.bound);
             }
         }
 
         in.rewind();
-        const book::TimingStats ceiling = book::time_launches(
+        const book::timing_stats ceiling = book::time_launches(
             [&] { read_ceiling(in.next(), n, sink.data(), s.tune, sms); }, warmup, s.reps);
-        std::vector<book::TimingStats> t;
+        std::vector<book::timing_stats> t;
         for (std::size_t k = 0; k + 1 < reducers.size(); ++k) {
             in.rewind();
             t.push_back(book::time_launches([&] { reducers[k].run(in.next(), n, out.data()); },
                                             warmup, s.reps));
         }
         in.rewind();
-        const pair_times vs = time_alternating([&] { best.run(in.next(), n, out.data()); },
-                                               [&] { cub.run(in.next(), n, out.data()); }, warmup,
-                                               s.rounds, s.reps);
+        const pair_times vs =
+            time_alternating([&] { best.run(in.next(), n, out.data()); },
+                             [&] { cub.run(in.next(), n, out.data()); }, warmup, s.rounds, s.reps);
         t.push_back(vs.a);
         const double ratio = vs.b.median_ms / vs.a.median_ms;
 
@@ -236,14 +243,17 @@ int run_bench(const settings& s) {
         if (s.graphs) {
             const int calls = static_cast<int>(std::min<std::size_t>(in.count(), 512));
             const double gb = graph_us_per_call(
-                [&](int i, cudaStream_t st) { best.run(in.slot(i), n, out.data(), st); }, calls, 10);
+                [&](int i, cudaStream_t st) { best.run(in.slot(i), n, out.data(), st); }, calls,
+                10);
             const double gc = graph_us_per_call(
                 [&](int i, cudaStream_t st) { cub.run(in.slot(i), n, out.data(), st); }, calls, 10);
             book::report("graph_one_pass_us_" + label, gb, "us");
             book::report("graph_cub_us_" + label, gc, "us");
             book::report("graph_best_over_cub_" + label, gc / gb, "ratio");
-            std::printf("as CUDA-graph replays (%d calls per graph): step 8 %.2f us, CUB %.2f us "
-                        "per call: %.2fx\n", calls, gb, gc, gc / gb);
+            std::printf(
+                "as CUDA-graph replays (%d calls per graph): step 8 %.2f us, CUB %.2f us "
+                "per call: %.2fx\n",
+                calls, gb, gc, gc / gb);
         }
     }
     book::report("bench_failures", static_cast<double>(failures), "count");
@@ -255,7 +265,7 @@ int run_bench(const settings& s) {
 int run_sweep(const settings& s) {
     const std::vector<int> logs = bench_log2s(s);
     const std::size_t max_n = std::size_t{1} << logs.back();
-    std::vector<book::RotatingBuffers<float>> in;
+    std::vector<book::rotating_buffers<float>> in;
     for (int lg : logs) {
         in.emplace_back(std::size_t{1} << lg, 3);
         fill_input(in.back().all(), in.back().total(), static_cast<std::uint64_t>(s.seed) + lg,
@@ -270,7 +280,8 @@ int run_sweep(const settings& s) {
     auto time_cub = [&](std::size_t k) {
         const std::size_t n = std::size_t{1} << logs[k];
         in[k].rewind();
-        return book::time_launches([&] { cub.run(in[k].next(), n, out.data()); }, 3, s.reps).median_ms;
+        return book::time_launches([&] { cub.run(in[k].next(), n, out.data()); }, 3, s.reps)
+            .median_ms;
     };
     std::vector<double> cub_ms(logs.size());
     for (std::size_t k = 0; k < logs.size(); ++k) cub_ms[k] = time_cub(k);
@@ -295,8 +306,9 @@ int run_sweep(const settings& s) {
                 for (std::size_t k = 0; k < logs.size(); ++k) {
                     const std::size_t n = std::size_t{1} << logs[k];
                     in[k].rewind();
-                    const double ms = book::time_launches(
-                        [&] { r.run(in[k].next(), n, out.data()); }, 3, s.reps).median_ms;
+                    const double ms =
+                        book::time_launches([&] { r.run(in[k].next(), n, out.data()); }, 3, s.reps)
+                            .median_ms;
                     const double ratio = cub_ms[k] / ms;
                     log_sum += std::log(ratio);
                     std::printf("  %9.2f [%5.2fx]", ms * 1000, ratio);
@@ -333,9 +345,10 @@ int run_sweep(const settings& s) {
         book::report("sweep_best_blocks_per_sm_" + label, t.blocks_per_sm, "blocks");
         book::report("sweep_best_unroll_" + label, t.unroll, "loads");
     }
-    std::printf("best over all sizes (geometric mean of the ratios): --threads %d --blocks-per-sm %d "
-                "--unroll %d: %.3fx\n", best_overall.threads, best_overall.blocks_per_sm,
-                best_overall.unroll, best_geo);
+    std::printf(
+        "best over all sizes (geometric mean of the ratios): --threads %d --blocks-per-sm %d "
+        "--unroll %d: %.3fx\n",
+        best_overall.threads, best_overall.blocks_per_sm, best_overall.unroll, best_geo);
     book::report("sweep_overall_threads", best_overall.threads, "threads");
     book::report("sweep_overall_blocks_per_sm", best_overall.blocks_per_sm, "blocks");
     book::report("sweep_overall_unroll", best_overall.unroll, "loads");
@@ -368,7 +381,7 @@ int run_profile(const settings& s) {
 namespace {
 
 int run(int argc, char** argv) {
-    book::Options opts("Reductions from the textbook tree to warp shuffles, against CUB");
+    book::options opts("Reductions from the textbook tree to warp shuffles, against CUB");
     settings s;
     bool check = false, accuracy = false, sweep = false, profile = false, no_graphs = false;
     opts.flag("--check", check, "correctness over many sizes, alignments and launch parameters");
@@ -379,7 +392,8 @@ int run(int argc, char** argv) {
     opts.flag("--no-graphs", no_graphs, "skip the CUDA-graph timings");
     opts.option("--threads", s.tune.threads, "steps 7 and 8: threads per block", 64, 1024);
     opts.option("--blocks-per-sm", s.tune.blocks_per_sm, "steps 7 and 8: blocks per SM", 1, 32);
-    opts.option("--unroll", s.tune.unroll, "steps 7 and 8: float4 loads in flight (1, 2, 4, 8)", 1, 8);
+    opts.option("--unroll", s.tune.unroll, "steps 7 and 8: float4 loads in flight (1, 2, 4, 8)", 1,
+                8);
     opts.option("--max-log2", s.max_log2, "largest size: 2^this floats", 4, 30);
     opts.option("--reps", s.reps, "timed calls per measurement", 1, 100000);
     opts.option("--rounds", s.rounds, "alternating rounds of step 8 and CUB", 1, 1000);

@@ -51,13 +51,13 @@ std::vector<std::size_t> check_sizes(const settings& s) {
     // input, one value, a partial warp, partial blocks, and two passes.
     std::vector<std::size_t> sizes = {0, 1, 33, 513, 4097, 100003};
     if (!s.quick) {
-        sizes = {0,    1,    2,    3,    4,    5,    7,     31,    32,    33,     63,
-                 64,   65,   127,  255,  256,  257,  511,   512,   513,   1023,   1024,
+        sizes = {0,    1,    2,    3,    4,     5,     7,     31,     32,     33,   63,
+                 64,   65,   127,  255,  256,   257,   511,   512,    513,    1023, 1024,
                  1025, 4095, 4096, 4097, 65535, 65536, 65537, 100003, 1000003};
-        for (std::size_t n : {(std::size_t{1} << 20) - 1, std::size_t{1} << 20,
-                              (std::size_t{1} << 20) + 3, 3 * (std::size_t{1} << 20) + 1,
-                              (std::size_t{1} << 24) - 1, (std::size_t{1} << 24) + 5,
-                              std::size_t{1} << 28})
+        for (std::size_t n :
+             {(std::size_t{1} << 20) - 1, std::size_t{1} << 20, (std::size_t{1} << 20) + 3,
+              3 * (std::size_t{1} << 20) + 1, (std::size_t{1} << 24) - 1,
+              (std::size_t{1} << 24) + 5, std::size_t{1} << 28})
             if (n <= (std::size_t{1} << s.max_log2)) sizes.push_back(n);
     }
     return sizes;
@@ -84,10 +84,10 @@ int run_check(const settings& s) {
     auto add = [&](step st, const tuning& t, std::string name) {
         reducers.push_back(std::make_unique<reducer>(st, max_n, t));
         reducer* r = reducers.back().get();
-        runners.push_back({std::move(name),
-                           [r](const float* x, std::size_t n, float* out) { r->run(x, n, out); },
-                           [r] { r->poison(); },
-                           [r, t, sms](std::size_t n) { return summation_depth(r->which(), n, t, sms); }});
+        runners.push_back(
+            {std::move(name), [r](const float* x, std::size_t n, float* out) { r->run(x, n, out); },
+             [r] { r->poison(); },
+             [r, t, sms](std::size_t n) { return summation_depth(r->which(), n, t, sms); }});
     };
     for (const step_info& st : steps) add(st.id, s.tune, std::string(st.key));
     for (const tuning& t : extra) {
@@ -95,17 +95,18 @@ int run_check(const settings& s) {
         add(step::one_pass, t, "one_pass" + tuning_name(t));
     }
     cub_sum cub(max_n);
-    runners.push_back({"cub", [&](const float* x, std::size_t n, float* out) { cub.run(x, n, out); },
+    runners.push_back({"cub",
+                       [&](const float* x, std::size_t n, float* out) { cub.run(x, n, out); },
                        [] {}, [](std::size_t n) { return n; }});  // any order: depth <= n
 
     book::device_buffer<float> input(max_n + 3), out(1);
     long cases = 0, failures = 0, printed = 0;
     std::uint64_t seed = static_cast<std::uint64_t>(s.seed) * 1000003u;
     for (std::size_t n : sizes) {
-        const std::vector<std::size_t> offsets =
-            s.quick ? std::vector<std::size_t>{0, 3}
-            : n <= (std::size_t{1} << 20) ? std::vector<std::size_t>{0, 1, 2, 3}
-                                          : std::vector<std::size_t>{0, 1};
+        const std::vector<std::size_t> offsets = s.quick ? std::vector<std::size_t>{0, 3}
+                                                 : n <= (std::size_t{1} << 20)
+                                                     ? std::vector<std::size_t>{0, 1, 2, 3}
+                                                     : std::vector<std::size_t>{0, 1};
         for (std::size_t offset : offsets) {
             for (input_kind kind : {input_kind::small_int, input_kind::unit}) {
                 // [listing:check-case]
@@ -130,17 +131,21 @@ int run_check(const settings& s) {
                     ++r.failures;
                     ++failures;
                     if (++printed <= 20)
-                        std::printf("FAILED: %s, n = %zu, offset %zu, %s input: got %.9g, expected "
-                                    "%.17g (error %.3g, bound %.3g)\n", r.name.c_str(), n, offset,
-                                    exact ? "whole-number" : "(0, 1]", got, ref, v.error, v.bound);
+                        std::printf(
+                            "FAILED: %s, n = %zu, offset %zu, %s input: got %.9g, expected "
+                            "%.17g (error %.3g, bound %.3g)\n",
+                            r.name.c_str(), n, offset, exact ? "whole-number" : "(0, 1]", got, ref,
+                            v.error, v.bound);
                 }
                 ++cases;
             }
         }
     }
 
-    std::printf("\n%zu sizes from 0 to %zu, %ld cases (size x alignment x input), fresh input "
-                "for each, outputs poisoned with NaN before every run\n", sizes.size(), max_n, cases);
+    std::printf(
+        "\n%zu sizes from 0 to %zu, %ld cases (size x alignment x input), fresh input "
+        "for each, outputs poisoned with NaN before every run\n",
+        sizes.size(), max_n, cases);
     std::printf("%-26s %6s %9s %22s\n", "kernel", "runs", "failures", "worst error / bound");
     long runs = 0;
     for (const runner& r : runners) {
@@ -200,7 +205,8 @@ int run_accuracy(const settings& s) {
         book::report("acc_cub_rel_err_" + label, rel(by_cub), "ratio");
         book::report("acc_one_pass_depth_" + label, static_cast<double>(depth8), "additions");
         book::report("acc_sequential_depth_" + label,
-                     static_cast<double>(summation_depth(step::sequential, n, s.tune, sms)), "additions");
+                     static_cast<double>(summation_depth(step::sequential, n, s.tune, sms)),
+                     "additions");
         book::report("acc_one_pass_bound_rel_" + label, bound8, "ratio");
     }
     book::report("acc_outside_bound", static_cast<double>(outside), "count");

@@ -262,11 +262,20 @@ namespace {
 template <class F>
 void with_unroll(int unroll, F&& f) {
     switch (unroll) {
-        case 1: f(std::integral_constant<int, 1>{}); return;
-        case 2: f(std::integral_constant<int, 2>{}); return;
-        case 4: f(std::integral_constant<int, 4>{}); return;
-        case 8: f(std::integral_constant<int, 8>{}); return;
-        default: throw std::invalid_argument("unroll must be 1, 2, 4 or 8");
+        case 1:
+            f(std::integral_constant<int, 1>{});
+            return;
+        case 2:
+            f(std::integral_constant<int, 2>{});
+            return;
+        case 4:
+            f(std::integral_constant<int, 4>{});
+            return;
+        case 8:
+            f(std::integral_constant<int, 8>{});
+            return;
+        default:
+            throw std::invalid_argument("unroll must be 1, 2, 4 or 8");
     }
 }
 
@@ -274,13 +283,20 @@ using tree_kernel = void (*)(const float*, std::size_t, float*);
 
 tree_kernel kernel_of(step s) {
     switch (s) {
-        case step::interleaved_divergent: return reduce_interleaved_divergent;
-        case step::interleaved_strided: return reduce_interleaved_strided;
-        case step::sequential: return reduce_sequential;
-        case step::first_add: return reduce_first_add;
-        case step::last_warp: return reduce_last_warp;
-        case step::warp_block: return reduce_warp_block;
-        default: throw std::invalid_argument("not a tree step");
+        case step::interleaved_divergent:
+            return reduce_interleaved_divergent;
+        case step::interleaved_strided:
+            return reduce_interleaved_strided;
+        case step::sequential:
+            return reduce_sequential;
+        case step::first_add:
+            return reduce_first_add;
+        case step::last_warp:
+            return reduce_last_warp;
+        case step::warp_block:
+            return reduce_warp_block;
+        default:
+            throw std::invalid_argument("not a tree step");
     }
 }
 
@@ -289,7 +305,9 @@ bool is_stride_step(step s) { return s == step::two_pass || s == step::one_pass;
 }  // namespace
 
 reducer::reducer(step s, std::size_t max_n, const tuning& t)
-    : step_(s), tune_(t), max_n_(max_n),
+    : step_(s),
+      tune_(t),
+      max_n_(max_n),
       sms_(book::device_attribute(cudaDevAttrMultiProcessorCount)) {
     check_tuning(t);
     if (is_stride_step(s)) {
@@ -334,12 +352,14 @@ void reducer::run(const float* x, std::size_t n, float* out, cudaStream_t stream
             reduce_grid_stride<decltype(u)::value>
                 <<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, n, a_.data());
         });
-        reduce_final_block<<<1, threads, 0, stream>>>(a_.data(), static_cast<unsigned>(blocks), out);
+        reduce_final_block<<<1, threads, 0, stream>>>(a_.data(), static_cast<unsigned>(blocks),
+                                                      out);
     } else if (step_ == step::one_pass) {
         const std::size_t blocks = stride_blocks(n, tune_, sms_);
         with_unroll(tune_.unroll, [&](auto u) {
-            reduce_one_pass<decltype(u)::value><<<static_cast<unsigned>(blocks), threads, 0, stream>>>(
-                x, n, a_.data(), counter_.data(), out);
+            reduce_one_pass<decltype(u)::value>
+                <<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, n, a_.data(),
+                                                                        counter_.data(), out);
         });
     } else {
         // Steps 1-6: pass after pass until one value is left; the partial sums

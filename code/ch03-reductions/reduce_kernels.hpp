@@ -47,8 +47,8 @@ private:
     tuning tune_;
     std::size_t max_n_;
     int sms_;
-    book::device_buffer<float> a_, b_;          // partial sums (ping-pong for the tree passes)
-    book::device_buffer<unsigned> counter_;     // blocks done, for the one-pass kernel
+    book::device_buffer<float> a_, b_;       // partial sums (ping-pong for the tree passes)
+    book::device_buffer<unsigned> counter_;  // blocks done, for the one-pass kernel
 };
 
 /// The read-stream ceiling: reads x[0..n) with the same 16-byte grid-stride

@@ -12,13 +12,13 @@ namespace ch03 {
 
 /// The command line of the reduce program.
 struct settings {
-    tuning tune;              ///< launch parameters of steps 7 and 8
-    bool quick = false;       ///< small sizes only (for compute-sanitizer)
-    int max_log2 = 28;        ///< the largest size is 2^max_log2 floats
-    int reps = 20;            ///< timed calls per measurement
-    int rounds = 5;           ///< rounds of CUB against step 8, alternating
-    bool graphs = true;       ///< also time CUDA-graph replays of CUB and step 8
-    int profile_log2 = 24;    ///< --profile: one call of each kernel on 2^this floats
+    tuning tune;            ///< launch parameters of steps 7 and 8
+    bool quick = false;     ///< small sizes only (for compute-sanitizer)
+    int max_log2 = 28;      ///< the largest size is 2^max_log2 floats
+    int reps = 20;          ///< timed calls per measurement
+    int rounds = 5;         ///< rounds of CUB against step 8, alternating
+    bool graphs = true;     ///< also time CUDA-graph replays of CUB and step 8
+    int profile_log2 = 24;  ///< --profile: one call of each kernel on 2^this floats
     long long seed = 20240611;
 };
 

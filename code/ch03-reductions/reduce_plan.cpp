@@ -19,10 +19,12 @@ std::size_t values_per_block(step s) {
     switch (s) {
         case step::interleaved_divergent:
         case step::interleaved_strided:
-        case step::sequential: return tree_threads;
+        case step::sequential:
+            return tree_threads;
         case step::first_add:
         case step::last_warp:
-        case step::warp_block: return 2 * tree_threads;
+        case step::warp_block:
+            return 2 * tree_threads;
         default:
             throw std::invalid_argument("values_per_block: step " + std::string(info(s).key) +
                                         " uses grid-stride loops, not a fixed count per block");
@@ -120,7 +122,8 @@ template <class Acc>
 Acc pairwise(const float* x, std::size_t n, bool absolute) {
     if (n <= pairwise_base) {
         Acc s = 0;
-        for (std::size_t i = 0; i < n; ++i) s += static_cast<Acc>(absolute ? std::fabs(x[i]) : x[i]);
+        for (std::size_t i = 0; i < n; ++i)
+            s += static_cast<Acc>(absolute ? std::fabs(x[i]) : x[i]);
         return s;
     }
     const std::size_t half = n / 2;

@@ -107,9 +107,9 @@ std::vector<pass> tree_passes(std::size_t n, std::size_t per_block);
 /// The launch parameters of the grid-stride kernels (steps 7 and 8): the
 /// exploration script sweeps them.
 struct tuning {
-    int threads = 256;       ///< threads per block: a multiple of 32, 64..1024
-    int blocks_per_sm = 4;   ///< blocks per SM in a grid that fills the machine
-    int unroll = 4;          ///< 16-byte loads in flight per thread: 1, 2, 4 or 8
+    int threads = 256;      ///< threads per block: a multiple of 32, 64..1024
+    int blocks_per_sm = 4;  ///< blocks per SM in a grid that fills the machine
+    int unroll = 4;         ///< 16-byte loads in flight per thread: 1, 2, 4 or 8
 };
 
 /// @throws std::invalid_argument naming the field that is out of range.

@@ -20,8 +20,8 @@
 
 namespace {
 
-constexpr unsigned kThreads = 256;                 // threads per block
-constexpr std::size_t kPerBlock = 2 * kThreads;    // values per block
+constexpr unsigned kThreads = 256;               // threads per block
+constexpr std::size_t kPerBlock = 2 * kThreads;  // values per block
 
 // [listing:tree-to-64]
 // Two values per thread, then the shared-memory tree down to s[0..63].
@@ -92,7 +92,7 @@ struct tail {
 };
 
 int run(int argc, char** argv) {
-    book::Options opts("The last warp of a block reduction: shuffles, __syncwarp, volatile, plain");
+    book::options opts("The last warp of a block reduction: shuffles, __syncwarp, volatile, plain");
     std::vector<tail> tails = {
         {"shfl", "__shfl_down_sync", sum_tail_shfl, true, false},
         {"syncwarp", "shared memory + __syncwarp", sum_tail_syncwarp, true, false},
@@ -100,7 +100,8 @@ int run(int argc, char** argv) {
         {"plain", "no volatile, no barrier", sum_tail_plain, false, false},
     };
     for (tail& t : tails)
-        opts.flag("--" + std::string(t.key), t.selected, std::string("run the ") + t.what + " tail");
+        opts.flag("--" + std::string(t.key), t.selected,
+                  std::string("run the ") + t.what + " tail");
     bool quick = false;
     int trials = 200, blocks = 0;
     long long seed = 5;
@@ -150,8 +151,10 @@ int run(int argc, char** argv) {
     for (const tail& t : tails) {
         if (!t.selected) continue;
         std::printf("%-10s %-36s %14ld %14ld\n", t.key, t.what, t.checked, t.mismatched);
-        book::report(std::string("blocks_checked_") + t.key, static_cast<double>(t.checked), "count");
-        book::report(std::string("wrong_sums_") + t.key, static_cast<double>(t.mismatched), "count");
+        book::report(std::string("blocks_checked_") + t.key, static_cast<double>(t.checked),
+                     "count");
+        book::report(std::string("wrong_sums_") + t.key, static_cast<double>(t.mismatched),
+                     "count");
         if (t.correct && t.mismatched > 0) status = 1;
     }
     return status;

@@ -12,8 +12,7 @@
 // The sum of v over the 32 lanes of a warp, in lane 0: five steps, each adding
 // the value of the lane `offset` above. All 32 lanes must call it.
 __device__ inline float warp_sum(float v) {
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, offset);
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
     return v;
 }
 // [/listing:warp-sum]

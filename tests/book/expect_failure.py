@@ -6,7 +6,7 @@
 The scratch folder is emptied and made the working folder, so relative paths in
 the steps, the checks and the command all lie in it. Then, in the order given:
 
-  --copy SRC DST           copy a file or a folder
+  --copy SRC DST           copy a file or a folder (modes kept, times new)
   --json-set FILE KEYS V   set a value in a JSON file; KEYS like a>b>0>c (">" between
                            keys, a number indexes a list), V is JSON text
   --json-del FILE KEYS     delete a key from a JSON file
@@ -19,7 +19,8 @@ Then the checks made before the command: --exists PATH (it must exist), and
 Then COMMAND runs (with --env K=V added to its environment) and must:
 
   exit with status --code N, or else with any non-zero status (not a signal);
-  print output (stdout and stderr together) that matches every --expect REGEX;
+  print output (stdout and stderr together) that matches every --expect REGEX,
+  and no --reject REGEX (a Node stack trace where one line was promised);
   leave every --unchanged path byte for byte as it was, and nothing matching
   any --absent GLOB behind.
 
@@ -78,6 +79,7 @@ def parse(argv):
     p.add_argument("--unchanged", action="append", default=[])
     p.add_argument("--absent", action="append", default=[])
     p.add_argument("--expect", action="append", default=[])
+    p.add_argument("--reject", action="append", default=[])
     p.add_argument("--code", type=int)
     p.add_argument("--skip-code", type=int)
     p.add_argument("--skip-expect")
@@ -148,9 +150,9 @@ def main(argv) -> int:
             if os.path.dirname(dst):
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
             if os.path.isdir(src):
-                shutil.copytree(src, dst, dirs_exist_ok=True)
+                shutil.copytree(src, dst, dirs_exist_ok=True, copy_function=shutil.copy)
             else:
-                shutil.copyfile(src, dst)
+                shutil.copy(src, dst)
         elif option == "--json-set":
             edit_json(values[0], values[1], values[2])
         elif option == "--json-del":
@@ -216,6 +218,10 @@ def main(argv) -> int:
     for pattern in args.expect:
         if not re.search(pattern, output, re.M):
             problems.append(f"the output does not match /{pattern}/")
+    for pattern in args.reject:
+        m = re.search(pattern, output, re.M)
+        if m:
+            problems.append(f"the output matches /{pattern}/: {m.group(0)!r}")
     for path, d in before.items():
         after = digest(path)
         if after != d:

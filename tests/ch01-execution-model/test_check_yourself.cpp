@@ -1,41 +1,33 @@
 // The chapter's "check yourself" answers, one test per question id. Each test
 // is tagged [cy:<id>]; the book's build fails if a question has no test or a
 // test has no question. Answers about the hardware are checked against the
-// committed GPU recordings, answers about the model against the warp model.
+// records the built book shows (book::test::record: on a GPU machine the runs
+// of this build, elsewhere the committed recordings it imported), answers
+// about the model against the warp model.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <numeric>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "book/test/records.hpp"
 #include "py_random.hpp"
 #include "warp_model.hpp"
 
 namespace {
 
-nlohmann::json recording(const std::string& run) {
-    const std::string path = std::string(RECORDINGS_DIR) + "/" + run + ".json";
-    std::ifstream in(path);
-    INFO("recording " << path);
-    REQUIRE(in.good());
-    return nlohmann::json::parse(in);
-}
+const std::string kChapter = "ch01-execution-model/";
 
-double result(const nlohmann::json& rec, const std::string& name) {
-    INFO("result " << name << " of " << rec.value("name", "?"));
-    REQUIRE(rec.at("results").contains(name));
-    return rec["results"][name]["value"].get<double>();
-}
+nlohmann::json record(const std::string& run) { return book::test::record(kChapter + run); }
+
+using book::test::result;
 
 }  // namespace
 
 TEST_CASE("switching warps needs no saving: every resident thread's registers fit at once",
           "[ch01][cy:ch01-warp-switch-free]") {
-    const auto q = recording("device-query");
+    const auto q = record("device-query");
     const double regs = result(q, "regs_per_sm"), threads = result(q, "max_threads_per_sm");
     CHECK(regs == 65536);
     CHECK(threads == 2048);
@@ -51,13 +43,14 @@ TEST_CASE("threadIdx.x < 64 splits no warp of 256 threads; < 48 splits warp 1",
 
 TEST_CASE("independent thread scheduling did not make divergence cheap",
           "[ch01][cy:ch01-its-not-cheap]") {
-    const auto s = recording("div-sweep");
+    const auto s = record("div-sweep");
     const double uni = result(s, "ncu:uniform:smsp__inst_executed.sum");
     const double div = result(s, "ncu:divergent:smsp__inst_executed.sum");
     CHECK(div / uni == Approx(2.0).epsilon(0.01));
     CHECK(result(s, "ncu:uniform:smsp__thread_inst_executed.sum") ==
           result(s, "ncu:divergent:smsp__thread_inst_executed.sum"));
-    CHECK(result(s, "ncu:uniform:smsp__thread_inst_executed_per_inst_executed.ratio") == Approx(32));
+    CHECK(result(s, "ncu:uniform:smsp__thread_inst_executed_per_inst_executed.ratio") ==
+          Approx(32));
     CHECK(result(s, "ncu:divergent:smsp__thread_inst_executed_per_inst_executed.ratio") ==
           Approx(16).margin(0.5));
 }
@@ -89,21 +82,23 @@ TEST_CASE("Little's law: warps needed to hide a 4-cycle latency", "[ch01][cy:ch0
     CHECK_THROWS(ch01::warps_to_hide_latency(0, 1));
 }
 
-TEST_CASE("the seed's timing caught the first launch's module loading", "[ch01][cy:ch01-seed-timing]") {
-    const auto s = recording("div-seed");
+TEST_CASE("the seed's timing caught the first launch's module loading",
+          "[ch01][cy:ch01-seed-timing]") {
+    const auto s = record("div-seed");
     CHECK(result(s, "seed_ms_uniform") > result(s, "seed_ms_divergent"));
     CHECK(result(s, "seed_ms_uniform_again") < 0.6 * result(s, "seed_ms_uniform"));
     CHECK(result(s, "right_uniform_ms") <= result(s, "right_divergent_ms"));
 }
 
-TEST_CASE("at one wave the uniform kernel waits for its path-B SMs", "[ch01][cy:ch01-one-wave-ratio]") {
-    const auto s = recording("div-sweep");
+TEST_CASE("at one wave the uniform kernel waits for its path-B SMs",
+          "[ch01][cy:ch01-one-wave-ratio]") {
+    const auto s = record("div-sweep");
     CHECK(result(s, "ratio_w1") < 1.2);
     CHECK(result(s, "ratio_w32") > 1.8);
     // Placement: most SMs hold blocks of one parity, so they run one path only.
     CHECK(result(s, "placement_pure_sms") >= 0.5 * result(s, "placement_sms_used"));
     // The paths differ in cost: path A was folded to a multiply-add by 81 (0x51), plus 40 (0x28).
-    const std::string sass = s.at("texts").at("sass:diverge");
+    const std::string sass = book::test::text(s, "sass:diverge");
     CHECK(sass.find("0x51") != std::string::npos);
     CHECK(sass.find("IMAD R5, R5, R6, 0x28") != std::string::npos);
     CHECK(sass.find("SHF.R.U32.HI") != std::string::npos);
@@ -113,10 +108,12 @@ TEST_CASE("sorted random input leaves one divergent warp", "[ch01][cy:ch01-sorte
     ch01::PyRandom rng(7);
     std::vector<bool> rnd(4096);
     for (std::size_t i = 0; i < rnd.size(); ++i) rnd[i] = rng.random() < 0.5;
-    const auto unsorted = ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
+    const auto unsorted =
+        ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
     CHECK(unsorted.efficiency() == Approx(0.5));
     std::sort(rnd.begin(), rnd.end());
-    const auto sorted = ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
+    const auto sorted =
+        ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
     CHECK(sorted.efficiency() == Approx(409600.0 / 412800.0));
     CHECK(sorted.efficiency() == Approx(0.992).margin(0.0005));
 }

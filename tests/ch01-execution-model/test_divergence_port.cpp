@@ -41,8 +41,10 @@ std::string read_file(const std::string& path) {
 std::string shell_quote(const std::string& arg) {
     std::string quoted = "'";
     for (char c : arg) {
-        if (c == '\'') quoted += "'\\''";
-        else quoted += c;
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
     }
     return quoted + "'";
 }
@@ -108,8 +110,9 @@ TEST_CASE("the port prints what divergence.py prints, for every variation", "[ch
             const Outcome got = run_divergence(args, "");
             CHECK(got.exit_code == 0);
             INFO("first differing line: " << first_differing_line(got.output, expected)
-                 << "\n--- divergence.py (golden/" << name << ".txt)\n" << expected
-                 << "--- port\n" << got.output << "---");
+                                          << "\n--- divergence.py (golden/" << name << ".txt)\n"
+                                          << expected << "--- port\n"
+                                          << got.output << "---");
             CHECK(got.output == expected);
         }
     }

@@ -23,9 +23,9 @@ TEST_CASE("warp_cycles pays each path some lane takes, once", "[ch01][warp-model
     CHECK(ch01::warp_cycles(one_b, 100, 200) == 300);  // one lane is enough to add B
     CHECK(ch01::warp_cycles(one_a, 100, 200) == 300);  // and one to add A
     CHECK(ch01::warp_cycles(one_b, 10, 1000) == 1010);
-    CHECK(ch01::warp_cycles({true}, 7, 9) == 7);       // a 1-lane warp never diverges
+    CHECK(ch01::warp_cycles({true}, 7, 9) == 7);  // a 1-lane warp never diverges
     CHECK(ch01::warp_cycles({false}, 7, 9) == 9);
-    CHECK(ch01::warp_cycles({}, 7, 9) == 0);           // no lanes, no paths
+    CHECK(ch01::warp_cycles({}, 7, 9) == 0);  // no lanes, no paths
 }
 
 TEST_CASE("simulate reproduces the chapter's rows", "[ch01][warp-model]") {
@@ -185,12 +185,16 @@ TEST_CASE("diverging_warps finds the warps whose lanes disagree", "[ch01][warp-m
         CHECK(ch01::diverging_warps(0, [](int) { return true; }) == V{});
     }
     SECTION("warp width 64") {
-        CHECK(ch01::diverging_warps(256, [](int t) { return t < 48; }, 64) == V{0});
-        CHECK(ch01::diverging_warps(256, [](int t) { return t < 64; }, 64) == V{});
-        CHECK(ch01::diverging_warps(256, [](int t) { return t < 96; }, 64) == V{1});
-        CHECK(ch01::diverging_warps(256, [](int t) { return (t / 32) % 2 == 0; }, 64) ==
-              V{0, 1, 2, 3});
-        CHECK(ch01::diverging_warps(100, [](int t) { return t < 99; }, 64) == V{1});
+        CHECK(ch01::diverging_warps(
+                  256, [](int t) { return t < 48; }, 64) == V{0});
+        CHECK(ch01::diverging_warps(
+                  256, [](int t) { return t < 64; }, 64) == V{});
+        CHECK(ch01::diverging_warps(
+                  256, [](int t) { return t < 96; }, 64) == V{1});
+        CHECK(ch01::diverging_warps(
+                  256, [](int t) { return (t / 32) % 2 == 0; }, 64) == V{0, 1, 2, 3});
+        CHECK(ch01::diverging_warps(
+                  100, [](int t) { return t < 99; }, 64) == V{1});
     }
 }
 

@@ -194,7 +194,8 @@ TEST_CASE("compare_integers agrees with the materialized reference", "[ch02][ste
             const auto c = ch02::compare_integers(got, in, r);
             CHECK(c.mismatches == expected);
             CHECK(c.first_mismatch == 0);
-            CHECK(c.mismatches == ch02::compare_exact(got, ch02::stencil_reference_integers(in, r)).mismatches);
+            CHECK(c.mismatches ==
+                  ch02::compare_exact(got, ch02::stencil_reference_integers(in, r)).mismatches);
         }
     CHECK_THROWS_AS(ch02::compare_integers({1, 2}, {1, 2, 3}, 1), std::invalid_argument);
 }
@@ -208,7 +209,7 @@ TEST_CASE("compare_integers on arrays split over threads", "[ch02][stencil-host]
         auto got = as_float(ch02::stencil_reference_integers(in, r));
         INFO("R = " << r);
         CHECK(ch02::compare_integers(got, in, r).mismatches == 0);
-        const std::vector<long long> spoil = {0, (1LL << 20) - 1, 1LL << 20, (1LL << 20) + 1,
+        const std::vector<long long> spoil = {0,     (1LL << 20) - 1, 1LL << 20, (1LL << 20) + 1,
                                               n / 2, (2LL << 20) + 3, n - 1};
         for (long long i : spoil) got[static_cast<std::size_t>(i)] += 1.0f;
         const auto c = ch02::compare_integers(got, in, r);
@@ -220,7 +221,8 @@ TEST_CASE("compare_integers on arrays split over threads", "[ch02][stencil-host]
     auto bad = in;
     bad[static_cast<std::size_t>(n - 5)] = 0.25f;  // a fraction in the last part
     const std::vector<float> zeros(static_cast<std::size_t>(n), 0.0f);
-    CHECK_THROWS_WITH(ch02::compare_integers(zeros, bad, 3), Catch::Contains("in[" + std::to_string(n - 5) + "]"));
+    CHECK_THROWS_WITH(ch02::compare_integers(zeros, bad, 3),
+                      Catch::Contains("in[" + std::to_string(n - 5) + "]"));
 }
 
 TEST_CASE("merge adds counts and keeps the maxima", "[ch02][stencil-host]") {

@@ -50,37 +50,40 @@ TEST_CASE("outputs per block and the tile's size", "[ch02][stencil-plan]") {
     CHECK(ch02::tile_floats(ch02::outputs_per_block(256, 16), ch02::halo_pad(3)) == 4104);
     // The largest tile the programs launch (1024 threads x 32 outputs, R = 3)
     // fits in the 227 KiB a block may opt in to.
-    CHECK(ch02::tile_floats(ch02::outputs_per_block(1024, 32), ch02::halo_pad(3)) * 4 <= 227 * 1024);
+    CHECK(ch02::tile_floats(ch02::outputs_per_block(1024, 32), ch02::halo_pad(3)) * 4 <=
+          227 * 1024);
 }
 
 TEST_CASE("a block is interior when its whole window lies in the array", "[ch02][stencil-plan]") {
     const long long per = 4096;
     const int pad = 4;
     const long long n = 10 * per;
-    CHECK_FALSE(ch02::block_is_interior(0, per, pad, n));          // reads in[-4 .. -1]
+    CHECK_FALSE(ch02::block_is_interior(0, per, pad, n));  // reads in[-4 .. -1]
     CHECK(ch02::block_is_interior(per, per, pad, n));
     CHECK(ch02::block_is_interior(8 * per, per, pad, n));
-    CHECK_FALSE(ch02::block_is_interior(9 * per, per, pad, n));    // reads in[n .. n+3]
-    CHECK(ch02::block_is_interior(0, per, 0, n));                   // no halo: nothing outside
-    CHECK_FALSE(ch02::block_is_interior(0, per, 0, per - 1));       // the block runs past n
+    CHECK_FALSE(ch02::block_is_interior(9 * per, per, pad, n));  // reads in[n .. n+3]
+    CHECK(ch02::block_is_interior(0, per, 0, n));                // no halo: nothing outside
+    CHECK_FALSE(ch02::block_is_interior(0, per, 0, per - 1));    // the block runs past n
 }
 
 TEST_CASE("interior_blocks in closed form agrees with asking every block", "[ch02][stencil-plan]") {
     for (long long per : {4LL, 16LL, 96LL, 256LL, 1024LL, 4096LL})
         for (int pad : {0, 4, 8, 36, 100, 128, 512})
-            for (long long n : {0LL, 1LL, 3LL, 4LL, 100LL, 255LL, 256LL, 257LL, 1000LL, 4096LL, 4104LL,
-                                8192LL, 12293LL, 100003LL}) {
+            for (long long n : {0LL, 1LL, 3LL, 4LL, 100LL, 255LL, 256LL, 257LL, 1000LL, 4096LL,
+                                4104LL, 8192LL, 12293LL, 100003LL}) {
                 const long long blocks = ch02::blocks_for(n, per);
                 long long interior = 0;
                 for (long long b = 0; b < blocks; ++b)
-                    interior += ch02::block_is_interior(ch02::block_start(b, per), per, pad, n) ? 1 : 0;
+                    interior +=
+                        ch02::block_is_interior(ch02::block_start(b, per), per, pad, n) ? 1 : 0;
                 INFO("n = " << n << ", per block = " << per << ", pad = " << pad);
                 CHECK(ch02::interior_blocks(n, per, pad) == interior);
                 CHECK(ch02::edge_blocks(n, per, pad) == blocks - interior);
             }
 }
 
-TEST_CASE("on the benchmark's array only the first and last blocks check bounds", "[ch02][stencil-plan]") {
+TEST_CASE("on the benchmark's array only the first and last blocks check bounds",
+          "[ch02][stencil-plan]") {
     const long long n = 1LL << 28;
     for (int r : {1, 3, 33, 64, 128})
         for (long long per : {256LL, 1024LL, 4096LL, 8192LL}) {
@@ -105,7 +108,7 @@ TEST_CASE("the halo threads fill the tile's halo slots exactly once", "[ch02][st
                 INFO("R = " << r << ", chunks = " << chunks << ", thread " << t);
                 REQUIRE(slot >= 0);
                 REQUIRE(slot < chunks + 2 * P);
-                CHECK(slot == chunk + P);          // the slot of a chunk is always chunk + P
+                CHECK(slot == chunk + P);               // the slot of a chunk is always chunk + P
                 CHECK((chunk < 0 || chunk >= chunks));  // halo chunks lie outside the block
                 ++filled[static_cast<std::size_t>(slot)];
             }

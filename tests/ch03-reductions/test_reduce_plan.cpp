@@ -29,10 +29,10 @@ std::vector<float> random_floats(std::size_t n, std::uint32_t seed, bool whole) 
 }  // namespace
 
 TEST_CASE("unit_float maps every 32-bit value into (0, 1], exactly", "[ch03][inputs]") {
-    CHECK(ch03::unit_float(0u) == 0x1p-24f);          // (0 >> 8) + 1 = 1, times 2^-24
-    CHECK(ch03::unit_float(0xFFu) == 0x1p-24f);       // the low 8 bits are dropped
-    CHECK(ch03::unit_float(0x100u) == 0x1p-23f);      // 2 * 2^-24
-    CHECK(ch03::unit_float(0xFFFFFFFFu) == 1.0f);     // 2^24 * 2^-24
+    CHECK(ch03::unit_float(0u) == 0x1p-24f);       // (0 >> 8) + 1 = 1, times 2^-24
+    CHECK(ch03::unit_float(0xFFu) == 0x1p-24f);    // the low 8 bits are dropped
+    CHECK(ch03::unit_float(0x100u) == 0x1p-23f);   // 2 * 2^-24
+    CHECK(ch03::unit_float(0xFFFFFFFFu) == 1.0f);  // 2^24 * 2^-24
     std::mt19937 gen(1);
     for (int i = 0; i < 10000; ++i) {
         const std::uint32_t r = gen();
@@ -95,7 +95,10 @@ TEST_CASE("tree_passes: pass after pass until one value is left", "[ch03][plan]"
     CHECK(ch03::tree_passes(65536, 256) == v{{65536, 256}, {256, 1}});
     // 2^28 / 512 = 2^19 blocks, then 1024, then 2, then 1: four launches.
     CHECK(ch03::tree_passes(std::size_t{1} << 28, 512) ==
-          v{{std::size_t{1} << 28, std::size_t{1} << 19}, {std::size_t{1} << 19, 1024}, {1024, 2}, {2, 1}});
+          v{{std::size_t{1} << 28, std::size_t{1} << 19},
+            {std::size_t{1} << 19, 1024},
+            {1024, 2},
+            {2, 1}});
     CHECK_THROWS_AS(ch03::tree_passes(10, 1), std::invalid_argument);
 
     std::mt19937_64 gen(3);
@@ -117,15 +120,18 @@ TEST_CASE("check_tuning names the field out of range", "[ch03][plan]") {
     CHECK_NOTHROW(ch03::check_tuning(tuning{}));
     CHECK_NOTHROW(ch03::check_tuning(tuning{64, 1, 1}));
     CHECK_NOTHROW(ch03::check_tuning(tuning{1024, 32, 8}));
-    CHECK_THROWS_WITH(ch03::check_tuning(tuning{100, 4, 4}), Catch::Contains("threads") && Catch::Contains("100"));
+    CHECK_THROWS_WITH(ch03::check_tuning(tuning{100, 4, 4}),
+                      Catch::Contains("threads") && Catch::Contains("100"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{32, 4, 4}), Catch::Contains("threads"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{2048, 4, 4}), Catch::Contains("threads"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 0, 4}), Catch::Contains("blocks per SM"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 33, 4}), Catch::Contains("blocks per SM"));
-    CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 4, 3}), Catch::Contains("unroll") && Catch::Contains("3"));
+    CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 4, 3}),
+                      Catch::Contains("unroll") && Catch::Contains("3"));
 }
 
-TEST_CASE("stride_blocks fills the GPU, but gives no thread less than `unroll` float4s", "[ch03][plan]") {
+TEST_CASE("stride_blocks fills the GPU, but gives no thread less than `unroll` float4s",
+          "[ch03][plan]") {
     const tuning t{256, 4, 4};  // a block takes 256 * 4 float4s = 4096 floats per round
     CHECK(ch03::stride_blocks(0, t, 132) == 1);
     CHECK(ch03::stride_blocks(1, t, 132) == 1);
@@ -143,9 +149,9 @@ TEST_CASE("stride_blocks fills the GPU, but gives no thread less than `unroll` f
 TEST_CASE("split_float4 covers every float once, with aligned float4s", "[ch03][plan]") {
     // An array starting 0, 4, 8 or 12 bytes past a 16-byte boundary.
     CHECK(ch03::split_float4(0x1000, 10).head == 0);
-    CHECK(ch03::split_float4(0x1004, 10).head == 3);   // x[0..3) up to 0x1010
+    CHECK(ch03::split_float4(0x1004, 10).head == 3);  // x[0..3) up to 0x1010
     CHECK(ch03::split_float4(0x100C, 10).head == 1);
-    CHECK(ch03::split_float4(0x1004, 2).head == 2);    // fewer floats than the gap
+    CHECK(ch03::split_float4(0x1004, 2).head == 2);  // fewer floats than the gap
     CHECK(ch03::split_float4(0x1004, 2).vectors == 0);
     for (std::uintptr_t address = 0x1000; address < 0x1010; address += 4) {
         for (std::size_t n = 0; n < 70; ++n) {
@@ -188,8 +194,10 @@ TEST_CASE("gamma and the tolerance", "[ch03][float]") {
     CHECK(ch03::gamma(0, ch03::float_u) == 0.0);
     CHECK(ch03::gamma(1, ch03::float_u) == Approx(0x1p-24 / (1 - 0x1p-24)));
     CHECK(ch03::gamma(1000, ch03::float_u) > 1000 * 0x1p-24);  // a little above h*u
-    CHECK(ch03::gamma(std::size_t{1} << 24, ch03::float_u) == std::numeric_limits<double>::infinity());
-    CHECK(ch03::gamma(std::size_t{1} << 30, ch03::float_u) == std::numeric_limits<double>::infinity());
+    CHECK(ch03::gamma(std::size_t{1} << 24, ch03::float_u) ==
+          std::numeric_limits<double>::infinity());
+    CHECK(ch03::gamma(std::size_t{1} << 30, ch03::float_u) ==
+          std::numeric_limits<double>::infinity());
     CHECK(ch03::tolerance(20, 0.0, 0) == 0.0);  // nothing to add: the result must be 0 exactly
     // Depth 20, magnitudes summing to 1000: about 20 * 2^-24 * 1000 = 1.19e-3.
     CHECK(ch03::tolerance(20, 1000.0, 1000) == Approx(20 * 0x1p-24 * 1000).epsilon(1e-5));
@@ -204,9 +212,9 @@ TEST_CASE("gamma and the tolerance", "[ch03][float]") {
 TEST_CASE("pairwise_depth follows the recursion of pairwise_sum", "[ch03][float]") {
     CHECK(ch03::pairwise_depth(0) == 1);
     CHECK(ch03::pairwise_depth(1) == 1);
-    CHECK(ch03::pairwise_depth(32) == 32);   // one loop of 32 adds
-    CHECK(ch03::pairwise_depth(64) == 33);   // halves of 32, then one add
-    CHECK(ch03::pairwise_depth(65) == 19);   // 32 + 33; 33 = 16 + 17; 17 in a loop
+    CHECK(ch03::pairwise_depth(32) == 32);  // one loop of 32 adds
+    CHECK(ch03::pairwise_depth(64) == 33);  // halves of 32, then one add
+    CHECK(ch03::pairwise_depth(65) == 19);  // 32 + 33; 33 = 16 + 17; 17 in a loop
 }
 
 TEST_CASE("the CPU sums", "[ch03][float]") {
@@ -258,9 +266,11 @@ TEST_CASE("whole-number inputs add up exactly in float, in any order", "[ch03][f
     const std::size_t n = std::size_t{1} << 22;
     const auto x = random_floats(n, 11, true);
     const std::int64_t exact = ch03::integer_sum(x.data(), n);
-    CHECK(static_cast<double>(ch03::sequential_float_sum(x.data(), n)) == static_cast<double>(exact));
+    CHECK(static_cast<double>(ch03::sequential_float_sum(x.data(), n)) ==
+          static_cast<double>(exact));
     CHECK(static_cast<double>(ch03::pairwise_float_sum(x.data(), n)) == static_cast<double>(exact));
     CHECK(ch03::pairwise_sum(x.data(), n) == static_cast<double>(exact));
     // One value lost or counted twice changes the sum by at least 1.
-    CHECK(static_cast<double>(ch03::pairwise_float_sum(x.data(), n - 1)) != static_cast<double>(exact));
+    CHECK(static_cast<double>(ch03::pairwise_float_sum(x.data(), n - 1)) !=
+          static_cast<double>(exact));
 }

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -24,20 +25,12 @@ std::string read_all(const std::string& path) {
 
 bool under(const fs::path& root, const fs::path& p) {
     auto r = root.lexically_normal().string();
+    while (r.size() > 1 && r.back() == '/') r.pop_back();
     auto s = p.lexically_normal().string();
     return s.size() > r.size() && s.compare(0, r.size(), r) == 0 && s[r.size()] == '/';
 }
 
 }  // namespace
-
-std::string fnv1a_hex(const std::string& data) {
-    std::uint64_t h = 14695981039346656037ull;
-    for (unsigned char c : data) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return fmt::format("{:016x}", h);
-}
 
 std::vector<std::string> parse_depfile(const std::string& text) {
     // Join continuation lines, drop the target before the first ": ".
@@ -78,32 +71,124 @@ std::vector<std::string> parse_depfile(const std::string& text) {
     return deps;
 }
 
+std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items,
+                                                    const std::string& option) {
+    std::map<std::string, std::string> out;
+    for (const auto& item : items) {
+        auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw Error(fmt::format("{} takes KEY=VALUE, not '{}'", option, item));
+        auto key = item.substr(0, eq);
+        if (out.count(key) != 0)
+            throw Error(fmt::format("{} gives {} twice ('{}={}' and '{}')", option, key, key,
+                                    out[key], item));
+        out[key] = item.substr(eq + 1);
+    }
+    return out;
+}
+
+namespace {
+
+bool is_cuda_source(const std::string& path) {
+    auto ext = fs::path(path).extension().string();
+    return ext == ".cu" || ext == ".cuh";
+}
+
+/// The quoted includes of a file: {line, name}.
+std::vector<std::pair<int, std::string>> quoted_includes_of(const std::string& path) {
+    static const std::regex quoted(R"re(^\s*#\s*include\s*"([^"]+)")re");
+    std::vector<std::pair<int, std::string>> out;
+    std::istringstream in(read_all(path));
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+        ++n;
+        std::smatch m;
+        if (std::regex_search(line, m, quoted)) out.emplace_back(n, m[1].str());
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> input_files(const InputSpec& spec) {
     std::set<std::string> files;
-    const fs::path root = fs::absolute(spec.source_root);
-    for (const auto& src : spec.sources) {
-        if (!fs::exists(src)) throw Error(fmt::format("source file {} does not exist", src));
-        files.insert(fs::absolute(src).lexically_normal().string());
-        // The host compiler lists the headers a source includes; CUDA sources are
-        // preprocessed as C++ (-MG tolerates the CUDA headers it cannot find).
-        std::vector<std::string> argv = {"/bin/sh", "-c", ""};
-        std::string cmd = fmt::format("'{}' -MM -MG -x c++ -std=c++20", spec.cxx);
-        for (const auto& d : spec.include_dirs) cmd += fmt::format(" -I'{}'", d);
-        cmd += fmt::format(" '{}'", src);
-        argv[2] = cmd;
-        auto r = run_process(argv, {}, 60);
-        if (r.exit_status != 0)
-            throw Error(fmt::format("cannot list the headers of {} ({} {}):\n{}", src, spec.cxx,
-                                    describe_failure(r, 60), r.err));
-        fs::path dir = fs::path(src).parent_path();
-        for (const auto& dep : parse_depfile(r.out)) {
-            fs::path p = dep;
-            if (p.is_relative()) p = dir / p;
-            if (!fs::exists(p)) continue;  // a header only another machine has
-            p = fs::absolute(p).lexically_normal();
-            if (under(root, p)) files.insert(p.string());
+    const fs::path root = fs::absolute(spec.source_root).lexically_normal();
+    std::vector<std::string> all, cuda;
+    for (const auto* list : {&spec.sources, &spec.lib_sources})
+        for (const auto& src : *list) {
+            if (!fs::is_regular_file(src))
+                throw Error(fmt::format("source file {} does not exist", src));
+            auto abs = fs::absolute(src).lexically_normal().string();
+            files.insert(abs);
+            all.push_back(abs);
+            if (is_cuda_source(abs)) cuda.push_back(abs);
+        }
+    // The host compiler lists the headers each source includes. CUDA sources are
+    // preprocessed as C++ as nvcc's passes see them (-MG tolerates the CUDA
+    // headers it cannot find), so the list is the same with or without nvcc.
+    std::vector<std::string> base = {"-MM", "-MG", "-x", "c++", "-std=c++20"};
+    for (const auto& d : spec.include_dirs)
+        base.push_back("-I" + fs::absolute(d).lexically_normal().string());
+    struct Pass {
+        std::string what;
+        std::vector<std::string> defines, sources;
+    };
+    std::vector<Pass> passes = {{"as C++", {}, all}};
+    if (!cuda.empty()) {
+        passes.push_back(
+            {"as nvcc's host pass (__CUDACC__)", {"-D__CUDACC__", "-D__NVCC__"}, cuda});
+        // As CMake's CUDA_ARCHITECTURES spells them: 90, 90a, 90-real, 100f-virtual.
+        static const std::regex arch_re("([0-9]+)[a-z]?(-real|-virtual)?");
+        for (const auto& arch : spec.cuda_archs) {
+            std::smatch m;
+            if (!std::regex_match(arch, m, arch_re))
+                throw Error(
+                    fmt::format("--cuda-arch takes an architecture such as 90 (or 90a, "
+                                "90-real), not '{}'",
+                                arch));
+            const std::string value = m[1].str() + "0";
+            passes.push_back({fmt::format("as nvcc's device pass (__CUDA_ARCH__={})", value),
+                              {"-D__CUDACC__", "-D__NVCC__", "-D__CUDA_ARCH__=" + value},
+                              cuda});
         }
     }
+    std::set<std::string> missing;
+    for (const auto& pass : passes) {
+        if (pass.sources.empty()) continue;
+        std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\"", "sh", spec.cxx};
+        argv.insert(argv.end(), base.begin(), base.end());
+        argv.insert(argv.end(), pass.defines.begin(), pass.defines.end());
+        argv.insert(argv.end(), pass.sources.begin(), pass.sources.end());
+        auto r = run_process(argv, {}, 120);
+        if (r.exit_status != 0 || r.timed_out || r.signal != 0)
+            throw Error(fmt::format("cannot list the headers of {} {} ({} {}):\n{}",
+                                    fmt::join(pass.sources, ", "), pass.what, spec.cxx,
+                                    describe_failure(r, 120), r.err));
+        for (const auto& dep : parse_depfile(r.out)) {
+            fs::path p = dep;
+            // Every path given is absolute, so a relative one is a header -MG could not find.
+            if (p.is_relative()) {
+                missing.insert(dep);
+                continue;
+            }
+            p = p.lexically_normal();
+            if (under(root, p) && fs::is_regular_file(p)) files.insert(p.string());
+        }
+    }
+    // A quoted include in the tree that no pass could find is an error: it
+    // would otherwise drop out of the inputs unseen. Angle includes not found
+    // are system or CUDA headers, which are not inputs.
+    if (!missing.empty())
+        for (const auto& f : files)
+            for (const auto& [line, name] : quoted_includes_of(f))
+                if (missing.count(name) != 0)
+                    throw Error(fmt::format(
+                        "{}:{}: cannot find the header \"{}\" it includes (neither beside it nor "
+                        "in an include folder); the runner must see every header of a program "
+                        "to tell when its recording is stale. (System and CUDA headers are "
+                        "included with <...>.)",
+                        f, line, name));
     return {files.begin(), files.end()};
 }
 
@@ -111,7 +196,7 @@ json compute_inputs(const InputSpec& spec, const std::vector<std::string>& files
     json inputs;
     inputs["files"] = json::object();
     std::string all;
-    const fs::path root = fs::absolute(spec.source_root);
+    const fs::path root = fs::absolute(spec.source_root).lexically_normal();
     for (const auto& f : files) {
         auto rel = fs::path(f).lexically_relative(root).generic_string();
         auto h = fnv1a_hex(read_all(f));
@@ -120,14 +205,19 @@ json compute_inputs(const InputSpec& spec, const std::vector<std::string>& files
     for (auto& [rel, h] : inputs["files"].items()) all += rel + "=" + h.get<std::string>() + "\n";
     inputs["flags"] = spec.flags;
     inputs["args"] = spec.args;
+    inputs["env"] = spec.env;
+    inputs["toolchain"] = spec.toolchain;
     all += "flags=" + spec.flags + "\n";
     for (const auto& a : spec.args) all += "arg=" + a + "\n";
+    // (A run without environment hashes as runs did before "env" existed.)
+    for (const auto& [k, v] : spec.env) all += "env=" + k + "=" + v + "\n";
     inputs["hash"] = fnv1a_hex(all);
     return inputs;
 }
 
-std::vector<std::string> diff_inputs(const json& recorded, const json& current) {
-    std::vector<std::string> changes;
+InputDiff diff_inputs(const json& recorded, const json& current) {
+    InputDiff d;
+    auto& changes = d.changes;
     const json empty = json::object();
     const json& rf = recorded.contains("files") ? recorded["files"] : empty;
     const json& cf = current.contains("files") ? current["files"] : empty;
@@ -146,9 +236,37 @@ std::vector<std::string> diff_inputs(const json& recorded, const json& current) 
         changes.push_back(fmt::format("arguments changed (recorded {}, now {})",
                                       recorded.value("args", json::array()).dump(),
                                       current.value("args", json::array()).dump()));
+    if (recorded.value("env", json::object()) != current.value("env", json::object()))
+        changes.push_back(fmt::format("environment changed (recorded {}, now {})",
+                                      recorded.value("env", json::object()).dump(),
+                                      current.value("env", json::object()).dump()));
+    // Tools: compared where this build gives the key, named where it cannot compare.
+    const json rt = recorded.value("toolchain", json::object());
+    const json ct = current.value("toolchain", json::object());
+    for (auto& [key, version] : rt.items()) {
+        if (!ct.contains(key))
+            d.not_compared.push_back(fmt::format("{} (recorded {}; this build gives no {} version)",
+                                                 key, version.get<std::string>(), key));
+        else if (ct[key] != version)
+            changes.push_back(fmt::format("{} changed (recorded {}, now {})", key,
+                                          version.get<std::string>(), ct[key].get<std::string>()));
+    }
+    for (auto& [key, version] : ct.items()) {
+        if (rt.contains(key)) continue;
+        if (!recorded.contains("toolchain"))
+            d.not_compared.push_back(
+                fmt::format("{} (this build has {}; the recording was made "
+                            "before tool versions were recorded)",
+                            key, version.get<std::string>()));
+        else
+            changes.push_back(
+                fmt::format("{} {} is used now, but the recording does not say "
+                            "which {} made it",
+                            key, version.get<std::string>(), key));
+    }
     if (changes.empty() && recorded.value("hash", "") != current.value("hash", ""))
         changes.push_back("the input hash differs");
-    return changes;
+    return d;
 }
 
 }  // namespace bookrun

@@ -8,6 +8,7 @@
 //   bookrun skip <reason>                     report a skipped test (exit 77)
 #include <sys/utsname.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,10 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "runner.hpp"
 
@@ -31,26 +31,61 @@ constexpr int kSkip = 77;
 
 struct Options {
     std::string name, out, depfile, checks, recording, gpu_model, record;
+    std::string schema_path;
     double timeout = 120;
     bool gpu = false, skip_without_gpu = false;
     InputSpec inputs;
+    std::vector<std::string> env_items, toolchain_items;
     std::vector<std::string> provenance, command;
-    std::string cuobjdump, sass_function;
-    std::string ncu, ncu_kernel, ncu_metrics, ncu_labels;
-    std::vector<std::string> ncu_args;
-    std::string sanitizer, tool;
+    std::string cuobjdump;
+    std::vector<std::string> sass_functions;
+    std::string ncu, ncu_metrics, ncu_labels;
+    std::vector<std::string> ncu_kernels, ncu_args;
+    std::string sanitizer, sanitizer_tool, sanitizer_expect;
+    std::string tool;  // of `bookrun sanitize`
+    std::string nvidia_smi = "nvidia-smi";
 };
+
+const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck",
+                                                  "initcheck"};
+
+void add_schema_option(CLI::App* app, Options& o) {
+    app->add_option(
+        "--schema", o.schema_path,
+        "the record schema (book/record-schema.json); default: " + default_schema_path());
+}
 
 void add_input_options(CLI::App* app, Options& o) {
     app->add_option("--name", o.name, "run name, <chapter>/<run>")->required();
     app->add_option("--source-root", o.inputs.source_root, "the book's source folder")->required();
     app->add_option("--cxx", o.inputs.cxx, "host C++ compiler, asked for header lists");
-    app->add_option("--source", o.inputs.sources, "a source file of the program");
-    app->add_option("--include-dir", o.inputs.include_dirs, "an include folder");
+    app->add_option("--source", o.inputs.sources, "a source file of the program (repeatable)");
+    app->add_option("--lib-source", o.inputs.lib_sources,
+                    "a source of a library the program links, hashed like --source (repeatable)");
+    app->add_option("--include-dir", o.inputs.include_dirs, "an include folder (repeatable)");
+    app->add_option("--cuda-arch", o.inputs.cuda_archs,
+                    "a CUDA architecture the .cu sources are built for, as in 90 (repeatable; "
+                    "default 90): headers are listed as __CUDA_ARCH__=<arch>0 sees them");
     app->add_option("--flags", o.inputs.flags, "the flags identity string");
     app->add_option("--arg", o.inputs.args, "an argument of the run (hashed)");
+    app->add_option("--env", o.env_items,
+                    "K=V: an environment variable of the run, set for the program and hashed "
+                    "into its inputs as \"env\" (repeatable)");
+    app->add_option("--toolchain", o.toolchain_items,
+                    "KEY=VERSION, e.g. nvcc=13.0.88: a tool version the build gives, part of the "
+                    "inputs; a recording's is compared only where this build gives the key "
+                    "(repeatable)");
     app->add_flag("--gpu", o.gpu, "a GPU program: its record needs GPU provenance");
     app->add_option("--checks", o.checks, "the run's expectations (JSON)");
+    add_schema_option(app, o);
+}
+
+void add_sanitizer_expectation(CLI::App* app, Options& o) {
+    app->add_option("--sanitizer-tool", o.sanitizer_tool, "the compute-sanitizer tool")
+        ->check(CLI::IsMember(kSanitizerTools));
+    app->add_option("--sanitizer-expect", o.sanitizer_expect,
+                    "errors: the tool must report at least one error; clean: none")
+        ->check(CLI::IsMember({"errors", "clean"}));
 }
 
 std::string now_utc() {
@@ -70,7 +105,8 @@ std::string commit_of(const std::string& root) {
     if (const char* c = std::getenv("BOOK_COMMIT"); c != nullptr && *c != '\0') return c;
     auto r = run_process({"/bin/sh", "-c",
                           fmt::format("cd '{}' && git rev-parse --short=12 HEAD 2>/dev/null && "
-                                      "(git diff --quiet HEAD 2>/dev/null || echo dirty)", root)},
+                                      "(git diff --quiet HEAD 2>/dev/null || echo dirty)",
+                                      root)},
                          {}, 30);
     auto lines = trim(r.out);
     if (lines.empty()) return "unknown";
@@ -102,7 +138,7 @@ void write_depfile(const std::string& depfile, const std::string& out,
 
 json apply_checks(const Options& o, json& record) {
     if (o.checks.empty()) return json::array();
-    auto evaluated = evaluate_checks(read_json_file(o.checks), record);
+    auto evaluated = evaluate_checks(read_checks_file(o.checks), record);
     record["checks"] = evaluated;
     return evaluated;
 }
@@ -116,78 +152,209 @@ void fail_on_checks(const std::string& name, const json& evaluated, const std::s
     throw Error(msg);
 }
 
-int cmd_run(const Options& o) {
+std::vector<std::string> split_commas(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t a = 0, b; a <= s.size(); a = b + 1) {
+        b = s.find(',', a);
+        if (b == std::string::npos) b = s.size();
+        if (b > a) out.push_back(s.substr(a, b - a));
+    }
+    return out;
+}
+
+/// A stream of a run as the record keeps it (stdout, stderr, or texts.<name>):
+/// valid UTF-8, capped.
+void store_stream(json& record, const std::string& field, std::string text, std::size_t dropped,
+                  const std::string& what, const Schema& schema) {
+    check_utf8(text, what);
+    json cut = cap_stream(text, schema.stream_bytes);
+    if (dropped > 0) {
+        if (cut.is_null()) cut = {{"bytes_total", text.size()}, {"bytes_cut", 0}};
+        cut["bytes_total"] = cut["bytes_total"].get<std::size_t>() + dropped;
+        cut["bytes_cut"] = cut["bytes_cut"].get<std::size_t>() + dropped;
+    }
+    if (!cut.is_null()) record["truncated"][field] = cut;
+    if (field.rfind("texts.", 0) == 0)
+        record["texts"][field.substr(6)] = text;
+    else
+        record[field] = text;
+}
+
+/// The driver's own version (580.x): nvidia-smi, else the kernel module's.
+std::string driver_version(const Options& o) {
+    auto r = run_process({"/bin/sh", "-c",
+                          fmt::format("'{}' --query-gpu=driver_version --format=csv,noheader "
+                                      "2>/dev/null || cat /proc/driver/nvidia/version 2>/dev/null",
+                                      o.nvidia_smi)},
+                         {}, 60);
+    auto v = parse_driver_version(r.out);
+    if (v.empty())
+        throw Error(
+            fmt::format("program {} ran on a GPU, but neither {} nor "
+                        "/proc/driver/nvidia/version tells the driver's version",
+                        o.name, o.nvidia_smi));
+    return v;
+}
+
+void add_gpu_provenance(const Options& o, json& record) {
+    json& p = record["provenance"];
+    if (!p.contains("gpu_name")) return;
+    // book::report_device_provenance reports the driver's CUDA version: keep it
+    // under its own name; driver_version is the driver's.
+    if (p.contains("driver_version") && !p.contains("driver_cuda_version"))
+        p["driver_cuda_version"] = p["driver_version"];
+    p["driver_version"] = driver_version(o);
+}
+
+void check_sanitizer_expectation(const std::string& name, const std::string& tool,
+                                 const std::string& expect, int errors, const std::string& report) {
+    if (expect == "errors" && errors == 0)
+        throw Error(
+            fmt::format("program {} under compute-sanitizer {} reported no errors, but the "
+                        "run expects at least one (--sanitizer-expect errors); the report "
+                        "ends:\n{}",
+                        name, tool, tail_lines(report, 15)));
+    if (expect == "clean" && errors != 0)
+        throw Error(
+            fmt::format("program {} under compute-sanitizer {} reported {} error{}, but the "
+                        "run expects none (--sanitizer-expect clean); the report ends:\n{}",
+                        name, tool, errors, errors == 1 ? "" : "s", tail_lines(report, 40)));
+}
+
+int cmd_run(const Options& o, const Schema& schema) {
     fs::path exe = o.command.at(0);
+    if (!o.sanitizer_tool.empty() && o.sanitizer.empty() && o.skip_without_gpu) {
+        // A test of a sanitizer run where the toolkit has no compute-sanitizer (and so,
+        // as configure made sure, no GPU runs live): nothing to run.
+        std::cout << fmt::format("skipped: no compute-sanitizer to run {} under {}\n", o.name,
+                                 o.sanitizer_tool);
+        return kSkip;
+    }
     auto files = input_files(o.inputs);
-    json record = {{"schema", 1}, {"name", o.name}, {"source", "live"}};
+    json record = {{"schema", schema.version}, {"name", o.name}, {"source", "live"}};
     record["inputs"] = compute_inputs(o.inputs, files);
-    json command = json::array({exe.filename().string()});
+    // The command as a reader would type it (under the sanitizer when there is one).
+    json command = json::array();
+    if (!o.sanitizer.empty())
+        command = {fs::path(o.sanitizer).filename().string(), "--tool", o.sanitizer_tool};
+    command.push_back(exe.filename().string());
     for (size_t i = 1; i < o.command.size(); ++i) command.push_back(o.command[i]);
     record["command"] = command;
 
     std::string results = fmt::format("{}.results.{}", o.out, ::getpid());
-    if (fs::path(results).has_parent_path()) fs::create_directories(fs::path(results).parent_path());
+    std::string log = fmt::format("{}.sanitizer.{}", o.out, ::getpid());
+    if (fs::path(results).has_parent_path())
+        fs::create_directories(fs::path(results).parent_path());
     std::remove(results.c_str());
-    auto r = run_process(o.command, {{"BOOK_RESULTS", results}}, o.timeout);
-    std::string results_text;
-    if (fs::exists(results)) {
-        std::ifstream in(results);
-        results_text.assign(std::istreambuf_iterator<char>(in), {});
-        std::remove(results.c_str());
+    std::remove(log.c_str());
+    auto env = o.inputs.env;
+    env["BOOK_RESULTS"] = results;
+    std::vector<std::string> argv = o.command;
+    const bool sanitized = !o.sanitizer.empty();
+    if (sanitized) {
+        argv = {o.sanitizer, "--tool", o.sanitizer_tool, "--log-file", log};
+        if (o.sanitizer_tool == "racecheck") argv.insert(argv.end(), {"--racecheck-report", "all"});
+        argv.insert(argv.end(), o.command.begin(), o.command.end());
     }
+    auto r = run_process(argv, env, o.timeout);
+    auto slurp = [](const std::string& path) {
+        std::string text;
+        if (fs::exists(path)) {
+            text = read_file(path);
+            std::remove(path.c_str());
+        }
+        return text;
+    };
+    std::string results_text = slurp(results);
+    std::string report = sanitized ? slurp(log) : "";
     if (r.exit_status == kSkip && !r.timed_out && r.signal == 0) {
         std::cerr << r.err;
         if (o.skip_without_gpu) return kSkip;
-        throw Error(fmt::format("program {} ({}) found no GPU to run on (exit 77), but this build "
-                                "runs GPU programs live", o.name, exe.string()));
+        throw Error(
+            fmt::format("program {} ({}) found no GPU to run on (exit 77), but this build "
+                        "runs GPU programs live",
+                        o.name, exe.string()));
     }
-    if (r.timed_out || r.signal != 0 || r.exit_status != 0)
-        throw Error(fmt::format("program {} ({}) {}; last lines of its stderr:\n{}", o.name,
-                                exe.string(), describe_failure(r, o.timeout),
-                                tail_lines(r.err, 15)));
+    // A program that a sanitizer is expected to catch may fail because of what it caught.
+    const bool may_fail = sanitized && o.sanitizer_expect == "errors";
+    if (r.timed_out || r.signal != 0 || (r.exit_status != 0 && !may_fail))
+        throw Error(fmt::format(
+            "program {} ({}{}) {}; last lines of its stderr:\n{}{}", o.name, exe.string(),
+            sanitized ? " under compute-sanitizer " + o.sanitizer_tool : "",
+            describe_failure(r, o.timeout), tail_lines(r.err, 15),
+            report.empty() ? "" : "\nthe sanitizer's report ends:\n" + tail_lines(report, 15)));
     record["exit_status"] = r.exit_status;
-    record["stdout"] = r.out;
-    record["stderr"] = r.err;
+    store_stream(record, "stdout", r.out, r.out_dropped, fmt::format("program {} stdout", o.name),
+                 schema);
+    store_stream(record, "stderr", r.err, r.err_dropped, fmt::format("program {} stderr", o.name),
+                 schema);
     record["wall_s"] = r.wall_s;
     utsname u{};
     ::uname(&u);
-    record["provenance"] = {{"host", u.nodename}, {"date", now_utc()},
-                            {"commit", commit_of(o.inputs.source_root)}};
-    for (const auto& p : o.provenance) {
-        auto eq = p.find('=');
-        if (eq == std::string::npos) throw Error("--provenance takes key=value, not " + p);
-        record["provenance"][p.substr(0, eq)] = p.substr(eq + 1);
+    record["provenance"] = {
+        {"host", u.nodename}, {"date", now_utc()}, {"commit", commit_of(o.inputs.source_root)}};
+    for (const auto& [k, v] : parse_key_values(o.provenance, "--provenance"))
+        record["provenance"][k] = v;
+    try {
+        merge_results(record, results_text);
+    } catch (const Error& e) {
+        throw Error(fmt::format("program {}: {}", o.name, e.what()));
     }
-    merge_results(record, results_text);
+    if (o.gpu) add_gpu_provenance(o, record);
 
-    if (!o.cuobjdump.empty() && !o.sass_function.empty()) {
+    if (sanitized) {
+        std::string what =
+            fmt::format("compute-sanitizer {} report of {}", o.sanitizer_tool, o.name);
+        if (report.empty())
+            throw Error(
+                fmt::format("{} is empty: {} wrote nothing to its log file", what, o.sanitizer));
+        check_utf8(report, what);
+        int errors = sanitizer_errors(report);
+        check_sanitizer_expectation(o.name, o.sanitizer_tool, o.sanitizer_expect, errors, report);
+        record["texts"]["sanitizer:" + o.sanitizer_tool] =
+            mask_sanitizer_report(report, o.inputs.source_root);
+        record["results"]["sanitizer_errors"] = {{"value", errors}, {"unit", "errors"}};
+    }
+    if (!o.sass_functions.empty()) {
+        if (o.cuobjdump.empty()) throw Error("--sass-function needs --cuobjdump");
         auto d = run_process({o.cuobjdump, "-sass", exe.string()}, {}, 120);
         if (d.exit_status != 0) throw Error("cuobjdump failed: " + tail_lines(d.err, 5));
-        record["texts"]["sass:" + o.sass_function] = extract_sass(d.out, o.sass_function);
+        for (const auto& f : o.sass_functions) {
+            if (record["texts"].contains("sass:" + f))
+                throw Error(fmt::format("--sass-function {} is given twice", f));
+            record["texts"]["sass:" + f] = extract_sass(d.out, f);
+        }
     }
     if (!o.ncu.empty()) {
-        std::vector<std::string> argv = {o.ncu, "--clock-control", "none", "--csv",
-                                         "--kernel-name", "regex:" + o.ncu_kernel,
-                                         "--metrics", o.ncu_metrics, exe.string()};
+        if (o.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
+        std::vector<std::string> argv = {
+            o.ncu,       "--clock-control", "none",
+            "--csv",     "--kernel-name",   ncu_kernel_filter(o.ncu_kernels),
+            "--metrics", o.ncu_metrics,     exe.string()};
         argv.insert(argv.end(), o.ncu_args.begin(), o.ncu_args.end());
-        auto n = run_process(argv, {}, 600);
+        auto n = run_process(argv, o.inputs.env, 600);
         if (n.exit_status != 0)
             throw Error(fmt::format("ncu on {} {}:\n{}", o.name, describe_failure(n, 600),
                                     tail_lines(n.out + n.err, 15)));
-        std::vector<std::string> labels;
-        for (size_t a = 0, b; a <= o.ncu_labels.size(); a = b + 1) {
-            b = o.ncu_labels.find(',', a);
-            if (b == std::string::npos) b = o.ncu_labels.size();
-            if (b > a) labels.push_back(o.ncu_labels.substr(a, b - a));
+        json metrics;
+        try {
+            metrics = parse_ncu_csv(n.out, split_commas(o.ncu_labels));
+        } catch (const Error& e) {
+            throw Error(fmt::format("ncu on {}: {}", o.name, e.what()));
         }
-        auto metrics = parse_ncu_csv(n.out, labels);
         record["ncu"] = metrics;
         for (auto& [k, v] : metrics.items())
             if (v["value"].is_number())
                 record["results"]["ncu:" + k] = {{"value", v["value"]}, {"unit", v["unit"]}};
     }
+    // Every text (the program's, the sanitizer's report, SASS) is kept as its streams are.
+    const json texts = record["texts"];
+    for (auto& [name, text] : texts.items())
+        store_stream(record, "texts." + name, text.get<std::string>(), 0,
+                     fmt::format("text '{}' of program {}", name, o.name), schema);
     auto evaluated = apply_checks(o, record);
-    validate_record(record, o.name, o.gpu);
+    record["digest"] = record_digest(record, schema);
+    validate_record(record, o.name, o.gpu, schema);
     if (!evaluated.empty() && !failed_checks(evaluated).empty()) {
         // Keep the evidence beside the record, never in its place.
         write_file_atomically(o.out + ".failed.json", record.dump(2) + "\n");
@@ -206,41 +373,95 @@ std::string volatile_path(const std::string& recording) {
 }
 
 /// Reads a committed recording and compares it with the sources as they are now.
-json load_recording(const Options& o, std::vector<std::string>& files) {
+json load_recording(const Options& o, const Schema& schema, std::vector<std::string>& files) {
     if (!fs::exists(o.recording))
-        throw Error(fmt::format("no recording of {} for {}: {} does not exist. Run `tools/book record` "
-                                "on a machine with that GPU, or build where the GPU runs live.",
-                                o.name, o.gpu_model, o.recording));
+        throw Error(
+            fmt::format("no recording of {} for {}: {} does not exist. Run `tools/book record` "
+                        "on a machine with that GPU, or build where the GPU runs live.",
+                        o.name, o.gpu_model, o.recording));
     auto vpath = volatile_path(o.recording);
     if (!fs::exists(vpath))
-        throw Error(fmt::format("{}: the recording's volatile part {} is missing", o.recording, vpath));
-    json record = join_volatile(read_json_file(o.recording), read_json_file(vpath));
-    validate_record(record, o.recording, true);
+        throw Error(
+            fmt::format("{}: the recording's volatile part {} is missing", o.recording, vpath));
+    json stable = read_json_file(o.recording);
+    json vol = read_json_file(vpath);
+    if (!vol.is_object()) throw Error(fmt::format("{}: a JSON object is needed", vpath));
+    for (auto& [k, v] : vol.items()) {
+        bool known = k == "provenance" ||
+                     std::find(schema.volatile_record.begin(), schema.volatile_record.end(), k) !=
+                         schema.volatile_record.end();
+        if (!known) throw Error(fmt::format("{}: '{}' is not a volatile field", vpath, k));
+        if (k == "provenance")
+            for (auto& [pk, pv] : v.items())
+                if (std::find(schema.volatile_provenance.begin(), schema.volatile_provenance.end(),
+                              pk) == schema.volatile_provenance.end())
+                    throw Error(
+                        fmt::format("{}: 'provenance.{}' is not a volatile field", vpath, pk));
+    }
+    if (stable.is_object())
+        for (const auto& k : schema.build_only)
+            if (stable.contains(k))
+                throw Error(
+                    fmt::format("{}: '{}' is added by bookrun import; a recording never "
+                                "holds it",
+                                o.recording, k));
+    json record = join_volatile(stable, vol);
+    validate_record(record, o.recording, true, schema);
+    auto legacy = legacy_note(record, schema);
+    if (legacy) {
+        std::cerr << fmt::format(
+            "bookrun: warning: {}: {}: re-record it on its GPU with "
+            "`tools/book record`\n",
+            o.recording, *legacy);
+        record["legacy"] = *legacy;
+    } else {
+        check_digest(record, o.recording, schema);
+    }
     if (record["name"] != o.name)
         throw Error(fmt::format("{}: the recording is of {}, not {}", o.recording,
                                 record["name"].get<std::string>(), o.name));
     auto gpu = record["provenance"]["gpu_name"].get<std::string>();
     if (gpu != o.gpu_model)
-        throw Error(fmt::format("{}: the recording was made on a {}, but this book shows the {} "
-                                "(BOOK_GPU_MODEL)", o.recording, gpu, o.gpu_model));
+        throw Error(
+            fmt::format("{}: the recording was made on a {}, but this book shows the {} "
+                        "(BOOK_GPU_MODEL)",
+                        o.recording, gpu, o.gpu_model));
+    if (!o.sanitizer_tool.empty()) {
+        const std::string text = "sanitizer:" + o.sanitizer_tool;
+        if (!record.value("texts", json::object()).contains(text) ||
+            !record["results"].contains("sanitizer_errors"))
+            throw Error(
+                fmt::format("{}: the recording has no compute-sanitizer {} report (text "
+                            "'{}' and result 'sanitizer_errors')",
+                            o.recording, o.sanitizer_tool, text));
+        check_sanitizer_expectation(o.name, o.sanitizer_tool, o.sanitizer_expect,
+                                    record["results"]["sanitizer_errors"]["value"].get<int>(),
+                                    record["texts"][text].get<std::string>());
+    }
     files = input_files(o.inputs);
     auto current = compute_inputs(o.inputs, files);
-    auto changes = diff_inputs(record["inputs"], current);
-    record["stale"] = !changes.empty();
-    record["stale_reasons"] = changes;
+    auto diff = diff_inputs(record["inputs"], current);
+    record["stale"] = !diff.changes.empty();
+    record["stale_reasons"] = diff.changes;
+    record["not_compared"] = diff.not_compared;
     record["source"] = "recording";
     return record;
 }
 
-int cmd_import(const Options& o) {
+int cmd_import(const Options& o, const Schema& schema) {
     std::vector<std::string> files;
-    json record = load_recording(o, files);
+    json record = load_recording(o, schema, files);
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "is recorded, but");
+    for (const auto& n : record["not_compared"])
+        std::cerr << fmt::format("bookrun: note: {}: not compared: {}\n", o.name,
+                                 n.get<std::string>());
     if (record["stale"].get<bool>()) {
-        std::cerr << fmt::format("bookrun: warning: the recording of {} is stale (recorded at {}): {}\n",
-                                 o.name, record["provenance"]["commit"].get<std::string>(),
-                                 fmt::format("{}", fmt::join(record["stale_reasons"].get<std::vector<std::string>>(), "; ")));
+        std::cerr << fmt::format(
+            "bookrun: warning: the recording of {} is stale (recorded at {}): {}\n", o.name,
+            record["provenance"]["commit"].get<std::string>(),
+            fmt::format("{}",
+                        fmt::join(record["stale_reasons"].get<std::vector<std::string>>(), "; ")));
     }
     write_file_atomically(o.out, record.dump(2) + "\n");
     files.push_back(fs::absolute(o.recording).string());
@@ -249,33 +470,49 @@ int cmd_import(const Options& o) {
     return 0;
 }
 
-int cmd_verify(const Options& o) {
+int cmd_verify(const Options& o, const Schema& schema) {
     std::vector<std::string> files;
-    json record = load_recording(o, files);
+    json record = load_recording(o, schema, files);
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "is recorded, but");
     if (record["stale"].get<bool>()) {
-        std::string msg = fmt::format("the recording of {} is stale: its inputs changed since it was "
-                                      "recorded at commit {}:",
-                                      o.name, record["provenance"]["commit"].get<std::string>());
+        std::string msg = fmt::format(
+            "the recording of {} is stale: its inputs changed since it was "
+            "recorded at commit {}:",
+            o.name, record["provenance"]["commit"].get<std::string>());
         for (const auto& c : record["stale_reasons"]) msg += "\n  " + c.get<std::string>();
+        for (const auto& c : record["not_compared"])
+            msg += "\n  (not compared: " + c.get<std::string>() + ")";
         msg += "\nRe-record it on a GPU machine with `tools/book record`.";
         throw Error(msg);
     }
-    std::cout << fmt::format("{}: recording is fresh ({} on {}, commit {}); {} checks passed\n", o.name,
-                             record["inputs"]["hash"].get<std::string>(),
-                             record["provenance"]["gpu_name"].get<std::string>(),
-                             record["provenance"]["commit"].get<std::string>(), evaluated.size());
+    std::cout << fmt::format(
+        "{}: recording is fresh ({} on {}, commit {}); {} checks passed{}{}\n", o.name,
+        record["inputs"]["hash"].get<std::string>(),
+        record["provenance"]["gpu_name"].get<std::string>(),
+        record["provenance"]["commit"].get<std::string>(), evaluated.size(),
+        record["not_compared"].empty() ? "" : "; not compared: ",
+        fmt::format("{}", fmt::join(record["not_compared"].get<std::vector<std::string>>(), "; ")));
     return 0;
 }
 
-int cmd_save(const Options& o) {
+int cmd_save(const Options& o, const Schema& schema) {
     json record = read_json_file(o.record);
-    validate_record(record, o.record, true);
+    validate_record(record, o.record, true, schema);
     if (record.value("source", "") != "live")
         throw Error(fmt::format("{}: only a live record can become a recording", o.record));
     if (record.contains("checks")) fail_on_checks(record["name"], record["checks"], "ran, but");
-    auto [stable, vol] = split_volatile(record);
+    if (legacy_note(record, schema))
+        throw Error(
+            fmt::format("{}: the record has schema {}, not {}: it was made by an older "
+                        "bookrun; run it again",
+                        o.record, record["schema"].dump(), schema.version));
+    check_digest(record, o.record, schema);
+    for (const auto& k : schema.build_only)
+        if (record.contains(k))
+            throw Error(
+                fmt::format("{}: '{}' is added by bookrun import: not a live record", o.record, k));
+    auto [stable, vol] = split_volatile(record, schema);
     write_file_atomically(o.recording, stable.dump(2) + "\n");
     write_file_atomically(volatile_path(o.recording), vol.dump(2) + "\n");
     std::cout << fmt::format("recorded {} -> {}\n", record["name"].get<std::string>(), o.recording);
@@ -286,16 +523,32 @@ int cmd_sanitize(const Options& o) {
     std::vector<std::string> argv = {o.sanitizer, "--tool", o.tool, "--error-exitcode", "99"};
     if (o.tool == "racecheck") argv.insert(argv.end(), {"--racecheck-report", "all"});
     argv.insert(argv.end(), o.command.begin(), o.command.end());
-    auto r = run_process(argv, {}, o.timeout);
+    auto r = run_process(argv, o.inputs.env, o.timeout);
     std::cout << r.out;
     std::cerr << r.err;
     if (r.exit_status == kSkip && !r.timed_out) return kSkip;
     if (r.timed_out || r.signal != 0 || r.exit_status != 0)
-        throw Error(fmt::format("compute-sanitizer {} on {} {}", o.tool, o.command.at(0),
-                                r.exit_status == 99 ? std::string("found errors")
-                                                    : describe_failure(r, o.timeout)));
+        throw Error(fmt::format(
+            "compute-sanitizer {} on {} {}", o.tool, o.command.at(0),
+            r.exit_status == 99 ? std::string("found errors") : describe_failure(r, o.timeout)));
     std::cout << fmt::format("compute-sanitizer {}: clean\n", o.tool);
     return 0;
+}
+
+/// Options that hang together, checked before anything runs.
+void check_options(const Options& o, bool running) {
+    if (running && !o.sanitizer.empty() && (o.sanitizer_tool.empty() || o.sanitizer_expect.empty()))
+        throw Error("--sanitizer needs --sanitizer-tool and --sanitizer-expect");
+    if (o.sanitizer.empty() && running && !o.sanitizer_tool.empty() && !o.skip_without_gpu)
+        throw Error("--sanitizer-tool needs --sanitizer (the compute-sanitizer to run)");
+    if (!o.sanitizer_tool.empty() && o.sanitizer_expect.empty())
+        throw Error("--sanitizer-tool needs --sanitizer-expect errors|clean");
+    if (!o.sanitizer_expect.empty() && o.sanitizer_tool.empty())
+        throw Error("--sanitizer-expect needs --sanitizer-tool");
+    if (running && o.ncu.empty() && !o.ncu_kernels.empty())
+        throw Error("--ncu-kernel needs --ncu (Nsight Compute's ncu)");
+    if (running && !o.ncu.empty() && !o.sanitizer.empty())
+        throw Error("a run is either profiled (--ncu) or sanitized (--sanitizer), not both");
 }
 
 }  // namespace
@@ -303,6 +556,21 @@ int cmd_sanitize(const Options& o) {
 int main(int argc, char** argv) {
     CLI::App app{"bookrun: runs the book's programs and keeps their run records"};
     app.require_subcommand(1);
+    // The cap as the default schema states it (help text only: runs read --schema).
+    std::string cap = "limits.stream_bytes of the schema";
+    try {
+        cap = fmt::format("{} bytes (limits.stream_bytes of {})",
+                          load_schema(default_schema_path()).stream_bytes, default_schema_path());
+    } catch (const std::exception&) {}
+    const std::string records_note = fmt::format(
+        "Records: a program's stdout, stderr and texts (its own, a sanitizer's report, SASS) "
+        "must be valid UTF-8, and are stored up to {} each; beyond that the stored stream ends "
+        "with a marker line "
+        "saying how many bytes were cut, and the record's \"truncated\" says so. A record "
+        "carries a digest of what it shows; verify, import and save refuse one that does not "
+        "match it.",
+        cap);
+    app.footer(records_note);
     Options o;
 
     auto* run = app.add_subcommand("run", "run a program live, check it and write its record");
@@ -311,37 +579,54 @@ int main(int argc, char** argv) {
     run->add_option("--depfile", o.depfile, "a Makefile-style list of the run's inputs");
     run->add_option("--timeout", o.timeout, "seconds before the program is killed");
     run->add_option("--provenance", o.provenance, "key=value to add to the provenance");
-    run->add_flag("--skip-without-gpu", o.skip_without_gpu, "exit 77 when the program finds no GPU");
-    run->add_option("--cuobjdump", o.cuobjdump, "cuobjdump, to record a kernel's SASS");
-    run->add_option("--sass-function", o.sass_function, "the kernel whose SASS to record");
+    run->add_flag("--skip-without-gpu", o.skip_without_gpu,
+                  "exit 77 when the program finds no GPU");
+    run->add_option("--nvidia-smi", o.nvidia_smi,
+                    "nvidia-smi, asked for the driver version of a GPU run (default: from PATH)");
+    run->add_option("--cuobjdump", o.cuobjdump, "cuobjdump, to record kernels' SASS");
+    run->add_option("--sass-function", o.sass_functions,
+                    "a kernel whose SASS to record as text sass:<name> (repeatable)");
     run->add_option("--ncu", o.ncu, "Nsight Compute's ncu, to record metrics");
-    run->add_option("--ncu-kernel", o.ncu_kernel, "regex of the kernel to profile");
+    run->add_option("--ncu-kernel", o.ncu_kernels,
+                    "regex of kernels to profile (repeatable: every matching launch is profiled, "
+                    "in one ncu run, in launch order)");
     run->add_option("--ncu-metrics", o.ncu_metrics, "comma-separated metrics");
-    run->add_option("--ncu-labels", o.ncu_labels, "comma-separated names of the profiled launches");
+    run->add_option("--ncu-labels", o.ncu_labels,
+                    "comma-separated names of the profiled launches, in launch order (results "
+                    "ncu:<label>:<metric>)");
     run->add_option("--ncu-arg", o.ncu_args, "an argument for the profiled run");
-    run->footer("The program and its arguments follow `--`.");
+    run->add_option("--sanitizer", o.sanitizer,
+                    "compute-sanitizer: run the program under it (with --sanitizer-tool and "
+                    "--sanitizer-expect); stdout stays the program's, the report becomes text "
+                    "sanitizer:<tool>, its error count result sanitizer_errors");
+    add_sanitizer_expectation(run, o);
+    run->footer("The program and its arguments follow `--`.\n\n" + records_note);
 
     auto* imp = app.add_subcommand("import", "take a committed recording into the build");
     add_input_options(imp, o);
+    add_sanitizer_expectation(imp, o);
     imp->add_option("--recording", o.recording)->required();
     imp->add_option("--gpu-model", o.gpu_model)->required();
     imp->add_option("--out", o.out)->required();
     imp->add_option("--depfile", o.depfile);
 
-    auto* ver = app.add_subcommand("verify", "check a committed recording: complete, right GPU, fresh, checks hold");
+    auto* ver = app.add_subcommand(
+        "verify", "check a committed recording: complete, unedited, right GPU, fresh, checks hold");
     add_input_options(ver, o);
+    add_sanitizer_expectation(ver, o);
     ver->add_option("--recording", o.recording)->required();
     ver->add_option("--gpu-model", o.gpu_model)->required();
 
     auto* save = app.add_subcommand("save", "commit a live record as a recording");
     save->add_option("--record", o.record)->required();
     save->add_option("--recording", o.recording)->required();
+    add_schema_option(save, o);
 
-    auto* san = app.add_subcommand("sanitize", "run a program under compute-sanitizer");
+    auto* san = app.add_subcommand("sanitize", "run a program under compute-sanitizer (a test)");
     san->add_option("--sanitizer", o.sanitizer)->required();
-    san->add_option("--tool", o.tool)->required()->check(
-        CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
+    san->add_option("--tool", o.tool)->required()->check(CLI::IsMember(kSanitizerTools));
     san->add_option("--timeout", o.timeout);
+    san->add_option("--env", o.env_items, "K=V: an environment variable of the run (repeatable)");
     san->footer("The program and its arguments follow `--`.");
 
     std::string reason;
@@ -362,15 +647,19 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        if (*run) return cmd_run(o);
-        if (*imp) return cmd_import(o);
-        if (*ver) return cmd_verify(o);
-        if (*save) return cmd_save(o);
-        if (*san) return cmd_sanitize(o);
+        o.inputs.env = parse_key_values(o.env_items, "--env");
+        o.inputs.toolchain = parse_key_values(o.toolchain_items, "--toolchain");
         if (*skip) {
             std::cout << "skipped: " << reason << "\n";
             return kSkip;
         }
+        if (*san) return cmd_sanitize(o);
+        check_options(o, run->parsed());
+        Schema schema = load_schema(o.schema_path.empty() ? default_schema_path() : o.schema_path);
+        if (*run) return cmd_run(o, schema);
+        if (*imp) return cmd_import(o, schema);
+        if (*ver) return cmd_verify(o, schema);
+        if (*save) return cmd_save(o, schema);
     } catch (const Error& e) {
         std::cerr << "bookrun: error: " << e.what() << "\n";
         return 1;

@@ -1,10 +1,11 @@
 // Running a program under a timeout and capturing what it prints.
-#include <cerrno>
-#include <csignal>
-#include <cstring>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -65,10 +66,12 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     ProcessResult r;
     int fds[2] = {out_pipe[0], err_pipe[0]};
     std::string* sinks[2] = {&r.out, &r.err};
+    std::size_t* dropped[2] = {&r.out_dropped, &r.err_dropped};
     const auto deadline = start + std::chrono::duration<double>(timeout_s);
     while (fds[0] >= 0 || fds[1] >= 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        deadline - std::chrono::steady_clock::now()).count();
+                        deadline - std::chrono::steady_clock::now())
+                        .count();
         if (left <= 0) {
             r.timed_out = true;
             ::kill(-pid, SIGKILL);
@@ -88,17 +91,19 @@ ProcessResult run_process(const std::vector<std::string>& argv,
             if ((p[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
             char buf[65536];
             ssize_t got = ::read(fds[which[k]], buf, sizeof buf);
-            if (got > 0)
-                sinks[which[k]]->append(buf, static_cast<size_t>(got));
-            else if (got == 0 || errno != EINTR)
+            if (got > 0) {
+                std::string& sink = *sinks[which[k]];
+                auto keep = std::min(static_cast<std::size_t>(got), kCaptureLimit - sink.size());
+                sink.append(buf, keep);
+                *dropped[which[k]] += static_cast<std::size_t>(got) - keep;
+            } else if (got == 0 || errno != EINTR)
                 close_fd(fds[which[k]]);
         }
     }
     close_fd(fds[0]);
     close_fd(fds[1]);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     // A child may leave grandchildren behind in its group: end them too.
     ::kill(-pid, SIGKILL);
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,11 +1,13 @@
 // Run records: results, expectations, validation, and atomic files.
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <sstream>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -15,7 +17,216 @@ namespace fs = std::filesystem;
 
 namespace bookrun {
 
-const std::vector<std::string> kVolatileProvenance = {"date", "commit", "host"};
+namespace {
+
+/// Walks a JSON text as nlohmann's parser reads it, counting lines.
+struct CountingIterator {
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+    const char* p = nullptr;
+    int* line = nullptr;
+    int* last = nullptr;  // the line of the last character read that is not white space
+    reference operator*() const { return *p; }
+    CountingIterator& operator++() {
+        // (The lexer reads one character past a number: that is white space or
+        // punctuation, so a token's line is that of its last non-space character.)
+        if (*p == '\n')
+            ++*line;
+        else if (*p != ' ' && *p != '\t' && *p != '\r')
+            *last = *line;
+        ++p;
+        return *this;
+    }
+    CountingIterator operator++(int) {
+        auto old = *this;
+        ++*this;
+        return old;
+    }
+    bool operator==(const CountingIterator& o) const { return p == o.p; }
+    bool operator!=(const CountingIterator& o) const { return p != o.p; }
+};
+
+/// A SAX handler that notes the line of every value by its JSON pointer.
+struct LineNotes {
+    struct Frame {
+        std::string pointer;
+        bool array = false;
+        std::size_t next = 0;
+        std::string key_pointer;
+    };
+    const int* line;
+    std::map<std::string, int> lines;
+    std::vector<Frame> stack;
+
+    static std::string escape(const std::string& key) {
+        std::string out;
+        for (char c : key)
+            out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+        return out;
+    }
+    std::string value_start() {
+        if (stack.empty()) {
+            lines.emplace("", *line);
+            return "";
+        }
+        auto& top = stack.back();
+        if (!top.array) return top.key_pointer;
+        std::string p = top.pointer + "/" + std::to_string(top.next++);
+        lines.emplace(p, *line);
+        return p;
+    }
+    bool scalar() {
+        value_start();
+        return true;
+    }
+    bool null() { return scalar(); }
+    bool boolean(bool) { return scalar(); }
+    bool number_integer(json::number_integer_t) { return scalar(); }
+    bool number_unsigned(json::number_unsigned_t) { return scalar(); }
+    bool number_float(json::number_float_t, const std::string&) { return scalar(); }
+    bool string(std::string&) { return scalar(); }
+    bool binary(json::binary_t&) { return scalar(); }
+    bool start_object(std::size_t) {
+        stack.push_back({value_start(), false, 0, ""});
+        return true;
+    }
+    bool key(std::string& k) {
+        stack.back().key_pointer = stack.back().pointer + "/" + escape(k);
+        lines.emplace(stack.back().key_pointer, *line);
+        return true;
+    }
+    bool end_object() {
+        stack.pop_back();
+        return true;
+    }
+    bool start_array(std::size_t) {
+        stack.push_back({value_start(), true, 0, ""});
+        return true;
+    }
+    bool end_array() {
+        stack.pop_back();
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+        return false;
+    }
+};
+
+/// The smallest number of one-letter edits from a to b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// ", did you mean 'min'?" for a key close to a known one.
+std::string suggestion(const std::string& key, const std::vector<std::string>& known) {
+    for (const auto& k : known)
+        if (edit_distance(key, k) <= 2 || key.rfind(k, 0) == 0 || k.rfind(key, 0) == 0)
+            return fmt::format("; did you mean '{}'?", k);
+    return "";
+}
+
+json parse_with_lines(const std::string& text, const std::string& path) {
+    try {
+        return json::parse(text);
+    } catch (const json::parse_error& e) {
+        size_t upto = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
+        throw Error(fmt::format("{}:{}: malformed JSON: {}", path, line, e.what()));
+    }
+}
+
+}  // namespace
+
+std::map<std::string, int> json_lines(const std::string& text) {
+    int line = 1, token_line = 1;
+    LineNotes notes{&token_line, {}, {}};
+    CountingIterator first{text.data(), &line, &token_line};
+    CountingIterator last{text.data() + text.size(), &line, &token_line};
+    json::sax_parse(first, last, &notes);
+    return notes.lines;
+}
+
+json parse_checks(const std::string& text, const std::string& path) {
+    json doc = parse_with_lines(text, path);
+    auto lines = json_lines(text);
+    auto at = [&](const std::string& pointer) {
+        auto it = lines.find(pointer);
+        return it == lines.end() ? path : fmt::format("{}:{}", path, it->second);
+    };
+    if (!doc.is_object()) throw Error(fmt::format("{}: a checks file is a JSON object", at("")));
+    const std::vector<std::string> top = {"checks", "about"};
+    for (auto& [k, v] : doc.items())
+        if (std::find(top.begin(), top.end(), k) == top.end())
+            throw Error(
+                fmt::format("{}: unknown key '{}' (a checks file has \"checks\" and, "
+                            "optionally, \"about\"){}",
+                            at("/" + k), k, suggestion(k, top)));
+    if (!doc.contains("checks") || !doc["checks"].is_array())
+        throw Error(fmt::format("{}: a checks file needs an array \"checks\"", at("")));
+    if (doc["checks"].empty())
+        throw Error(fmt::format("{}: the checks file has no checks", at("/checks")));
+    const std::vector<std::string> keys = {"id", "what", "value", "over", "min", "max"};
+    std::map<std::string, std::string> seen;  // id -> where
+    for (std::size_t i = 0; i < doc["checks"].size(); ++i) {
+        const json& c = doc["checks"][i];
+        const std::string base = fmt::format("/checks/{}", i);
+        std::string label = fmt::format("check {} (of {})", i + 1, doc["checks"].size());
+        if (!c.is_object())
+            throw Error(fmt::format("{}: {} is {}, not an object", at(base), label, c.type_name()));
+        if (c.contains("id") && c["id"].is_string() && !c["id"].get<std::string>().empty())
+            label = fmt::format("check '{}'", c["id"].get<std::string>());
+        for (auto& [k, v] : c.items())
+            if (std::find(keys.begin(), keys.end(), k) == keys.end())
+                throw Error(
+                    fmt::format("{}: {}: unknown key '{}' (a check has id, what, value, "
+                                "over, min, max){}",
+                                at(base + "/" + k), label, k, suggestion(k, keys)));
+        if (!c.contains("id") || !c["id"].is_string() || c["id"].get<std::string>().empty())
+            throw Error(fmt::format("{}: {} has no \"id\" (a non-empty string)", at(base), label));
+        const std::string id = c["id"].get<std::string>();
+        if (auto it = seen.find(id); it != seen.end())
+            throw Error(fmt::format("{}: {}: the id is used twice (first at {})", at(base + "/id"),
+                                    label, it->second));
+        seen[id] = at(base + "/id");
+        for (const char* k : {"value", "over", "what"})
+            if (c.contains(k) && (!c[k].is_string() || c[k].get<std::string>().empty()))
+                throw Error(fmt::format("{}: {}: \"{}\" should be a non-empty string, not {}",
+                                        at(base + "/" + k), label, k, c[k].dump()));
+        if (!c.contains("value"))
+            throw Error(
+                fmt::format("{}: {} has no \"value\" (the result it checks)", at(base), label));
+        for (const char* k : {"min", "max"})
+            if (c.contains(k) && !c[k].is_number())
+                throw Error(fmt::format("{}: {}: the bound \"{}\" should be a number, not {}",
+                                        at(base + "/" + k), label, k, c[k].dump()));
+        if (!c.contains("min") && !c.contains("max"))
+            throw Error(
+                fmt::format("{}: {} has no bound (\"min\" or \"max\"), so it could never "
+                            "fail",
+                            at(base), label));
+        if (c.contains("min") && c.contains("max") &&
+            c["min"].get<double>() > c["max"].get<double>())
+            throw Error(fmt::format("{}: {}: min {} is above max {}, so it could never pass",
+                                    at(base), label, c["min"].dump(), c["max"].dump()));
+    }
+    return doc;
+}
+
+json read_checks_file(const std::string& path) { return parse_checks(read_file(path), path); }
 
 void merge_results(json& record, const std::string& results_text) {
     if (!record.contains("results")) record["results"] = json::object();
@@ -32,14 +243,24 @@ void merge_results(json& record, const std::string& results_text) {
         } catch (const json::parse_error& e) {
             throw Error(fmt::format("results line {} is not JSON: {}", n, e.what()));
         }
-        const std::string kind = j.value("kind", "");
+        auto field = [&](const char* key, bool (json::*is)() const noexcept,
+                         const char* type) -> const json& {
+            if (!j.is_object() || !j.contains(key) || !(j[key].*is)())
+                throw Error(
+                    fmt::format("results line {} needs \"{}\" ({}): {}", n, key, type, line));
+            return j[key];
+        };
+        const std::string kind = j.is_object() ? j.value("kind", "") : "";
         if (kind == "result")
-            record["results"][j.at("name").get<std::string>()] = {{"value", j.at("value")},
-                                                                  {"unit", j.at("unit")}};
+            record["results"][field("name", &json::is_string, "a string").get<std::string>()] = {
+                {"value", field("value", &json::is_number, "a number")},
+                {"unit", field("unit", &json::is_string, "a string")}};
         else if (kind == "text")
-            record["texts"][j.at("name").get<std::string>()] = j.at("text");
+            record["texts"][field("name", &json::is_string, "a string").get<std::string>()] =
+                field("text", &json::is_string, "a string");
         else if (kind == "provenance")
-            record["provenance"][j.at("key").get<std::string>()] = j.at("value");
+            record["provenance"][field("key", &json::is_string, "a string").get<std::string>()] =
+                field("value", &json::is_string, "a string");
         else
             throw Error(fmt::format("results line {} has unknown kind '{}'", n, kind));
     }
@@ -83,11 +304,13 @@ json evaluate_checks(const json& checks_file, const json& record) {
         }
         if (c.contains("max")) {
             ok = ok && v <= c["max"].get<double>();
-            bounds += fmt::format("{}<= {:g}", bounds.empty() ? "" : " and ", c["max"].get<double>());
+            bounds +=
+                fmt::format("{}<= {:g}", bounds.empty() ? "" : " and ", c["max"].get<double>());
         }
         e["ok"] = ok;
         e["value"] = v;
-        e["detail"] = fmt::format("{} = {:.6g}, expected {}", label, v, bounds.empty() ? "a number" : bounds);
+        e["detail"] =
+            fmt::format("{} = {:.6g}, expected {}", label, v, bounds.empty() ? "a number" : bounds);
         out.push_back(e);
     }
     return out;
@@ -97,65 +320,21 @@ std::vector<std::string> failed_checks(const json& evaluated) {
     std::vector<std::string> failed;
     for (const auto& e : evaluated)
         if (!e.value("ok", false))
-            failed.push_back(fmt::format("check '{}' failed: {}{}", e.value("id", "?"),
-                                         e.value("detail", ""),
-                                         e.value("what", "").empty() ? "" : " (" + e.value("what", "") + ")"));
+            failed.push_back(
+                fmt::format("check '{}' failed: {}{}", e.value("id", "?"), e.value("detail", ""),
+                            e.value("what", "").empty() ? "" : " (" + e.value("what", "") + ")"));
     return failed;
 }
 
-void validate_record(const json& r, const std::string& where, bool needs_gpu) {
-    auto need = [&](const json& obj, const std::string& key, json::value_t type, const std::string& path) {
-        if (!obj.is_object() || !obj.contains(key))
-            throw Error(fmt::format("{}: field '{}' is missing", where, path));
-        const json& v = obj[key];
-        bool ok = v.type() == type ||
-                  (type == json::value_t::number_float && v.is_number()) ||
-                  (type == json::value_t::number_integer && v.is_number_integer());
-        if (!ok)
-            throw Error(fmt::format("{}: field '{}' should be {}, not {}", where, path,
-                                    json(type).type_name(), v.type_name()));
-    };
-    if (!r.is_object()) throw Error(fmt::format("{}: a record must be a JSON object", where));
-    need(r, "schema", json::value_t::number_integer, "schema");
-    need(r, "name", json::value_t::string, "name");
-    need(r, "command", json::value_t::array, "command");
-    need(r, "exit_status", json::value_t::number_integer, "exit_status");
-    need(r, "stdout", json::value_t::string, "stdout");
-    need(r, "stderr", json::value_t::string, "stderr");
-    need(r, "results", json::value_t::object, "results");
-    for (auto& [k, v] : r["results"].items()) {
-        need(v, "value", json::value_t::number_float, "results." + k + ".value");
-        need(v, "unit", json::value_t::string, "results." + k + ".unit");
-    }
-    need(r, "inputs", json::value_t::object, "inputs");
-    need(r["inputs"], "hash", json::value_t::string, "inputs.hash");
-    need(r["inputs"], "files", json::value_t::object, "inputs.files");
-    need(r["inputs"], "flags", json::value_t::string, "inputs.flags");
-    need(r["inputs"], "args", json::value_t::array, "inputs.args");
-    need(r, "provenance", json::value_t::object, "provenance");
-    std::vector<std::string> prov = {"cxx", "date", "commit"};
-    if (needs_gpu)
-        for (const char* k : {"gpu_name", "compute_capability", "sm_count", "driver_version",
-                              "runtime_version", "nvcc"})
-            prov.push_back(k);
-    for (const auto& k : prov) need(r["provenance"], k, json::value_t::string, "provenance." + k);
-}
-
-json read_json_file(const std::string& path) {
-    std::ifstream in(path);
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(fmt::format("{}: cannot read the file", path));
     std::ostringstream s;
     s << in.rdbuf();
-    try {
-        return json::parse(s.str());
-    } catch (const json::parse_error& e) {
-        // e.byte is 1-based: count the lines before it.
-        std::string text = s.str();
-        size_t upto = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
-        throw Error(fmt::format("{}:{}: malformed JSON: {}", path, line, e.what()));
-    }
+    return s.str();
 }
+
+json read_json_file(const std::string& path) { return parse_with_lines(read_file(path), path); }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
     fs::path p(path);
@@ -173,14 +352,14 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     fs::rename(tmp, path);
 }
 
-std::pair<json, json> split_volatile(const json& record) {
+std::pair<json, json> split_volatile(const json& record, const Schema& schema) {
     json stable = record, vol = json::object();
-    for (const auto& k : kVolatileProvenance)
+    for (const auto& k : schema.volatile_provenance)
         if (stable["provenance"].contains(k)) {
             vol["provenance"][k] = stable["provenance"][k];
             stable["provenance"].erase(k);
         }
-    for (const char* k : {"wall_s", "source"})
+    for (const auto& k : schema.volatile_record)
         if (stable.contains(k)) {
             vol[k] = stable[k];
             stable.erase(k);

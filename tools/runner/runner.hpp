@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -22,12 +23,18 @@ struct Error : std::runtime_error {
 
 // ---- processes -------------------------------------------------------------
 
+/// At most this much of each stream is kept in memory while a program runs
+/// (the rest is counted, not kept): a guard against a runaway program, far
+/// above the cap on what a record stores (Schema::stream_bytes).
+constexpr std::size_t kCaptureLimit = std::size_t{64} << 20;
+
 struct ProcessResult {
     int exit_status = -1;    ///< exit code when the program exited normally
     int signal = 0;          ///< signal number when it was killed by one
     bool timed_out = false;  ///< killed because it ran past the timeout
     double wall_s = 0.0;
     std::string out, err;
+    std::size_t out_dropped = 0, err_dropped = 0;  ///< bytes past kCaptureLimit, not kept
 };
 
 /// Runs argv with extra environment variables, capturing stdout and stderr,
@@ -39,59 +46,137 @@ ProcessResult run_process(const std::vector<std::string>& argv,
 /// "timed out after 5 s".
 std::string describe_failure(const ProcessResult& r, double timeout_s);
 
+// ---- hashes ------------------------------------------------------------------
+
+/// FNV-1a, 64 bits, as 16 hex digits (the input files' hash).
+std::string fnv1a_hex(const std::string& data);
+
+/// SHA-256 as 64 hex digits (the record's digest).
+std::string sha256_hex(const std::string& data);
+
 // ---- inputs and their hash -------------------------------------------------
 
 struct InputSpec {
-    std::string source_root;                ///< paths in the record are relative to it
-    std::string cxx = "c++";                ///< compiler asked for the header closure
-    std::vector<std::string> sources;       ///< absolute paths
+    std::string source_root;               ///< paths in the record are relative to it
+    std::string cxx = "c++";               ///< compiler asked for the header closure
+    std::vector<std::string> sources;      ///< absolute paths
+    std::vector<std::string> lib_sources;  ///< sources of libraries the program links
     std::vector<std::string> include_dirs;
-    std::string flags;                      ///< the project's flag identity string
-    std::vector<std::string> args;          ///< the program's arguments
+    std::vector<std::string> cuda_archs = {"90"};  ///< __CUDA_ARCH__ passes, as in sm_90
+    std::string flags;                             ///< the project's flag identity string
+    std::vector<std::string> args;                 ///< the program's arguments
+    std::map<std::string, std::string> env;        ///< environment of the run (hashed)
+    std::map<std::string, std::string> toolchain;  ///< tool versions this build gives
 };
 
-/// FNV-1a, 64 bits, as 16 hex digits.
-std::string fnv1a_hex(const std::string& data);
+/// Parses repeated KEY=VALUE options into a map; throws Error naming the
+/// option on a missing '=', an empty key, or a key given twice.
+std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items,
+                                                    const std::string& option);
 
 /// Parses a Makefile-style dependency list ("out: a b \\\n c") into its prerequisites.
 std::vector<std::string> parse_depfile(const std::string& text);
 
-/// Sources plus the project headers they include (from the compiler's -MM
-/// dependency output), as absolute paths, limited to files under source_root.
+/// Sources (and library sources) plus the project headers they include, as
+/// absolute paths under source_root. A .cu source is preprocessed as C++ three
+/// ways (plain, with __CUDACC__, and with __CUDA_ARCH__ for each arch) and the
+/// header lists joined, so a header included only for CUDA counts; a header
+/// outside the source tree (system, CUDA) does not. A quoted include that no
+/// pass can find is an Error naming the file and line that includes it.
 std::vector<std::string> input_files(const InputSpec& spec);
 
-/// {"files": {relpath: hash}, "flags": ..., "args": [...], "hash": ...}
+/// {"files": {relpath: hash}, "flags": ..., "args": [...], "env": {...},
+///  "toolchain": {...}, "hash": ...}. The hash covers files, flags, args and
+/// env (what every machine can compute); the toolchain is compared key by key.
 json compute_inputs(const InputSpec& spec, const std::vector<std::string>& files);
 
+struct InputDiff {
+    std::vector<std::string> changes;       ///< each makes the recording stale
+    std::vector<std::string> not_compared;  ///< what this build could not compare
+};
+
 /// Human-readable differences between two "inputs" objects ("code/x.cu changed").
-std::vector<std::string> diff_inputs(const json& recorded, const json& current);
+InputDiff diff_inputs(const json& recorded, const json& current);
+
+// ---- the record schema (book/record-schema.json) --------------------------------
+
+struct Schema {
+    std::string path;
+    json doc;
+    int version = 0;
+    std::size_t stream_bytes = 0;
+    std::vector<std::string> volatile_provenance, volatile_record, build_only;
+};
+
+/// The schema file next to the sources this bookrun was built from.
+std::string default_schema_path();
+
+/// Reads and checks a schema file; throws Error naming it when it is not one.
+Schema load_schema(const std::string& path);
+Schema parse_schema(const json& doc, const std::string& path);
+
+/// Throws Error naming `where` and the field when the record does not have the
+/// schema's shape (a field missing, of the wrong type, or unknown).
+void validate_record(const json& record, const std::string& where, bool needs_gpu,
+                     const Schema& schema);
+
+/// The legacy note of a record made under an older schema the current one
+/// still accepts ("made before digests existed"), or nullopt for a current record.
+std::optional<std::string> legacy_note(const json& record, const Schema& schema);
+
+// ---- what a record shows -------------------------------------------------------
+
+/// The record's canonical JSON: keys sorted, no spaces, UTF-8 as is.
+std::string canonical_json(const json& j);
+
+/// "sha256:<hex>" over the record without its digest, volatile and build-only fields.
+std::string record_digest(const json& record, const Schema& schema);
+
+/// Throws Error naming `where` when the record's digest is missing or does not
+/// match what it shows (an edit by hand): it must be re-recorded.
+void check_digest(const json& record, const std::string& where, const Schema& schema);
+
+/// Throws Error naming `what` (e.g. "program ch/x stdout") with the byte offset
+/// and line of the first byte that is not valid UTF-8.
+void check_utf8(const std::string& text, const std::string& what);
+
+/// Cuts a stream over `cap` bytes back to a line (or character) boundary and
+/// ends it with a marker line saying how many bytes were cut. Returns
+/// {"bytes_total", "bytes_cut"} when it cut, null when the stream fits.
+json cap_stream(std::string& text, std::size_t cap);
 
 // ---- records -----------------------------------------------------------------
 
 /// Folds the JSON lines a program wrote through book::report into a record.
 void merge_results(json& record, const std::string& results_text);
 
-/// Evaluates a checks file against record["results"]; returns one entry per check.
+/// Reads a checks file strictly: an unknown key, a bound that is not a number,
+/// a check with no bound, a missing id or value, a duplicate id are each an
+/// Error naming the file, the check and its line.
+json read_checks_file(const std::string& path);
+json parse_checks(const std::string& text, const std::string& path);
+
+/// Evaluates checks (as read by read_checks_file) against record["results"].
 json evaluate_checks(const json& checks_file, const json& record);
 
 /// The failed checks as readable lines (empty when all passed).
 std::vector<std::string> failed_checks(const json& evaluated);
 
-/// Throws Error naming the file when a required field is missing or of the wrong type.
-void validate_record(const json& record, const std::string& where, bool needs_gpu);
+/// The line of every value in a JSON text, by JSON pointer ("/checks/0/min").
+std::map<std::string, int> json_lines(const std::string& text);
 
 /// Reads a JSON file; throws Error naming the file (and line) when it is unreadable or malformed.
 json read_json_file(const std::string& path);
+
+/// Reads a whole file; throws Error naming it when it cannot.
+std::string read_file(const std::string& path);
 
 /// Writes text to path through a temporary file and a rename, so a reader
 /// never sees a half-written file. Creates parent folders.
 void write_file_atomically(const std::string& path, const std::string& text);
 
-/// The fields that change on every run, kept in <name>.volatile.json.
-extern const std::vector<std::string> kVolatileProvenance;
-
-/// Splits a record into its stable part and its volatile part.
-std::pair<json, json> split_volatile(const json& record);
+/// Splits a record into its stable part and its volatile part (as the schema says).
+std::pair<json, json> split_volatile(const json& record, const Schema& schema);
 
 /// Joins a recording's stable and volatile parts back into one record.
 json join_volatile(json stable, const json& volatile_part);
@@ -99,10 +184,28 @@ json join_volatile(json stable, const json& volatile_part);
 // ---- tools -------------------------------------------------------------------
 
 /// The SASS of one kernel (cuobjdump -sass): one instruction a line after its
-/// address (branch targets refer to addresses), encodings removed.
+/// address (branch targets refer to addresses), encodings removed. The kernel
+/// is named by its mangled name or its identifier; a name that fits two kernels
+/// is an Error.
 std::string extract_sass(const std::string& cuobjdump_output, const std::string& function);
 
-/// Parses `ncu --csv` output into {"<label>:<metric>": {value, unit}}.
+/// One ncu --kernel-name filter for several regexes: "regex:(a)|(b)".
+std::string ncu_kernel_filter(const std::vector<std::string>& regexes);
+
+/// Parses `ncu --csv` output into {"<label>:<metric>": {value, unit, kernel}},
+/// launches in order; with labels, their count must be the launches'.
 json parse_ncu_csv(const std::string& csv, const std::vector<std::string>& labels);
+
+/// The error count of a compute-sanitizer report ("ERROR SUMMARY: 3 errors");
+/// throws Error when the report has no summary.
+int sanitizer_errors(const std::string& report);
+
+/// A sanitizer report with what changes from run to run masked: addresses
+/// (0x7f...) and the source root's absolute path.
+std::string mask_sanitizer_report(const std::string& report, const std::string& source_root);
+
+/// The driver version from `nvidia-smi --query-gpu=driver_version
+/// --format=csv,noheader` output or /proc/driver/nvidia/version; empty if none.
+std::string parse_driver_version(const std::string& text);
 
 }  // namespace bookrun

@@ -7,8 +7,15 @@ and tested.
 ``record-text``       a text a run recorded (SASS)                 (records.py)
 ``value`` (role)      one number of a run's results                (records.py)
 ``diagram``           a Mermaid diagram as the build rendered it   (diagrams.py)
+``plot``              a plot drawn from run records                (plots.py, plotting.py)
 ``check-yourself``    a question whose answer a test checks        (checkyourself.py)
 ``exercise``          an exercise from its folder                  (exercises.py)
+``build-info``        the page on how the book was built           (buildinfo.py)
+
+The reader's site around them: the theme's assets fixed (theme.py), listings
+linked to their files (site.py), figures that open at full size and describe
+themselves (figures.py), each chapter's exercises as a download
+(downloads.py), and the bold terms of the chapters in the index (terms.py).
 
 Inside chapters/<key>.md a run, diagram or exercise named without a '/' is
 chapter <key>'s (I6). The build tells the extension what it declared through
@@ -18,7 +25,8 @@ that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations
 
-from . import booknodes, checkyourself, diagrams, exercises, inline, listings, publish, records
+from . import (booknodes, buildinfo, checkyourself, diagrams, downloads, exercises, figures, inline,
+               listings, plots, publish, records, site, terms, theme)
 
 
 def setup(app):
@@ -46,5 +54,12 @@ def setup(app):
     app.add_transform(inline.UnparsedRoles)
     app.connect("build-finished", publish.build_finished)
     app.add_css_file("book.css")
+    theme.setup(app)
+    site.setup(app)
+    figures.setup(app)
+    plots.setup(app)
+    downloads.setup(app)
+    buildinfo.setup(app)
+    terms.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}

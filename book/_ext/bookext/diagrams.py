@@ -2,8 +2,12 @@
 diagrams/<key>/<name>.mmd as the build rendered it (build/diagrams/<key>/<name>.svg).
 
 The image is given to Sphinx as ``<name>.*``, so each builder picks the format
-it can show from what the build rendered (SVG for HTML; a PDF beside it for
-LaTeX, once the build renders one).
+it can show from what the build rendered (SVG for HTML; the PDF beside it,
+which the ``pdf`` target renders, for LaTeX). Its alt text is ``:alt:`` where
+given, else the description the diagram gives itself (Mermaid's ``accTitle``
+and ``accDescr``, which also become the SVG's title and description), else the
+caption; a diagram with none of them is an error. A click on it opens it at
+full size (figures.py).
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from .common import BookDirective, BookError, resolve_key
+from .figures import describe, mermaid_description, zoom
 from .manifest import manifest
 
 
@@ -42,11 +47,17 @@ class Diagram(BookDirective):
         caption_nodes = []
         if self.content:
             caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
-        alt = self.options.get("alt") or " ".join(n.astext() for n in caption_nodes) or key
+        self.env.note_dependency(mmd)
+        with open(mmd, encoding="utf-8") as f:
+            own = mermaid_description(f.read())
+        alt = describe(self.options.get("alt"), own, caption_nodes)
+        if not alt:
+            return self.fail(f"diagram '{key}' has no description for readers who cannot see it: give "
+                             f"diagrams/{key}.mmd an accTitle and accDescr, or the directive a caption")
         image = nodes.image(uri=stem + ".*", alt=alt)
         if "width" in self.options:
             image["width"] = self.options["width"]
-        figure += image
+        figure += zoom("", image)
         if caption_nodes:
             figure += nodes.caption("", "", *caption_nodes)
         if "name" in self.options:

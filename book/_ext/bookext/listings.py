@@ -10,7 +10,7 @@ Python and shell files). A file's markers are checked whole: a region that is
 never closed, closed without being opened, opened again before its close,
 crossing another region, or appearing twice is an error naming the file and
 line. The caption names what the listing shows: the caption given, then the
-file and the lines shown. The file must lie inside the repository's source
+file and the lines shown, linked to the file at those lines (site.py). The file must lie inside the repository's source
 tree, and is a dependency of the page.
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from .common import BookDirective, BookError, source_path, visible_text
+from .site import source_ref_node
 
 LANGUAGES = {".cpp": "cpp", ".hpp": "cpp", ".cu": "cuda", ".cuh": "cuda", ".h": "cpp", ".cc": "cpp",
              ".py": "python", ".cmake": "cmake", ".txt": "text", ".json": "json", ".sh": "bash",
@@ -150,9 +151,10 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
     if caption:
         cap += caption
         cap += nodes.Text(" (")
-    cap += nodes.literal(rel, rel)
-    if ranges:
-        cap += nodes.Text(", " + describe_lines(ranges))
+    # The file and lines, linked to the file at those lines (site.py).
+    where = rel + (", " + describe_lines(ranges) if ranges else "")
+    in_repo = os.path.relpath(path, os.path.realpath(config.book_source_root)).replace(os.sep, "/")
+    cap += source_ref_node(in_repo, ranges, where)
     if caption:
         cap += nodes.Text(")")
     container += cap

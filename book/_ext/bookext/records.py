@@ -29,34 +29,82 @@ TYPES = {"string": str, "integer": int, "number": (int, float), "array": list,
          "object": dict, "boolean": bool}
 
 
-def _is(value, type_name: str, where: str) -> bool:
-    if type_name not in TYPES:
-        raise BookError(f"record schema: unknown type '{type_name}' ({where})")
-    if isinstance(value, bool) and type_name != "boolean":
-        return False  # JSON's true is no number
-    return isinstance(value, TYPES[type_name])
+def _is(value, type_name: str, where: str, schema: dict | None = None) -> bool:
+    """Whether value has the schema type: a basic type, 'array<T>', 'object<T>',
+    'A|B', 'null', or the name of a section of the schema (an object of that shape)."""
+    schema = schema or {}
+    alternatives = [t.strip() for t in type_name.split("|")]
+    if len(alternatives) > 1:
+        return any(_is(value, t, where, schema) for t in alternatives)
+    t = alternatives[0]
+    for kind, container in (("array<", list), ("object<", dict)):
+        if t.startswith(kind) and t.endswith(">"):
+            inner = t[len(kind):-1]
+            if not isinstance(value, container):
+                return False
+            items = value if container is list else value.values()
+            return all(_is(v, inner, where, schema) for v in items)
+    if t == "null":
+        return value is None
+    if t in TYPES:
+        if isinstance(value, bool) and t != "boolean":
+            return False  # JSON's true is no number
+        return isinstance(value, TYPES[t])
+    section = schema.get(t)
+    if isinstance(section, dict) and t not in ("record", "legacy"):
+        if not isinstance(value, dict):
+            return False
+        for key, sub in section.items():
+            if key == "about":
+                continue
+            name = key.rstrip("?")
+            if name not in value:
+                if key.endswith("?"):
+                    continue
+                return False
+            if not _is(value[name], sub, where, schema):
+                return False
+        return True
+    raise BookError(f"record schema: unknown type '{type_name}' ({where})")
 
 
 def validate(record, path: str, schema: dict, gpu: bool) -> None:
-    """The record has the shape book/record-schema.json gives it."""
+    """The record has the shape book/record-schema.json gives it. A record of an
+    older schema the file still accepts ("legacy": a recording made before
+    digests) is read with that schema's fields."""
     if not isinstance(record, dict):
         raise BookError(f"run record {path}: not a JSON object")
-    for key, type_name in schema["record"].items():
-        if key not in record:
-            raise BookError(f"run record {path}: field '{key}' is missing")
-        if not _is(record[key], type_name, key):
-            raise BookError(f"run record {path}: field '{key}' should be {type_name}")
-    if "version" in schema and record.get("schema") != schema["version"]:
+    if "schema" not in record:
+        raise BookError(f"run record {path}: field 'schema' is missing")
+    version = record.get("schema")
+    legacy = str(version) in schema.get("legacy", {}) and version != schema.get("version")
+    if "version" in schema and version != schema["version"] and not legacy:
         raise BookError(f"run record {path}: schema {record.get('schema')}, but this book reads "
                         f"schema {schema['version']} (book/record-schema.json)")
+    for key, type_name in schema["record"].items():
+        name = key.rstrip("?")
+        if name not in record:
+            if key.endswith("?") or (legacy and name == "digest"):
+                continue
+            raise BookError(f"run record {path}: field '{name}' is missing")
+        if name == "results":
+            continue  # below, result by result
+        if not _is(record[name], type_name, name, schema):
+            raise BookError(f"run record {path}: field '{name}' should be {type_name}")
+    if not isinstance(record.get("results"), dict):
+        raise BookError(f"run record {path}: field 'results' should be an object")
     for name, result in record.get("results", {}).items():
         for key, type_name in schema.get("result", {}).items():
-            if not isinstance(result, dict) or key not in result:
+            if not isinstance(result, dict) or key.rstrip("?") not in result:
+                if key.endswith("?"):
+                    continue
                 raise BookError(f"run record {path}: result '{name}' has no '{key}'")
-            if not _is(result[key], type_name, f"result {key}"):
+            if not _is(result[key.rstrip("?")], type_name, f"result {key}", schema):
                 raise BookError(f"run record {path}: result '{name}': '{key}' should be {type_name}")
-    prov = schema.get("provenance", {})
+    prov = schema.get("provenance_required", schema.get("provenance", {}))
     needed = list(prov.get("always", [])) + (list(prov.get("gpu", [])) if gpu else [])
+    if legacy:  # a recording of an older schema names fewer provenance keys
+        needed = list(prov.get("always", [])) + (["gpu_name"] if gpu else [])
     for key in needed:
         if key not in record.get("provenance", {}):
             raise BookError(f"run record {path}: provenance '{key}' is missing")

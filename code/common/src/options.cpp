@@ -8,9 +8,9 @@
 
 namespace book {
 
-struct Options::Impl {
+struct options::impl {
     CLI::App app;
-    explicit Impl(std::string description) : app(std::move(description)) {}
+    explicit impl(std::string description) : app(std::move(description)) {}
 };
 
 namespace {
@@ -18,10 +18,11 @@ namespace {
 // Keeps an integer within [min, max], saying so in plain words ("must be at
 // least 1, not 0") rather than printing the limits of the type.
 CLI::Validator within(long long min, long long max, long long type_min, long long type_max) {
-    std::string rule = min > type_min && max < type_max ? std::to_string(min) + ".." + std::to_string(max)
-                       : min > type_min                  ? ">= " + std::to_string(min)
-                       : max < type_max                  ? "<= " + std::to_string(max)
-                                                         : "";
+    std::string rule = min > type_min && max < type_max
+                           ? std::to_string(min) + ".." + std::to_string(max)
+                       : min > type_min ? ">= " + std::to_string(min)
+                       : max < type_max ? "<= " + std::to_string(max)
+                                        : "";
     return CLI::Validator(
         [=](std::string& text) -> std::string {
             long long value = 0;
@@ -33,8 +34,10 @@ CLI::Validator within(long long min, long long max, long long type_min, long lon
             }
             if (used != text.size()) return "not an integer: " + text;
             if (value < min || value > max) {
-                if (max >= type_max) return "must be at least " + std::to_string(min) + ", not " + text;
-                if (min <= type_min) return "must be at most " + std::to_string(max) + ", not " + text;
+                if (max >= type_max)
+                    return "must be at least " + std::to_string(min) + ", not " + text;
+                if (min <= type_min)
+                    return "must be at most " + std::to_string(max) + ", not " + text;
                 return "must be between " + std::to_string(min) + " and " + std::to_string(max) +
                        ", not " + text;
             }
@@ -52,11 +55,11 @@ std::string program_name(int argc, char** argv) {
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-Options::Options(std::string description) : impl_(std::make_unique<Impl>(std::move(description))) {}
+options::options(std::string description) : impl_(std::make_unique<impl>(std::move(description))) {}
 
-Options::~Options() = default;
+options::~options() = default;
 
-void Options::flag(const std::string& name, bool& target, const std::string& help) {
+void options::flag(const std::string& name, bool& target, const std::string& help) {
     impl_->app.add_flag(name, target, help);
 }
 
@@ -72,22 +75,22 @@ void add_integer(CLI::App& app, const std::string& name, T& target, const std::s
 
 }  // namespace
 
-void Options::option(const std::string& name, int& target, const std::string& help, long long min,
+void options::option(const std::string& name, int& target, const std::string& help, long long min,
                      long long max) {
     add_integer(impl_->app, name, target, help, min, max);
 }
 
-void Options::option(const std::string& name, long& target, const std::string& help, long long min,
+void options::option(const std::string& name, long& target, const std::string& help, long long min,
                      long long max) {
     add_integer(impl_->app, name, target, help, min, max);
 }
 
-void Options::option(const std::string& name, long long& target, const std::string& help,
+void options::option(const std::string& name, long long& target, const std::string& help,
                      long long min, long long max) {
     add_integer(impl_->app, name, target, help, min, max);
 }
 
-std::optional<int> Options::parse(int argc, char** argv) {
+std::optional<int> options::parse(int argc, char** argv) {
     try {
         impl_->app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

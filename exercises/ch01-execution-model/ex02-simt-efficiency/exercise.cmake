@@ -1,7 +1,6 @@
-# How cmake/BookExercises.cmake builds and grades this exercise. The test is
-# tests/ch01-execution-model/exercises/ex02-simt-efficiency.test.cpp; the
-# sources are every *.cpp of this folder.
-set(EXERCISE_TITLE "SIMT efficiency: loops, branches, and sorting work into uniform warps")
-set(EXERCISE_LIBS ch01_warp_model)  # the test checks you against the chapter's model
-set(EXERCISE_POINTS 10)
+# Exercise 1.2's contract (cmake/BookExerciseContract.cmake says what each setting
+# means). The tests are tests/ch01-execution-model/exercises/ex02-simt-efficiency/.
+set(EXERCISE_STUDENT_FILES simt_efficiency.cpp)
+set(EXERCISE_POINTS visible 7 hidden 3)
 set(EXERCISE_TIMEOUT 60)
+set(EXERCISE_LIBS ch01_warp_model)  # the tests check you against the chapter's warp model

@@ -1,8 +1,6 @@
-# How cmake/BookExercises.cmake builds and grades this exercise. The test is
-# tests/ch01-execution-model/exercises/ex03-warp-vote.test.cu: a .cu test makes
-# this a GPU exercise (built where nvcc is, skipped where no GPU is). The
-# sources are every *.cu and *.cpp of this folder; book_cuda is linked for you.
-set(EXERCISE_TITLE "Warp vote: counting with __ballot_sync and __popc (GPU)")
-set(EXERCISE_LIBS "")
-set(EXERCISE_POINTS 10)
+# Exercise 1.3's contract (cmake/BookExerciseContract.cmake says what each setting
+# means). The tests are tests/ch01-execution-model/exercises/ex03-warp-vote/: .cu
+# test files make this a GPU exercise, which links book_cuda without asking.
+set(EXERCISE_STUDENT_FILES warp_vote.cu)
+set(EXERCISE_POINTS visible 7 hidden 3)
 set(EXERCISE_TIMEOUT 60)

@@ -31,9 +31,7 @@ int lane_of_thread(int x, int y, int z, BlockShape block) {
     return linear_index(x, y, z, block) % kWarpWidth;
 }
 
-int warps_in_block(BlockShape block) {
-    return (threads_in(block) + kWarpWidth - 1) / kWarpWidth;
-}
+int warps_in_block(BlockShape block) { return (threads_in(block) + kWarpWidth - 1) / kWarpWidth; }
 
 int active_lanes_in_last_warp(BlockShape block) {
     const int rest = threads_in(block) % kWarpWidth;

@@ -20,18 +20,18 @@ std::string program_name(int argc, char** argv);
 /// The options of one program.
 ///
 /// @code
-/// book::Options opts("Time a branch that splits every warp");
+/// book::options opts("Time a branch that splits every warp");
 /// bool quick = false;
 /// opts.flag("--quick", quick, "small sizes, for compute-sanitizer");
 /// if (auto status = opts.parse(argc, argv)) return *status;
 /// @endcode
-class Options {
+class options {
 public:
     /// @param description what the program does, shown by `--help`
-    explicit Options(std::string description);
-    ~Options();
-    Options(const Options&) = delete;
-    Options& operator=(const Options&) = delete;
+    explicit options(std::string description);
+    ~options();
+    options(const options&) = delete;
+    options& operator=(const options&) = delete;
 
     /// A flag: `name` (like `--quick`) sets `target` to true.
     void flag(const std::string& name, bool& target, const std::string& help);
@@ -54,8 +54,8 @@ public:
     std::optional<int> parse(int argc, char** argv);
 
 private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+    struct impl;
+    std::unique_ptr<impl> impl_;
 };
 
 }  // namespace book

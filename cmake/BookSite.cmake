@@ -1,0 +1,262 @@
+# The reader's site and the PDF edition, on top of cmake/BookDocs.cmake (which
+# includes this file last):
+#
+#   - the site's settings for Sphinx (BUILD/site/site.json): where listings link,
+#     and the toolchain the page "How this book was built" lists;
+#   - plots: every diagrams/<key>/<name>.plot.py drawn from the records of the
+#     runs it names (BUILD/plots/<key>/<name>.svg, -dark.svg, .pdf), drawn again
+#     when the spec or one of those records changes;
+#   - the exercises' downloads: one archive per chapter with exercises
+#     (BUILD/downloads/<key>-exercises.tar.gz), listed in downloads.json;
+#   - the PDF edition: target `pdf` (not in the default build): the diagrams as
+#     vector PDFs, Sphinx's LaTeX builder and XeLaTeX -> BUILD/pdf/book.pdf, then
+#     the HTML book published again with a link to it;
+#   - the site's tests (tests/site): the browser test, its failure cases, the
+#     downloads' content and, after `pdf`, the PDF's pages.
+#
+# The HTML step gets the plots, the downloads and the settings as dependencies
+# (add_custom_command(APPEND) on its stamp).
+set(BOOK_REPOSITORY_URL "" CACHE STRING
+    "Where a listing's caption links (https://github.com/<owner>/<repo>); empty: to a page of the site that shows the file")
+set(BOOK_REPOSITORY_REF "" CACHE STRING
+    "The branch, tag or commit those links name (empty: main)")
+set(BOOK_EXERCISE_BUNDLE_COMMAND "${BOOK_PYTHON};${CMAKE_SOURCE_DIR}/tools/exercise-bundle-standin.py"
+    CACHE STRING
+    "The command that writes one chapter's student bundle, called as <command> bundle --chapter <key> --out <file.tar.gz> in the source folder")
+
+set(BOOK_SITE_DIR "${CMAKE_BINARY_DIR}/site")
+set(BOOK_PLOTS_DIR "${CMAKE_BINARY_DIR}/plots")
+set(BOOK_DOWNLOADS_DIR "${CMAKE_BINARY_DIR}/downloads")
+set(BOOK_PDF "${CMAKE_BINARY_DIR}/pdf/book.pdf")
+
+# The record file of every declared run: <key>/<run> -> path (today's Book.cmake
+# lists the files; a later one names the runs).
+function(_book_site_records out_keys)
+  set(keys "")
+  get_property(runs GLOBAL PROPERTY BOOK_RUNS)
+  if(runs)
+    foreach(run IN LISTS runs)
+      get_property(rec GLOBAL PROPERTY "BOOK_R_${run}_RECORD")
+      list(APPEND keys "${run}")
+      set_property(GLOBAL PROPERTY "BOOK_SITE_RECORD_${run}" "${rec}")
+    endforeach()
+  else()
+    get_property(files GLOBAL PROPERTY BOOK_RECORD_FILES)
+    foreach(rec IN LISTS files)
+      file(RELATIVE_PATH key "${BOOK_RECORDS_DIR}" "${rec}")
+      string(REGEX REPLACE "\\.json$" "" key "${key}")
+      list(APPEND keys "${key}")
+      set_property(GLOBAL PROPERTY "BOOK_SITE_RECORD_${key}" "${rec}")
+    endforeach()
+  endif()
+  set(${out_keys} "${keys}" PARENT_SCOPE)
+endfunction()
+_book_site_records(_site_runs)
+
+# ---- the site's settings and the toolchain (at configure time) -----------------------
+function(_book_tool_version out)
+  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE text ERROR_VARIABLE err RESULT_VARIABLE rc
+                  TIMEOUT 20)
+  set(line "")
+  if(rc EQUAL 0)
+    string(REPLACE "\n" ";" lines "${text}")
+    foreach(l IN LISTS lines)
+      if(l MATCHES "[0-9]+\\.[0-9]+")
+        string(STRIP "${l}" line)
+        break()
+      endif()
+    endforeach()
+  endif()
+  if(NOT line)
+    set(line "not found")
+  endif()
+  set(${out} "${line}" PARENT_SCOPE)
+endfunction()
+
+# A JSON string of a CMake value.
+function(_book_json_string out value)
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
+set(_tc "{}")
+macro(_book_tc name value)
+  _book_json_string(_q "${value}")
+  string(JSON _tc SET "${_tc}" "${name}" "${_q}")
+endmacro()
+_book_tc("CMake" "${CMAKE_VERSION} (${CMAKE_GENERATOR})")
+_book_tc("C++ compiler" "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+if(CMAKE_CUDA_COMPILER_VERSION)
+  _book_tc("CUDA compiler (nvcc)" "${CMAKE_CUDA_COMPILER_VERSION}")
+else()
+  _book_tc("CUDA compiler (nvcc)" "not found: GPU programs come from recordings")
+endif()
+_book_tool_version(_v "${BOOK_DOXYGEN}" --version)
+_book_tc("Doxygen" "${_v}")
+_book_tool_version(_v /usr/bin/chromium --version)
+_book_tc("Chromium" "${_v}")
+find_program(BOOK_NODE node)
+if(BOOK_NODE)
+  _book_tool_version(_v "${BOOK_NODE}" --version)
+  _book_tc("Node.js" "${_v}")
+endif()
+foreach(_pkg "@mermaid-js/mermaid-cli:Mermaid CLI" "mermaid:Mermaid")
+  string(REPLACE ":" ";" _pkg "${_pkg}")
+  list(GET _pkg 0 _dir)
+  list(GET _pkg 1 _label)
+  set(_json "${CMAKE_SOURCE_DIR}/node_modules/${_dir}/package.json")
+  if(EXISTS "${_json}")
+    file(READ "${_json}" _text)
+    string(JSON _v ERROR_VARIABLE _err GET "${_text}" version)
+    _book_tc("${_label}" "${_v}")
+  endif()
+endforeach()
+find_program(BOOK_XELATEX xelatex)
+find_program(BOOK_LATEXMK latexmk)
+if(BOOK_XELATEX)
+  _book_tool_version(_v "${BOOK_XELATEX}" --version)
+  _book_tc("XeLaTeX (the PDF edition)" "${_v}")
+endif()
+find_program(BOOK_PDFTOPPM pdftoppm)
+set(_settings "{}")
+_book_json_string(_q "${BOOK_REPOSITORY_URL}")
+string(JSON _settings SET "${_settings}" repository_url "${_q}")
+_book_json_string(_q "${BOOK_REPOSITORY_REF}")
+string(JSON _settings SET "${_settings}" repository_ref "${_q}")
+string(JSON _settings SET "${_settings}" toolchain "${_tc}")
+file(GENERATE OUTPUT "${BOOK_SITE_DIR}/site.json" CONTENT "${_settings}\n")
+
+# ---- plots -------------------------------------------------------------------------------
+file(GLOB_RECURSE _plot_specs CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.plot.py")
+set(_plots_html "")
+set(_plots_pdf "")
+foreach(spec IN LISTS _plot_specs)
+  file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${spec}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
+  execute_process(COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-plot.py" runs
+                          "${CMAKE_SOURCE_DIR}" "${spec}"
+                  OUTPUT_VARIABLE _runs ERROR_VARIABLE _err RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    string(STRIP "${_err}" _err)
+    message(FATAL_ERROR "${_err}")
+  endif()
+  string(STRIP "${_runs}" _runs)
+  string(REPLACE "\n" ";" _runs "${_runs}")
+  string(REGEX REPLACE "^diagrams/(.*)\\.plot\\.py$" "\\1" key "${rel}")
+  get_filename_component(_dir "${BOOK_PLOTS_DIR}/${key}" DIRECTORY)
+  set(_recs "")
+  set(_args "")
+  foreach(run IN LISTS _runs)
+    if(NOT run IN_LIST _site_runs)
+      message(FATAL_ERROR "${rel}: the plot reads run ${run}, which no book_run() declares "
+                          "(code/<chapter>/CMakeLists.txt)")
+    endif()
+    get_property(_rec GLOBAL PROPERTY "BOOK_SITE_RECORD_${run}")
+    list(APPEND _recs "${_rec}")
+    list(APPEND _args --record "${run}=${_rec}")
+  endforeach()
+  set(_out "${BOOK_PLOTS_DIR}/${key}")
+  add_custom_command(
+    OUTPUT "${_out}.svg" "${_out}-dark.svg" "${_out}.pdf"
+    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-plot.py" draw
+            "${CMAKE_SOURCE_DIR}" "${spec}" "${_dir}" ${_args}
+    DEPENDS "${spec}" ${_recs} "${CMAKE_SOURCE_DIR}/tools/render-plot.py"
+            "${CMAKE_SOURCE_DIR}/book/_ext/bookext/plotting.py"
+    COMMENT "Drawing ${rel}"
+    VERBATIM)
+  list(APPEND _plots_html "${_out}.svg" "${_out}-dark.svg")
+  list(APPEND _plots_pdf "${_out}.pdf")
+endforeach()
+
+# ---- the exercises' downloads ---------------------------------------------------------
+file(GLOB _ex_chapters LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/exercises/ch[0-9][0-9]-*")
+file(GLOB_RECURSE _bundle_tool CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tools/grader/*.py")
+list(APPEND _bundle_tool "${CMAKE_SOURCE_DIR}/tools/exercise-bundle-standin.py")
+if(EXISTS "${CMAKE_SOURCE_DIR}/tools/grade")
+  list(APPEND _bundle_tool "${CMAKE_SOURCE_DIR}/tools/grade")
+endif()
+set(_downloads "")
+set(_list "{}")
+foreach(dir IN LISTS _ex_chapters)
+  if(NOT IS_DIRECTORY "${dir}")
+    continue()
+  endif()
+  get_filename_component(key "${dir}" NAME)
+  file(GLOB_RECURSE _files CONFIGURE_DEPENDS "${dir}/*" "${CMAKE_SOURCE_DIR}/tests/${key}/exercises/*")
+  file(GLOB _exs LIST_DIRECTORIES true "${dir}/ex*")
+  set(_names "[]")
+  set(_i 0)
+  foreach(ex IN LISTS _exs)
+    if(IS_DIRECTORY "${ex}")
+      get_filename_component(_n "${ex}" NAME)
+      _book_json_string(_q "${_n}")
+      string(JSON _names SET "${_names}" ${_i} "${_q}")
+      math(EXPR _i "${_i} + 1")
+    endif()
+  endforeach()
+  set(_archive "${BOOK_DOWNLOADS_DIR}/${key}-exercises.tar.gz")
+  add_custom_command(
+    OUTPUT "${_archive}"
+    COMMAND ${BOOK_EXERCISE_BUNDLE_COMMAND} bundle --chapter "${key}" --out "${_archive}"
+    DEPENDS ${_files} ${_bundle_tool}
+    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+    COMMENT "Packing the exercises of ${key} for download"
+    VERBATIM)
+  list(APPEND _downloads "${_archive}")
+  _book_json_string(_q "${_archive}")
+  string(JSON _list SET "${_list}" "${key}" "{\"archive\": ${_q}, \"exercises\": ${_names}}")
+endforeach()
+file(GENERATE OUTPUT "${BOOK_DOWNLOADS_DIR}/downloads.json" CONTENT "{\"chapters\": ${_list}}\n")
+
+# The HTML step reads all of these.
+add_custom_command(OUTPUT "${BOOK_HTML_STAMP}" APPEND
+                   DEPENDS ${_plots_html} ${_downloads} "${BOOK_SITE_DIR}/site.json"
+                           "${BOOK_DOWNLOADS_DIR}/downloads.json")
+
+# ---- the PDF edition (target pdf) -----------------------------------------------------------
+file(GLOB_RECURSE _mmd_sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
+set(_diagram_pdfs "")
+foreach(src IN LISTS _mmd_sources)
+  file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
+  string(REGEX REPLACE "\\.mmd$" ".pdf" rel "${rel}")
+  set(_pdf "${BOOK_DIAGRAMS_OUT}/${rel}")
+  add_custom_command(
+    OUTPUT "${_pdf}"
+    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+            "${CMAKE_SOURCE_DIR}" "${src}" "${_pdf}"
+    DEPENDS "${src}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+            "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
+    COMMENT "Rendering diagrams/${rel} (PDF)"
+    VERBATIM)
+  list(APPEND _diagram_pdfs "${_pdf}")
+endforeach()
+set(_pdf_missing "")
+foreach(_tool BOOK_XELATEX BOOK_LATEXMK)
+  if(NOT ${_tool})
+    list(APPEND _pdf_missing "${_tool}")
+  endif()
+endforeach()
+if(_pdf_missing)
+  add_custom_target(pdf
+    COMMAND "${CMAKE_COMMAND}" -E echo "The PDF edition needs XeLaTeX and latexmk (Debian: texlive-xetex latexmk); `tools/book deps` installs them"
+    COMMAND "${CMAKE_COMMAND}" -E false
+    VERBATIM)
+else()
+  add_custom_command(
+    OUTPUT "${BOOK_PDF}"
+    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-pdf.py"
+            "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_PDF}" "${BOOK_EDITION}"
+    DEPENDS "${BOOK_HTML_STAMP}" ${_diagram_pdfs} ${_plots_pdf}
+            "${CMAKE_SOURCE_DIR}/tools/build-pdf.py"
+    DEPFILE "${BOOK_PDF}.d"
+    COMMENT "Sphinx and XeLaTeX: chapters -> PDF"
+    USES_TERMINAL
+    VERBATIM)
+  add_custom_target(pdf DEPENDS "${BOOK_PDF}")
+endif()
+
+# ---- the site's tests -----------------------------------------------------------------------
+if(BOOK_TESTS)
+  add_subdirectory("${CMAKE_SOURCE_DIR}/tests/site" "${CMAKE_BINARY_DIR}/tests/site")
+endif()

@@ -1,0 +1,47 @@
+"""The divergence sweep (run div-sweep): kernel time and the divergent/uniform
+ratio against the grid size in waves, the measured medians with both
+straight-line fits."""
+RUNS = ["div-sweep"]
+ALT = ("Two charts of the div-sweep run against the grid size in waves (1 to 32). Left: the "
+       "median kernel time in milliseconds of the uniform and the divergent launch, with their "
+       "straight-line fits; the divergent line is about twice as steep. Right: the divergent to "
+       "uniform time ratio, measured and as predicted by the two fits, rising from near 1 at one "
+       "wave towards the ratio of the fits' slopes, drawn as a dotted line.")
+
+
+def draw(fig, runs, theme):
+    run = runs["div-sweep"]
+    uniform = run.series(r"uniform_w(\d+)_ms")
+    divergent = run.series(r"divergent_w(\d+)_ms")
+    waves = [w for w, _ in uniform]
+    if waves != [w for w, _ in divergent]:
+        raise ValueError("the uniform and divergent sweeps have different wave counts")
+    t0_u, slope_u = run.result("fit_t0_ms_uniform"), run.result("fit_slope_ms_uniform")
+    t0_d, slope_d = run.result("fit_t0_ms_divergent"), run.result("fit_slope_ms_divergent")
+    c_u, c_d, c_fit = theme.colors[0], theme.colors[1], theme.muted
+
+    left, right = fig.subplots(1, 2)
+    span = [0, max(waves)]
+    left.plot(waves, [t for _, t in uniform], "o", color=c_u, label="uniform, median")
+    left.plot(span, [t0_u + slope_u * w for w in span], "--", color=c_u, label="uniform, fit")
+    left.plot(waves, [t for _, t in divergent], "s", color=c_d, label="divergent, median")
+    left.plot(span, [t0_d + slope_d * w for w in span], "--", color=c_d, label="divergent, fit")
+    left.set_xlabel("grid size (waves)")
+    left.set_ylabel("kernel time (ms)")
+    left.set_xlim(0, max(waves) * 1.04)
+    left.set_ylim(0, None)
+    left.legend(loc="upper left")
+
+    ratio = [d / u for (_, u), (_, d) in zip(uniform, divergent)]
+    dense = [waves[0] * (max(waves) / waves[0]) ** (k / 100) for k in range(101)]
+    right.plot(waves, ratio, "o", color=c_d, label="measured medians")
+    right.plot(dense, [(t0_d + slope_d * w) / (t0_u + slope_u * w) for w in dense], "--",
+               color=c_d, label="from the two fits")
+    right.axhline(slope_d / slope_u, linestyle=":", color=c_fit,
+                  label=f"slope ratio {slope_d / slope_u:.2f}")
+    right.set_xscale("log", base=2)
+    right.set_xticks(waves, [f"{w:g}" for w in waves])
+    right.set_xlabel("grid size (waves)")
+    right.set_ylabel("divergent / uniform time")
+    right.set_ylim(0.9, max(max(ratio), slope_d / slope_u) * 1.08)
+    right.legend(loc="lower right")

@@ -1,7 +1,0 @@
-# How cmake/BookExercises.cmake builds and grades this exercise. The test is
-# tests/ch01-execution-model/exercises/ex01-warp-map.test.cpp; the sources are
-# every *.cpp of this folder.
-set(EXERCISE_TITLE "Warp map: which warp and lane a thread runs in")
-set(EXERCISE_LIBS ch01_warp_model)  # the test checks you against the chapter's model
-set(EXERCISE_POINTS 10)
-set(EXERCISE_TIMEOUT 60)

@@ -1,0 +1,204 @@
+# The runner's bad input (issue 9, cases 3, 5, 6, 12) and the runner's options
+# end to end (I10), on fixtures of their own (tests/book/fixtures/runner): a
+# shell script stands in for a GPU program (fake_gpu.sh), and scripts stand in
+# for compute-sanitizer, cuobjdump, ncu and nvidia-smi (tools/), so every test
+# runs on a machine without a GPU and reads no chapter's recordings.
+# Included from tests/book/CMakeLists.txt (book_bad_test comes from there).
+set(rfx "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/runner")
+set(bookrun_exe $<TARGET_FILE:bookrun>)
+set(fake_gpu /bin/sh "${rfx}/fake_gpu.sh")
+set(fake_tools "${rfx}/tools")
+
+# book_runner_test(<name> <driver args>...): a test that must succeed and write
+# a record as described (fixtures/runner/expect_record.py).
+function(book_runner_test name)
+  add_test(NAME "book.runner.${name}"
+           COMMAND "${BOOK_PYTHON}" "${rfx}/expect_record.py"
+                   --scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.runner.${name}" ${ARGN})
+  set_tests_properties("book.runner.${name}" PROPERTIES LABELS book TIMEOUT 120)
+endfunction()
+
+# The fixture sources, copied into the scratch folder (src/), which is the source root.
+set(r_copy --copy "${rfx}/src" src)
+set(r_inputs --name t/fixture --source-root . --cxx "${CMAKE_CXX_COMPILER}" --source src/prog.cu
+             --flags fixture)
+set(r_run ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --provenance nvcc=13.0
+          --out x.json)
+set(r_checks --checks "${rfx}/checks/good.checks.json")
+# A recording made the way `tools/book record` makes one: run live, then save.
+set(r_record
+  --before ${r_run} ${r_checks} -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+set(r_verify ${bookrun_exe} verify ${r_inputs} ${r_checks} --gpu-model "NVIDIA H200"
+             --recording rec/fixture.json)
+
+# ---- case 3: every header the compiler sees is an input ------------------------
+# A header included only under __CUDACC__ (nvcc's passes), and one only under
+# __CUDA_ARCH__ >= 900 (the device pass): editing either makes the recording stale.
+book_bad_test(runner-cuda-only-header ${r_copy} ${r_record}
+  --replace src/cuda_only.cuh "= 256" "= 512"
+  --expect "the recording of t/fixture is stale"
+  --expect "^  src/cuda_only\\.cuh changed$"
+  -- ${r_verify})
+book_bad_test(runner-arch-only-header ${r_copy} ${r_record}
+  --replace src/sm90_only.cuh "= 8" "= 16"
+  --expect "the recording of t/fixture is stale"
+  --expect "^  src/sm90_only\\.cuh changed$"
+  -- ${r_verify})
+# A quoted include the runner cannot place is an error at its file and line, and no record is left.
+book_bad_test(runner-unplaced-header ${r_copy}
+  --expect "src/unplaced\\.cu:5: cannot find the header \"nowhere\\.cuh\" it includes"
+  --absent "x.json*"
+  -- ${bookrun_exe} run --name t/fixture --source-root . --cxx "${CMAKE_CXX_COMPILER}"
+     --source src/unplaced.cu --provenance cxx=fixture --out x.json -- ${fake_gpu} ok)
+# A library the program links is an input (--lib-source), like its own sources.
+book_bad_test(runner-lib-source ${r_copy}
+  --before ${r_run} --lib-source src/lib.cpp -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --replace src/lib.cpp "return 1" "return 2"
+  --expect "^  src/lib\\.cpp changed$"
+  -- ${r_verify} --lib-source src/lib.cpp)
+
+# ---- case 5: a recording edited by hand -------------------------------------------
+# A measured value changed inside its checks' bounds: only the digest can tell.
+book_bad_test(runner-edited-value ${r_copy} ${r_record}
+  --json-set rec/fixture.json "results>ratio>value" 1.05
+  --expect "rec/fixture\\.json: the record does not match its digest"
+  --expect "re-record it on its GPU with `tools/book record`"
+  -- ${r_verify})
+# stdout changed so that it contradicts the results.
+book_bad_test(runner-edited-stdout ${r_copy} ${r_record}
+  --replace rec/fixture.json "ratio = 1.02" "ratio = 1.50"
+  --expect "rec/fixture\\.json: the record does not match its digest"
+  -- ${r_verify})
+# The digest itself removed: not taken for a recording made before digests existed.
+book_bad_test(runner-digest-removed ${r_copy} ${r_record}
+  --json-del rec/fixture.json digest
+  --expect "rec/fixture\\.json: field 'digest' is missing"
+  -- ${r_verify})
+# `save` refuses a live record edited after its run, and writes nothing.
+book_bad_test(runner-save-edited ${r_copy}
+  --before ${r_run} ${r_checks} -- ${fake_gpu} ok --before-end
+  --json-set x.json "results>mismatches>value" 0.5
+  --expect "x\\.json: the record does not match its digest"
+  --absent "rec/*"
+  -- ${bookrun_exe} save --record x.json --recording rec/fixture.json)
+
+# ---- case 6: a checks file is read strictly ---------------------------------------
+foreach(c
+    "misspelt-min|misspelt-min\\.checks\\.json:5: check 'ratio-high': unknown key 'minimum' .*did you mean 'min'\\?"
+    "misspelt-max|misspelt-max\\.checks\\.json:6: check 'ratio-low': unknown key 'maxx' .*did you mean 'max'\\?"
+    "string-bound|string-bound\\.checks\\.json:6: check 'ratio-near-one': the bound \"min\" should be a number, not \"0\\.9\""
+    "no-bound|no-bound\\.checks\\.json:4: check 'ratio-exists' has no bound .*could never fail"
+    "no-id|no-id\\.checks\\.json:4: check 2 \\(of 2\\) has no \"id\""
+    "no-value|no-value\\.checks\\.json:3: check 'ratio-near-one' has no \"value\""
+    "duplicate-id|duplicate-id\\.checks\\.json:5: check 'ratio-near-one': the id is used twice \\(first at .*duplicate-id\\.checks\\.json:3\\)"
+    "never-passes|never-passes\\.checks\\.json:3: check 'ratio-band': min 1\\.1 is above max 0\\.9")
+  string(FIND "${c}" "|" bar)
+  string(SUBSTRING "${c}" 0 ${bar} file)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${c}" ${bar} -1 message)
+  book_bad_test(runner-checks-${file} ${r_copy}
+    --expect "${message}" --absent "x.json*"
+    -- ${r_run} --checks "${rfx}/checks/${file}.checks.json" -- ${fake_gpu} ok)
+endforeach()
+# verify and import read checks the same way.
+book_bad_test(runner-checks-verify ${r_copy} ${r_record}
+  --expect "misspelt-min\\.checks\\.json:5: check 'ratio-high': unknown key 'minimum'"
+  -- ${bookrun_exe} verify ${r_inputs} --checks "${rfx}/checks/misspelt-min.checks.json"
+     --gpu-model "NVIDIA H200" --recording rec/fixture.json)
+
+# ---- case 12: what a program prints --------------------------------------------
+book_bad_test(runner-stdout-not-utf8 ${r_copy}
+  --expect "program t/fixture stdout is not valid UTF-8: byte 18 \\(line 2\\) is 0xff"
+  --absent "x.json*"
+  -- ${r_run} -- ${fake_gpu} bad-utf8-stdout)
+book_bad_test(runner-stderr-not-utf8 ${r_copy}
+  --expect "program t/fixture stderr is not valid UTF-8: byte 9 \\(line 1\\) is 0xc3"
+  --absent "x.json*"
+  -- ${r_run} -- ${fake_gpu} bad-utf8-stderr)
+# (No ';' nor unbalanced brackets in these regexes: CMake lists would split them.)
+# 3 MiB of output: stored cut to the cap (1 MiB a stream), with a marker line, and the record says so.
+book_runner_test(output-cap ${r_copy}
+  --has x.json "truncated>stdout>bytes_total" "^3145728$"
+  --has x.json "truncated>stdout>bytes_cut" "^[0-9]+$"
+  --has x.json stdout "^\\[bookrun: output cut here: [0-9]+ of its 3145728 bytes are not kept \\(the cap is 1048576 bytes a stream\\)\\]$"
+  --max-size x.json stdout 1048800
+  --lacks x.json "truncated>stderr"
+  -- ${r_run} -- ${fake_gpu} big)
+
+# A text over the cap (here one the program reports) is kept the same way.
+book_runner_test(text-cap ${r_copy}
+  --has x.json "truncated>texts.big>bytes_total" "^2097152$"
+  --has x.json "texts>big" "^.bookrun: output cut here: [0-9]+ of its 2097152 bytes are not kept"
+  --max-size x.json "texts>big" 1048800
+  --lacks x.json "truncated>stdout"
+  -- ${r_run} -- ${fake_gpu} big-text)
+
+# ---- the runner's options (I10) ------------------------------------------------
+# --env: set for the program, hashed into the inputs; a change makes the recording stale.
+book_runner_test(env ${r_copy}
+  --has x.json stdout "^BOOK_FIXTURE_WARPS=4$"
+  --has x.json "inputs>env>BOOK_FIXTURE_WARPS" "^4$"
+  -- ${r_run} --env BOOK_FIXTURE_WARPS=4 -- ${fake_gpu} env)
+book_bad_test(runner-env-changed ${r_copy}
+  --before ${r_run} --env BOOK_FIXTURE_WARPS=4 -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --expect "^  environment changed \\(recorded \\{\"BOOK_FIXTURE_WARPS\":\"4\"\\}, now \\{\"BOOK_FIXTURE_WARPS\":\"8\"\\}\\)$"
+  -- ${r_verify} --env BOOK_FIXTURE_WARPS=8)
+# --toolchain: compared where this build gives the key, named where it does not.
+set(r_record_nvcc
+  --before ${r_run} --toolchain nvcc=13.0.88 -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+book_runner_test(toolchain-not-compared ${r_copy} ${r_record_nvcc}
+  --expect "recording is fresh .*not compared: nvcc \\(recorded 13\\.0\\.88. this build gives no nvcc version\\)"
+  -- ${r_verify})
+book_bad_test(runner-toolchain-changed ${r_copy} ${r_record_nvcc}
+  --expect "^  nvcc changed \\(recorded 13\\.0\\.88, now 13\\.1\\.0\\)$"
+  -- ${r_verify} --toolchain nvcc=13.1.0)
+# The driver's own version from nvidia-smi; the driver's CUDA version under its own
+# name; the host name only in the volatile part.
+book_runner_test(driver-version ${r_copy}
+  --before ${r_run} --gpu --nvidia-smi "${fake_tools}/nvidia-smi" -- ${fake_gpu} gpu --before-end
+  --has x.json "provenance>driver_version" "^580\\.65\\.06$"
+  --has x.json "provenance>driver_cuda_version" "^13\\.0$"
+  --lacks rec/fixture.json "provenance>host"
+  --has rec/fixture.volatile.json "provenance>host" "."
+  -- ${bookrun_exe} save --record x.json --recording rec/fixture.json)
+# Several kernels' SASS from one cuobjdump run.
+book_runner_test(sass-functions ${r_copy}
+  --has x.json "texts>sass:reduce_naive" "^/\\*0020\\*/  BAR\\.SYNC\\.DEFER_BLOCKING 0x0$"
+  --has x.json "texts>sass:reduce_shfl" "^/\\*0010\\*/  SHFL\\.DOWN PT, R3, R2, 0x10, 0x1f$"
+  -- ${r_run} --cuobjdump "${fake_tools}/cuobjdump" --sass-function reduce_naive
+     --sass-function reduce_shfl -- ${fake_gpu} ok)
+# Several kernels profiled in one ncu run, launches named in order.
+book_runner_test(ncu-kernels ${r_copy}
+  --has x.json "results>ncu:naive:smsp__inst_executed.sum>value" "^3000(\\.0)?$"
+  --has x.json "results>ncu:shfl:smsp__inst_executed.sum>value" "^5000(\\.0)?$"
+  --has x.json "ncu>shfl:smsp__inst_executed.sum>kernel" "^reduce_shfl$"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel "reduce_sh.*"
+     --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok)
+book_bad_test(runner-ncu-labels ${r_copy}
+  --expect "ncu profiled 2 launches \\(reduce_naive, reduce_shfl\\), but 3 labels name them \\(a, b, c\\)"
+  --absent "x.json*"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel reduce_shfl
+     --ncu-metrics smsp__inst_executed.sum --ncu-labels a,b,c -- ${fake_gpu} ok)
+# The sanitizer mode: stdout is the program's, the report a text, its error count a result.
+set(r_sanitize ${r_run} --sanitizer "${fake_tools}/compute-sanitizer" --sanitizer-tool memcheck)
+book_runner_test(sanitizer-errors ${r_copy} --env FAKE_SANITIZER_ERRORS=2
+  --has x.json stdout "^launching the kernel$"
+  --has x.json exit_status "^1$"
+  --has x.json "command" "^.\"compute-sanitizer\", \"--tool\", \"memcheck\", \"sh\""
+  --has x.json "results>sanitizer_errors>value" "^2$"
+  --has x.json "texts>sanitizer:memcheck" "^========= ERROR SUMMARY: 2 errors$"
+  --has x.json "texts>sanitizer:memcheck" "^=========     at scale\\(float \\*, int\\)\\+0x70 in src/prog\\.cu:12$"
+  --has x.json "texts>sanitizer:memcheck" "^=========     Address 0x… is out of bounds$"
+  -- ${r_sanitize} --sanitizer-expect errors -- ${fake_gpu} launch-failure)
+book_bad_test(runner-sanitizer-expects-errors ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --expect "program t/fixture under compute-sanitizer memcheck reported no errors, but the run expects at least one"
+  --absent "x.json*"
+  -- ${r_sanitize} --sanitizer-expect errors -- ${fake_gpu} ok)
+book_bad_test(runner-sanitizer-expects-clean ${r_copy} --env FAKE_SANITIZER_ERRORS=1
+  --expect "program t/fixture under compute-sanitizer memcheck reported 1 error, but the run expects none"
+  --absent "x.json*"
+  -- ${r_sanitize} --sanitizer-expect clean -- ${fake_gpu} ok)

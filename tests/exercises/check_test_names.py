@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""The test exercises.test-names: the test case names the book shows and the grader
+expects (exercises.json, read from the test sources at configure time) are the
+names the built test programs list (Catch2's --list-test-names-only), set by set.
+
+    check_test_names.py --build BUILD
+"""
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    a = ap.parse_args()
+    build = Path(a.build)
+    book = json.loads((build / "exercises.json").read_text())
+    kit = json.loads((build / "exercises" / "kit.json").read_text())
+    built = {e["id"]: e["built"] for e in kit["exercises"]}
+    problems, checked = [], 0
+    for e in book["exercises"]:
+        if not built.get(e["id"]):
+            print(f"{e['id']}: not built here (no nvcc): its names are not checked")
+            continue
+        for name, s in e["sets"].items():
+            prog = build / "exercises" / f"{e['id'].replace('/', '.')}.{name}"
+            p = subprocess.run([str(prog), "--list-test-names-only"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=60)
+            listed = [line for line in p.stdout.splitlines() if line.strip()]
+            if p.returncode not in (0, len(listed)):  # Catch2 v2 exits with the count it listed
+                problems.append(f"{prog} --list-test-names-only exited {p.returncode}: {p.stdout[:300]}")
+            if listed != s["tests"]:
+                problems.append(f"{e['id']} {name}: exercises.json says {s['tests']}, "
+                                f"the program lists {listed}")
+            want = e["visible_tests"] if name == "visible" else e["hidden_tests"]
+            if want != s["tests"]:
+                problems.append(f"{e['id']} {name}: visible_tests/hidden_tests disagree with sets")
+            checked += 1
+            print(f"{e['id']} {name}: {len(listed)} test cases, as listed by {prog.name}")
+    for problem in problems:
+        print(f"exercises.test-names: FAILED: {problem}")
+    if not problems:
+        print(f"exercises.test-names: ok: {checked} test sets")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

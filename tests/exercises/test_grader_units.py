@@ -1,0 +1,226 @@
+"""Unit tests of the grader's judging and reading (pytest; CTest runs them as
+exercises.grader-units). The end-to-end cases are in cases/ (grade_case.py)."""
+import os
+import time
+import stat
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from grader import catch_report, submission  # noqa: E402
+
+
+def report(cases, closed=True, extra=""):
+    """A Catch2 v2 XML report: cases is [(name, [True/False per assertion])]."""
+    body = ['<?xml version="1.0" encoding="UTF-8"?>', '<Catch name="t">', '  <Group name="t">']
+    for name, results in cases:
+        body.append(f'    <TestCase name="{name}" filename="/src/tests/a.test.cpp" line="1">')
+        for ok in results:
+            body.append(f'      <Expression success="{"true" if ok else "false"}" type="CHECK" '
+                        'filename="/src/tests/a.test.cpp" line="7"><Original>f() == 1</Original>'
+                        '<Expanded>0 == 1</Expanded></Expression>')
+        body.append(f'      <OverallResult success="{"true" if all(results) else "false"}"/>')
+        body.append('    </TestCase>')
+    body.append(extra)
+    if closed:
+        body += ['    <OverallResults successes="1" failures="0" expectedFailures="0"/>', '  </Group>',
+                 '  <OverallResults successes="1" failures="0" expectedFailures="0"/>', '</Catch>']
+    return "\n".join(body).encode()
+
+
+def test_a_complete_passing_report_passes():
+    v = catch_report.judge(report([("a", [True, True]), ("b", [True])]), ["a", "b"], None)
+    assert v.passed and v.reason == ""
+    assert catch_report.passed_count(v) == 2
+
+
+def test_a_failed_assertion_fails_and_is_shown():
+    v = catch_report.judge(report([("a", [True, False]), ("b", [True])]), ["a", "b"], "exit status 1",
+                           strip_prefix="/src")
+    assert not v.passed and "1 of 2 test cases failed" in v.reason
+    assert "tests/a.test.cpp:7: CHECK( f() == 1 )" in v.details and "0 == 1" in v.details
+
+
+def test_a_test_case_that_did_not_run_fails():
+    v = catch_report.judge(report([("a", [True])]), ["a", "b"], None)
+    assert not v.passed and 'test case "b" did not run' in v.reason
+
+
+def test_an_unexpected_test_case_fails():
+    v = catch_report.judge(report([("a", [True]), ("mine", [True])]), ["a"], None)
+    assert not v.passed and '"mine"' in v.reason
+
+
+def test_a_test_case_twice_fails():
+    v = catch_report.judge(report([("a", [True]), ("a", [True])]), ["a"], None)
+    assert not v.passed and "ran 2 times" in v.reason
+
+
+def test_a_test_case_without_assertions_fails():
+    v = catch_report.judge(report([("a", [])]), ["a"], None)
+    assert not v.passed and "ran no assertion" in v.reason
+
+
+def test_an_incomplete_report_fails():
+    v = catch_report.judge(report([("a", [True])], closed=False), ["a"], "killed by SIGKILL")
+    assert not v.passed and v.reason.startswith("the program: killed by SIGKILL; ")
+    assert "incomplete" in v.reason
+
+
+def test_no_report_fails():
+    v = catch_report.judge(b"", ["a"], None)
+    assert not v.passed and "no report" in v.reason
+
+
+def test_a_perfect_report_with_a_bad_exit_fails():
+    v = catch_report.judge(report([("a", [True])]), ["a"], "killed by SIGSEGV (invalid memory access)")
+    assert not v.passed and "SIGSEGV" in v.reason
+
+
+def test_entities_and_doctypes_are_refused():
+    bomb = b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><Catch/>'
+    v = catch_report.judge(bomb, ["a"], None)
+    assert not v.passed and "document type" in v.reason
+
+
+def test_a_report_of_another_shape_fails():
+    v = catch_report.judge(b"<testsuites><testcase name='a'/></testsuites>", ["a"], None)
+    assert not v.passed and "not Catch2's" in v.reason
+
+
+def test_control_characters_are_shown_escaped():
+    assert catch_report.printable("a\x1b[31mb\x00c\td\n") == "a\\x1b[31mb\\x00c\td\n"
+
+
+# -- reading submissions ---------------------------------------------------------------
+EX = {"ch01-x/ex01-y": ["a.cpp"]}
+
+
+def test_a_folder_inside_one_folder_is_entered(tmp_path):
+    (tmp_path / "alice" / "ch01-x" / "ex01-y").mkdir(parents=True)
+    (tmp_path / "alice" / "ch01-x" / "ex01-y" / "a.cpp").write_text("int a;")
+    sub = submission.read(tmp_path, EX)
+    assert sub.exercises["ch01-x/ex01-y"].files == {"a.cpp": b"int a;"}
+    assert any("alice" in n for n in sub.notes)
+
+
+def test_links_pipes_and_large_files_are_no_files(tmp_path):
+    d = tmp_path / "ch01-x" / "ex01-y"
+    d.mkdir(parents=True)
+    (tmp_path / "secret.cpp").write_text("secret")
+    (d / "a.cpp").symlink_to(tmp_path / "secret.cpp")
+    sub = submission.read(tmp_path, EX)
+    assert "symbolic link" in sub.exercises["ch01-x/ex01-y"].problems["a.cpp"]
+    (d / "a.cpp").unlink()
+    os.mkfifo(d / "a.cpp")
+    sub = submission.read(tmp_path, EX)
+    assert "named pipe" in sub.exercises["ch01-x/ex01-y"].problems["a.cpp"]
+    (d / "a.cpp").unlink()
+    (d / "a.cpp").write_bytes(b"x" * (submission.MAX_FILE + 1))
+    sub = submission.read(tmp_path, EX)
+    assert "too large" in sub.exercises["ch01-x/ex01-y"].problems["a.cpp"]
+
+
+def test_a_linked_exercise_folder_is_no_folder(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.cpp").write_text("int a;")
+    (tmp_path / "ch01-x").mkdir()
+    (tmp_path / "ch01-x" / "ex01-y").symlink_to(tmp_path / "real")
+    sub = submission.read(tmp_path, EX)
+    assert sub.exercises["ch01-x/ex01-y"].problems["a.cpp"] == "ch01-x/ex01-y is not a folder (symbolic link)"
+
+
+def test_a_zip_with_escaping_paths_and_links(tmp_path):
+    z = tmp_path / "s.zip"
+    with zipfile.ZipFile(z, "w") as f:
+        f.writestr("../ch01-x/ex01-y/a.cpp", "escaped")
+        f.writestr("/ch01-x/ex01-y/a.cpp", "absolute")
+        link = zipfile.ZipInfo("ch01-x/ex01-y/a.cpp")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        f.writestr(link, "/etc/shadow")
+    sub = submission.read(z, EX)
+    assert "symbolic link" in sub.exercises["ch01-x/ex01-y"].problems["a.cpp"]
+
+
+def test_a_tar_with_two_members_of_one_name_takes_neither(tmp_path):
+    t = tmp_path / "s.tar.gz"
+    src = tmp_path / "a.cpp"
+    src.write_text("int a;")
+    with tarfile.open(t, "w:gz") as f:
+        f.add(src, "ch01-x/ex01-y/a.cpp")
+        f.add(src, "ch01-x/ex01-y/a.cpp")
+    sub = submission.read(t, EX)
+    assert "not a regular file" in sub.exercises["ch01-x/ex01-y"].problems["a.cpp"]
+
+
+def test_a_broken_archive_is_unreadable_not_a_crash(tmp_path):
+    z = tmp_path / "s.zip"
+    z.write_bytes(b"PK\x03\x04 broken")
+    sub = submission.read(z, EX)
+    assert sub.error and "s.zip" in sub.error
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))
+
+
+# -- the sandbox -----------------------------------------------------------------------
+from grader.sandbox import Bind, Limits, Sandbox  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def box():
+    b, why = Sandbox.probe()
+    if b is None:
+        pytest.skip(f"no sandbox here: {why}")
+    b.new_identity()
+    return b
+
+
+def test_a_hidden_folder_under_usr_is_empty_inside(box):
+    shown = Path("/usr/share")
+    box.hide = [shown / "doc"]
+    try:
+        r = box.run(["/bin/sh", "-c", "ls /usr/share/doc | wc -l; ls /usr/share | wc -l"], [],
+                    Limits(wall=20), cwd="/tmp")
+    finally:
+        box.hide = []
+    hidden, other = (int(x) for x in r.stdout.split())
+    assert hidden == 0 and other > 0
+
+
+def test_nothing_but_tmp_and_writable_binds_can_be_written(box):
+    import shutil
+    import tempfile
+    root = Path(tempfile.mkdtemp(prefix="grader-unit-"))
+    try:
+        root.chmod(0o755)  # as the grader's folders: the sandbox's user passes through
+        out = root / "w"
+        out.mkdir()
+        box.give(out)
+        r = box.run(["/bin/sh", "-c", "for d in / /dev /usr /etc /ro /rw /tmp; do touch $d/x "
+                     "2>/dev/null && echo $d; done"], [Bind(root, "/ro"), Bind(out, "/rw", writable=True)],
+                    Limits(wall=20), cwd="/tmp")
+    finally:
+        shutil.rmtree(root)
+    assert r.stdout.split() == ["/rw", "/tmp"]
+
+
+def test_no_process_outlives_its_run(box):
+    # A duration no other process on the machine uses (other tests, run at the
+    # same time, start sleeps of their own), so that only this run's count.
+    secs = f"{60 + os.getpid() % 1000}.{time.time_ns() % 1000:03d}"
+    r = box.run(["/bin/sh", "-c", f"(setsid sleep {secs} &); (sleep {secs} &); echo started"], [],
+                Limits(wall=20), cwd="/tmp")
+    assert r.exit == 0 and "started" in r.stdout
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                assert (p / "cmdline").read_bytes() != f"sleep\x00{secs}\x00".encode()
+            except OSError:
+                pass

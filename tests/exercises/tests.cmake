@@ -1,0 +1,70 @@
+# The grader's tests (label exercises), included by cmake/BookExercises.cmake.
+#
+#   exercises.grader-units   pytest: the grader's judging of Catch2's reports, its
+#                            reading of folders and archives (test_grader_units.py)
+#   exercises.layout         the two sides of every exercise cannot drift apart
+#                            (check_layout.py: the tree passes, twelve drifts fail)
+#   exercises.test-names     the test names of exercises.json are those the built
+#                            programs list
+#   exercises.grade.<case>   tools/grade on one submission of cases/<case>/ (the
+#                            solutions, the starters, an empty folder, missing, extra
+#                            and oddly named files, and every hostile case of issue 12)
+#                            gives the expected grade, and leaves the repository and
+#                            the kit byte for byte as they were, and no process behind
+#   exercises.grade.batch    a class of submissions, one of them broken
+#   exercises.grade.no-sandbox  without bubblewrap: refused, or graded with --trusted
+#   exercises.bundle         the student bundle: contents, and a clean build of it
+#   exercises.reader-edition the reader's HTML holds no hidden test and no solution
+# They grade against this build's kit (target exercise-kit, built with ALL).
+if(NOT BOOK_EXERCISES_PYTHON)
+  message(STATUS "Exercises: no python3; the grader's tests are left out")
+  return()
+endif()
+set(_bt "${CMAKE_SOURCE_DIR}/tests/exercises")
+set(_bt_scratch "${CMAKE_BINARY_DIR}/exercise-scratch")
+set(_bt_grade "${CMAKE_SOURCE_DIR}/tools/grade")
+set(_bt_kit --grade "${_bt_grade}" --kit "${CMAKE_BINARY_DIR}")
+
+# Where bubblewrap cannot run, a test that needs it reports skipped (77), never passed.
+function(_bt_add name timeout)
+  add_test(NAME ${name} COMMAND "${BOOK_EXERCISES_PYTHON}" ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS exercises TIMEOUT ${timeout} SKIP_RETURN_CODE 77)
+endfunction()
+
+execute_process(COMMAND "${BOOK_EXERCISES_PYTHON}" -c "import pytest"
+                RESULT_VARIABLE _bt_no_pytest OUTPUT_QUIET ERROR_QUIET)
+if(_bt_no_pytest EQUAL 0)
+  _bt_add(exercises.grader-units 120 -B -m pytest -q -p no:cacheprovider "${_bt}/test_grader_units.py")
+  set_tests_properties(exercises.grader-units PROPERTIES LABELS "exercises;unit")
+else()
+  message(STATUS "Exercises: no pytest for ${BOOK_EXERCISES_PYTHON} (python3-pytest): "
+                 "exercises.grader-units is left out")
+endif()
+_bt_add(exercises.layout 120 "${_bt}/check_layout.py" --cmake "${CMAKE_COMMAND}"
+        --root "${CMAKE_SOURCE_DIR}" --work "${_bt_scratch}/layout")
+_bt_add(exercises.test-names 120 "${_bt}/check_test_names.py" --build "${CMAKE_BINARY_DIR}")
+
+file(GLOB _bt_cases LIST_DIRECTORIES true CONFIGURE_DEPENDS "${_bt}/cases/*")
+foreach(_c IN LISTS _bt_cases)
+  if(NOT EXISTS "${_c}/case.json")
+    continue()
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_c}/case.json")
+  get_filename_component(_n "${_c}" NAME)
+  _bt_add(exercises.grade.${_n} 300 "${_bt}/grade_case.py" ${_bt_kit}
+          --work "${_bt_scratch}/grade/${_n}" "${_c}")
+  # A case that runs the GPU exercise takes the GPU CTest allocates.
+  file(READ "${_c}/case.json" _j)
+  if(_j MATCHES "\"gpu:")
+    set_tests_properties(exercises.grade.${_n} PROPERTIES RESOURCE_GROUPS "gpus:1")
+  endif()
+endforeach()
+_bt_add(exercises.grade.batch 600 "${_bt}/check_batch.py" ${_bt_kit} --work "${_bt_scratch}/batch")
+_bt_add(exercises.grade.no-sandbox 300 "${_bt}/check_no_sandbox.py" ${_bt_kit}
+        --work "${_bt_scratch}/no-sandbox")
+if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
+  _bt_add(exercises.reader-edition 120 "${_bt}/check_reader_edition.py" --build "${CMAKE_BINARY_DIR}"
+          --html "${CMAKE_BINARY_DIR}/html")
+endif()
+_bt_add(exercises.bundle 600 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_scratch}/bundle"
+        --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")

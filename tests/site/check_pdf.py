@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The PDF edition, page by page: every page rendered to PNG with poppler's
+pdftoppm, and none of them blank.
+
+    check_pdf.py --pdf <book.pdf> [--log <book.log>] [--min-pages N]
+                 [--expect-text TEXT]... [--titles-from <chapters folder>] [--out <folder>]
+
+Fails when the PDF cannot be read, when its page count differs from the one
+XeLaTeX reported in <book.log> ("Output written on book.pdf (N pages"), is
+under --min-pages, or differs from the number of pages rendered; when a
+rendered page is blank (fewer than 0.1 % of its pixels differ from white);
+when the log reports a character missing from the fonts (XeLaTeX drops such
+a glyph silently: a "⌈" would vanish from the page); or when an --expect-text
+is not in the PDF's text (pdftotext). --titles-from expects the title (first
+line, "# ...") of every page of the book's sources in the text, and at least
+one page per source page more than their number (the title page). The PNGs go
+to <out> (default: a temporary folder, removed).
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unicodedata
+
+BLANK_FRACTION = 0.001
+
+
+def pages_of(pdf: str) -> int:
+    out = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True)
+    m = re.search(r"^Pages:\s+(\d+)", out.stdout, re.M)
+    if out.returncode != 0 or not m:
+        raise SystemExit(f"check_pdf: pdfinfo cannot read {pdf}: {out.stderr.strip()}")
+    return int(m.group(1))
+
+
+def plain(text: str) -> str:
+    """Text compared as a reader reads it: ligatures and typographic quotes and
+    dashes as plain characters, runs of white space as one space."""
+    text = unicodedata.normalize("NFKC", text)
+    for fancy, simple in (("\u2018", "'"), ("\u2019", "'"), ("\u201c", '"'), ("\u201d", '"'),
+                          ("\u2013", "-"), ("\u2014", "-")):
+        text = text.replace(fancy, simple)
+    return " ".join(text.split())
+
+
+def ink(png: str) -> float:
+    """The fraction of a page's pixels that are not (nearly) white."""
+    from PIL import Image
+    with Image.open(png) as im:
+        gray = im.convert("L")
+        hist = gray.histogram()
+        total = sum(hist)
+        return sum(hist[:245]) / total if total else 0.0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pdf", required=True)
+    ap.add_argument("--log")
+    ap.add_argument("--min-pages", type=int, default=1)
+    ap.add_argument("--expect-text", action="append", default=[])
+    ap.add_argument("--titles-from")
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    if a.titles_from:
+        sources = sorted(glob.glob(os.path.join(a.titles_from, "*.md")))
+        for path in sources:
+            with open(path, encoding="utf-8") as f:
+                first = f.readline()
+            if first.startswith("# "):
+                a.expect_text.append(re.sub(r"[`*_]", "", first[2:]).strip())
+        a.min_pages = max(a.min_pages, len(sources) + 1)
+    for tool in ("pdfinfo", "pdftoppm", "pdftotext"):
+        if not shutil.which(tool):
+            print(f"check_pdf: needs {tool} (Debian: poppler-utils)", file=sys.stderr)
+            return 1
+    if not os.path.isfile(a.pdf):
+        print(f"check_pdf: {a.pdf} does not exist: build it with `cmake --build --preset book "
+              "--target pdf` (or tools/book pdf)", file=sys.stderr)
+        return 1
+    problems = []
+    pages = pages_of(a.pdf)
+    if pages < a.min_pages:
+        problems.append(f"the PDF has {pages} pages, fewer than the {a.min_pages} its contents need")
+    if a.log:
+        with open(a.log, encoding="utf-8", errors="replace") as f:
+            log = f.read()
+        m = re.search(r"Output written on \S+ \((\d+) pages?", log)
+        if not m:
+            problems.append(f"{a.log} does not say how many pages XeLaTeX wrote")
+        elif int(m.group(1)) != pages:
+            problems.append(f"XeLaTeX wrote {m.group(1)} pages, but the PDF has {pages}")
+        for miss in sorted(set(re.findall(r"Missing character: There is no (.+?) in font (\S+)", log))):
+            problems.append(f"a character is missing from the fonts, so it is not on the page: {miss[0]} "
+                            f"(font {miss[1]})")
+    out = a.out or tempfile.mkdtemp(prefix="book-pdf-pages-")
+    try:
+        os.makedirs(out, exist_ok=True)
+        for old in glob.glob(os.path.join(out, "page-*.png")):
+            os.unlink(old)
+        r = subprocess.run(["pdftoppm", "-r", "24", "-gray", "-png", a.pdf, os.path.join(out, "page")],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            problems.append(f"pdftoppm cannot render the PDF: {r.stderr.strip()}")
+        pngs = sorted(glob.glob(os.path.join(out, "page-*.png")))
+        if r.returncode == 0 and len(pngs) != pages:
+            problems.append(f"pdftoppm rendered {len(pngs)} pages of {pages}")
+        for png in pngs:
+            number = int(re.search(r"-(\d+)\.png$", png).group(1))
+            if ink(png) < BLANK_FRACTION:
+                problems.append(f"page {number} is blank")
+        text = subprocess.run(["pdftotext", "-layout", a.pdf, "-"], capture_output=True, text=True).stdout
+        flat = plain(text)
+        for want in a.expect_text:
+            if plain(want) not in flat:
+                problems.append(f"the PDF's text does not contain \"{want}\"")
+    finally:
+        if not a.out:
+            shutil.rmtree(out, ignore_errors=True)
+    print(f"check_pdf: {a.pdf}: {pages} pages rendered, {len(a.expect_text)} texts looked for")
+    if problems:
+        print(f"check_pdf: {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
+        for p in problems:
+            print("  " + p)
+        return 1
+    print("check_pdf: every page has content")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,488 @@
+#!/usr/bin/env python3
+"""The browser test: open every page of the built book in Debian's headless
+Chromium, as a reader would, and fail on anything a reader would hit.
+
+    check_site.py --html <html folder> [--out <folder>] [--pages a.html,b.html]
+                  [--widths 1280,390] [--themes light,dark] [--no-shots]
+
+The site is served over HTTP on 127.0.0.1 (a port of its own) and driven with
+Selenium and chromium-driver. Every page is opened at each width (a 1280 px
+window, a 390 px phone) in each theme: "light" (chosen by the reader, the
+system light), "dark" (chosen by the reader, the system light) and "auto-dark"
+(the reader left furo's "auto", the system prefers dark: the path Debian's
+furo broke). A page fails on:
+
+  - a console error (a script that throws, a resource that fails to load);
+  - a failed request: a status of 400 or more, a request that fails, or one to
+    any other host (the book must work offline);
+  - a theme that did not start (furo's script removes "no-js" from <html>) or
+    that shows the wrong colours (a dark page is dark, a light page light; in
+    the dark theme a diagram is shown inverted and a plot's dark drawing is the
+    one shown);
+  - an image that did not load;
+  - a figure whose smallest text is under 12 px at the column width of the
+    1280 px window (measured in the SVG as the page shows it);
+  - a code or output block that hides part of its content: an inner scroll
+    (content taller than the box) or a sideways overflow; any other box of the
+    page that hides content sideways (a table wider than its column, clipped
+    or scrolling); or a page that scrolls sideways at all;
+  - a page with no title (<title> and an <h1>);
+  - a broken internal link: a file that is not there, or a #fragment that
+    names no element of the target page.
+
+Screenshots of each chapter's first screen in each theme and width, and of
+the first diagram and the first plot in each theme, go to <out>/shots.
+Exit status 0 when every page passes, 1 otherwise (each problem named as
+"<page> [<theme> <width>px]: <problem>").
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import html.parser
+import http.server
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+CHROMIUM = "/usr/bin/chromium"
+DRIVER = "/usr/bin/chromedriver"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
+         "--disable-features=Translate,MediaRouter", "--hide-scrollbars"]
+MIN_TEXT_PX = 12.0
+COLUMN_WIDTH = 1280  # the width at which figures must be readable
+HEIGHTS = {1280: 900, 390: 844}
+
+# ---- the page-side checks (run in the page; returns a JSON-able report) ----------------------
+PAGE_CHECKS = r"""
+const [chosen, width, measureFigures, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
+const theme = chosen === 'light' ? 'light' : 'dark';  // what the page must look like
+const out = {problems: [], links: [], figures: []};
+const say = (m) => out.problems.push(m);
+function lum(color) {
+  const m = color.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+  const [r, g, b, a] = m[1].split(',').map(s => parseFloat(s));
+  if (a === 0) return null;
+  const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+}
+function shown(el) { return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length) &&
+                     getComputedStyle(el).visibility !== 'hidden'; }
+function describe(el) {
+  let s = el.tagName.toLowerCase();
+  if (el.id) s += '#' + el.id;
+  const cls = (el.getAttribute('class') || '').trim().split(/\s+/).filter(Boolean).slice(0, 3);
+  if (cls.length) s += '.' + cls.join('.');
+  const text = (el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 60);
+  return text ? `${s} ("${text}")` : s;
+}
+async function smallestText(img) {
+  const w = img.getBoundingClientRect().width;
+  const frame = document.createElement('iframe');
+  frame.style.cssText = `position:absolute;left:-20000px;top:0;width:${Math.ceil(w) + 40}px;height:400px;border:0`;
+  const loaded = new Promise((ok) => { frame.onload = ok; frame.onerror = ok; });
+  frame.src = img.currentSrc || img.src;
+  document.body.appendChild(frame);
+  await loaded;
+  try {
+    const doc = frame.contentDocument;
+    const svg = doc && doc.documentElement;
+    if (!svg || svg.tagName.toLowerCase() !== 'svg') return {error: 'not an SVG document'};
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    if (!vb || !vb.width) return {error: 'the SVG has no viewBox'};
+    svg.style.width = w + 'px';
+    svg.style.height = (w * vb.height / vb.width) + 'px';
+    svg.style.maxWidth = 'none';
+    const scaleOf = (g) => { const m = g && g.getScreenCTM(); return m ? Math.hypot(m.a, m.b) : 1; };
+    let min = Infinity, what = '';
+    const walker = doc.createTreeWalker(svg, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.textContent.trim()) continue;
+      const el = t.parentElement;
+      if (!el || !el.getClientRects().length) continue;
+      const style = doc.defaultView.getComputedStyle(el);
+      if (style.display === 'none' || style.visibility === 'hidden' || parseFloat(style.opacity) === 0) continue;
+      const graphic = el.closest('foreignObject') || (el instanceof doc.defaultView.SVGGraphicsElement ? el : el.closest('text'));
+      const px = parseFloat(style.fontSize) * scaleOf(graphic);
+      if (px < min) { min = px; what = t.textContent.trim().slice(0, 50); }
+    }
+    return {min: min === Infinity ? null : min, what: what};
+  } finally { frame.remove(); }
+}
+(async () => {
+  try {
+    // Title
+    const h1 = document.querySelector('h1');
+    if (!document.title.trim()) say('the page has no <title>');
+    if (!h1 || !h1.textContent.trim()) say('the page has no <h1> heading');
+    // The theme's script ran, and the colours follow the theme.
+    if (document.documentElement.classList.contains('no-js')) say("the theme's script did not run (<html> still has class no-js)");
+    const bg = lum(getComputedStyle(document.body).backgroundColor);
+    if (bg === null) say('the page has no background colour');
+    else if (theme === 'dark' && bg > 0.2) say(`the dark theme shows a light page (background luminance ${bg.toFixed(2)})`);
+    else if (theme === 'light' && bg < 0.5) say(`the light theme shows a dark page (background luminance ${bg.toFixed(2)})`);
+    for (const pre of document.querySelectorAll('div.highlight pre')) {
+      if (!shown(pre)) continue;
+      const cbg = lum(getComputedStyle(pre.closest('div.highlight')).backgroundColor);
+      const fg = lum(getComputedStyle(pre).color);
+      if (cbg !== null && fg !== null) {
+        const contrast = (Math.max(cbg, fg) + 0.05) / (Math.min(cbg, fg) + 0.05);
+        if (contrast < 4.5) say(`a code block's text has too little contrast (${contrast.toFixed(1)}:1): ${describe(pre)}`);
+      }
+      break;
+    }
+    // Images
+    const imgs = Array.from(document.images);
+    await Promise.all(imgs.map((i) => i.complete ? null : new Promise((ok) => { i.onload = i.onerror = ok; })));
+    for (const img of imgs) {
+      if (!img.complete || img.naturalWidth === 0) say(`an image did not load: ${img.getAttribute('src')}`);
+      if (!(img.getAttribute('alt') || '').trim() && !img.closest('.sidebar-brand'))
+        say(`an image has no alt text: ${img.getAttribute('src')}`);
+    }
+    // Figures: readable at the column width, right in the dark theme.
+    for (const img of document.querySelectorAll('figure.book-diagram img, figure.book-plot img')) {
+      if (!shown(img)) continue;
+      const src = img.getAttribute('src');
+      const filter = getComputedStyle(img).filter;
+      if (img.closest('figure.book-diagram')) {
+        if (theme === 'dark' && (!filter || filter === 'none')) say(`a diagram is not adapted to the dark theme: ${src}`);
+        if (theme === 'light' && filter && filter !== 'none') say(`a diagram is filtered in the light theme: ${src}`);
+      } else {
+        const isDark = /-dark\.svg$/.test(src);
+        if (theme === 'dark' && !isDark) say(`the dark theme shows a plot's light drawing: ${src}`);
+        if (theme === 'light' && isDark) say(`the light theme shows a plot's dark drawing: ${src}`);
+      }
+      if (measureFigures && /\.svg(\?|$)/.test(img.currentSrc || img.src)) {
+        const r = await smallestText(img);
+        out.figures.push({src: src, width: img.getBoundingClientRect().width, min: r.min, what: r.what});
+        if (r.error) say(`a figure could not be measured (${r.error}): ${src}`);
+        else if (r.min !== null && r.min < 12)
+          say(`a figure's smallest text is ${r.min.toFixed(1)} px at the column width (under 12 px): ${src} ("${r.what}")`);
+      }
+    }
+    // Blocks that hide content, and a page that scrolls sideways.
+    for (const pre of document.querySelectorAll('pre')) {
+      if (!shown(pre)) continue;
+      if (pre.scrollWidth > pre.clientWidth + 1)
+        say(`a block overflows sideways (${pre.scrollWidth} px of content in ${pre.clientWidth} px): ${describe(pre)}`);
+      if (pre.scrollHeight > pre.clientHeight + 1)
+        say(`a block scrolls inside (${pre.scrollHeight} px of content in ${pre.clientHeight} px): ${describe(pre)}`);
+    }
+    // Anything else that hides part of its content sideways: a box that clips
+    // or scrolls (a table's wrapper, the article) with content wider than it.
+    for (const el of document.querySelectorAll('article, article *')) {
+      if (el.tagName === 'PRE' || !shown(el)) continue;
+      const ox = getComputedStyle(el).overflowX;
+      if (ox !== 'visible' && el.scrollWidth > el.clientWidth + 1)
+        say(`content is hidden sideways (${el.scrollWidth} px of content in ${el.clientWidth} px, ` +
+            `overflow ${ox}): ${describe(el.firstElementChild || el)}`);
+    }
+    // Text or an image that reaches past the column (clipped further out, or
+    // off the screen): the column is the article's box with its gutter, and
+    // never past the window. Boxes themselves may overhang (furo's headings
+    // do); what counts is what the reader would not see.
+    const article = document.querySelector('article');
+    if (article) {
+      const edge = Math.min(window.innerWidth, (article.parentElement || article).getBoundingClientRect().right);
+      const scrolls = (n) => { for (let p = n.parentElement; p && p !== article; p = p.parentElement)
+                                 if (getComputedStyle(p).overflowX !== 'visible') return true; return false; };
+      const past = new Map();  // block -> how far its content reaches past the edge
+      const note = (el, right) => { const block = el.closest('table, pre, figure, p, li, dt, dd, h1, h2, h3, h4, h5, h6') || el;
+                                    past.set(block, Math.max(past.get(block) || 0, right - edge)); };
+      const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        const el = t.parentElement;
+        // (A <pre> is measured above; its wrapped lines' trailing spaces hang
+        // past its edge, unseen.)
+        if (!t.textContent.trim() || !el || !shown(el) || el.closest('.headerlink, pre') || scrolls(t)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        const right = range.getBoundingClientRect().right;
+        if (right > edge + 1) note(el, right);
+      }
+      for (const img of article.querySelectorAll('img'))
+        if (shown(img) && !scrolls(img) && img.getBoundingClientRect().right > edge + 1) note(img, img.getBoundingClientRect().right);
+      for (const [el, by] of Array.from(past).slice(0, 3))
+        say(`content reaches past the column (by ${Math.round(by)} px): ${describe(el)}`);
+    }
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth + 1) {
+      const wide = Array.from(document.querySelectorAll('article *')).filter((e) => shown(e) &&
+        e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-wrapper')).slice(0, 3);
+      say(`the page scrolls sideways (${doc.scrollWidth} px wide in a ${window.innerWidth} px window)` +
+          (wide.length ? ': ' + wide.map(describe).join('; ') : ''));
+    }
+    // Links, for the link check.
+    for (const a of document.querySelectorAll('a[href]')) out.links.push(a.href);
+  } catch (e) { say('the check itself failed: ' + e); }
+  done(out);
+})();
+"""
+
+
+# ---- serving the site -------------------------------------------------------------------------
+
+class Server:
+    """The site over HTTP on 127.0.0.1; every response of 400 or more is noted."""
+
+    def __init__(self, root: str):
+        self.failed = []
+        failed = self.failed
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def send_error(self, code, *args, **kwargs):
+                failed.append((code, self.path))
+                super().send_error(code, *args, **kwargs)
+
+        self.httpd = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), functools.partial(Handler, directory=root))
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def url(self, page: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{page}"
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+# ---- links ------------------------------------------------------------------------------------
+
+class Ids(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ("id", "name") and v:
+                self.ids.add(v)
+
+
+@functools.lru_cache(maxsize=None)
+def ids_of(path: str) -> frozenset:
+    parser = Ids()
+    with open(path, encoding="utf-8", errors="replace") as f:
+        parser.feed(f.read())
+    return frozenset(parser.ids)
+
+
+def check_link(root: str, origin: str, page: str, href: str):
+    """None when an internal link resolves, else the problem; external links are not followed."""
+    if not href.startswith(origin + "/"):
+        return None
+    parsed = urllib.parse.urlsplit(href)
+    path = urllib.parse.unquote(parsed.path).lstrip("/")
+    target = os.path.join(root, path)
+    if os.path.isdir(target):
+        target = os.path.join(target, "index.html")
+    if not os.path.isfile(target):
+        return f"a link leads to a missing file: {path or '/'}"
+    frag = urllib.parse.unquote(parsed.fragment)
+    if frag and target.endswith(".html") and frag not in ids_of(target):
+        return f"a link names an anchor that {path} does not have: #{frag}"
+    return None
+
+
+# ---- the browser -------------------------------------------------------------------------------
+
+def start_browser(profile: str):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_script_timeout(60)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+class Network:
+    """Requests that failed or left 127.0.0.1, from the browser's performance log."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+        self.urls = {}
+
+    def problems(self, driver) -> list:
+        out = []
+        for entry in driver.get_log("performance"):
+            msg = json.loads(entry["message"])["message"]
+            method, params = msg.get("method"), msg.get("params", {})
+            if method == "Network.requestWillBeSent":
+                url = params.get("request", {}).get("url", "")
+                self.urls[params.get("requestId")] = url
+                if url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(self.origin + "/"):
+                    out.append(f"a request leaves the site: {url}")
+            elif method == "Network.loadingFailed":
+                url = self.urls.get(params.get("requestId"), "?")
+                if url.startswith(self.origin + "/") or url == "?":
+                    out.append(f"a request failed ({params.get('errorText')}): {url}")
+            elif method == "Network.responseReceived":
+                status = params.get("response", {}).get("status", 0)
+                if status >= 400:
+                    out.append(f"a request got status {status}: {params['response'].get('url')}")
+        return out
+
+
+def console_problems(driver) -> list:
+    return [f"console error: {e['message']}" for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def capture(driver, path: str, element=None) -> None:
+    """A PNG of the viewport, or of one element (the page scrolled to it)."""
+    import base64
+    params = {"format": "png"}
+    if element is not None:
+        r = driver.execute_script(
+            "arguments[0].scrollIntoView({block: 'start'});"
+            "const r = arguments[0].getBoundingClientRect();"
+            "return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];", element)
+        params.update(clip={"x": r[0], "y": r[1], "width": r[2], "height": r[3], "scale": 1},
+                      captureBeyondViewport=True)
+    data = driver.execute_cdp_cmd("Page.captureScreenshot", params)["data"]
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(data))
+
+
+def wait_ready(driver) -> None:
+    driver.execute_async_script(
+        "const done = arguments[0];"
+        "const ready = () => document.fonts ? document.fonts.ready.then(() => done()) : done();"
+        "if (document.readyState === 'complete') ready(); else window.addEventListener('load', ready);")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--html", required=True)
+    ap.add_argument("--out", default=None, help="where screenshots go (default: no screenshots)")
+    ap.add_argument("--pages", default="", help="comma-separated pages (default: every page)")
+    ap.add_argument("--widths", default="1280,390")
+    ap.add_argument("--themes", default="light,dark,auto-dark")
+    a = ap.parse_args()
+    started = time.monotonic()
+    root = os.path.abspath(a.html)
+    if not os.path.isfile(os.path.join(root, "index.html")):
+        print(f"check_site: {root} holds no built book (no index.html); build it first", file=sys.stderr)
+        return 1
+    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+        print(f"check_site: needs {CHROMIUM} and {DRIVER} (Debian: chromium chromium-driver)", file=sys.stderr)
+        return 1
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        print("check_site: needs Selenium for Python 3 (Debian: python3-selenium)", file=sys.stderr)
+        return 1
+    if a.pages:
+        pages = [p.strip() for p in a.pages.split(",") if p.strip()]
+    else:
+        pages = sorted(os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/")
+                       for d, _dirs, files in os.walk(root) for f in files if f.endswith(".html"))
+    widths = [int(w) for w in a.widths.split(",")]
+    themes = a.themes.split(",")
+    shots = os.path.join(a.out, "shots") if a.out else None
+    if shots:
+        shutil.rmtree(shots, ignore_errors=True)
+        os.makedirs(shots)
+
+    server = Server(root)
+    origin = f"http://127.0.0.1:{server.port}"
+    profile = tempfile.mkdtemp(prefix="book-site-test-")
+    problems, figures, link_problems = [], {}, {}
+    driver = None
+    try:
+        driver = start_browser(profile)
+        driver.get("about:blank")
+        network = Network(origin)
+        driver.get_log("browser")
+        driver.get_log("performance")
+        script_id = None
+        checked_links = set()
+        shot_figures = set()
+        for width in widths:
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": HEIGHTS.get(width, 900), "deviceScaleFactor": 1,
+                "mobile": width < 600})
+            for theme in themes:
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+                    {"name": "prefers-color-scheme", "value": "dark" if theme == "auto-dark" else "light"}]})
+                if script_id:
+                    driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script_id})
+                choice = {"light": "light", "dark": "dark", "auto-dark": "auto"}.get(theme)
+                if choice is None:
+                    print(f"check_site: unknown theme {theme} (light, dark, auto-dark)", file=sys.stderr)
+                    return 1
+                script_id = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+                    "source": f"try {{ localStorage.setItem('theme', '{choice}'); }} catch (e) {{}}"})["identifier"]
+                for page in pages:
+                    where = f"{page} [{theme} {width}px]"
+                    driver.get(server.url(page))
+                    wait_ready(driver)
+                    report = driver.execute_async_script(PAGE_CHECKS, theme, width, width == COLUMN_WIDTH)
+                    found = list(report["problems"])
+                    found += console_problems(driver)
+                    found += network.problems(driver)
+                    problems += [f"{where}: {p}" for p in found]
+                    for fig in report["figures"]:
+                        figures.setdefault(fig["src"], fig)
+                    if page not in checked_links:
+                        checked_links.add(page)
+                        for href in sorted(set(report["links"])):
+                            issue = check_link(root, origin, page, href)
+                            if issue:
+                                link_problems.setdefault(f"{page}: {issue}", None)
+                    if shots and os.path.basename(page).startswith("ch"):
+                        stem = os.path.splitext(page)[0].replace("/", "_")
+                        capture(driver, os.path.join(shots, f"{stem}-{theme}-{width}.png"))
+                        if width == COLUMN_WIDTH:
+                            for kind in ("diagram", "plot"):
+                                if (kind, theme) in shot_figures:
+                                    continue
+                                els = [e for e in driver.find_elements(
+                                    "css selector", f"figure.book-{kind}") if e.is_displayed()]
+                                if els:
+                                    capture(driver, os.path.join(shots, f"figure-{kind}-{theme}.png"), els[0])
+                                    shot_figures.add((kind, theme))
+        for p in server.failed:
+            problems.append(f"the server answered {p[0]} for {p[1]}")
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+    problems += list(link_problems)
+    elapsed = time.monotonic() - started
+    print(f"check_site: {len(pages)} pages x {len(widths)} widths x {len(themes)} themes "
+          f"= {len(pages) * len(widths) * len(themes)} page views in {elapsed:.1f} s")
+    for src, fig in sorted(figures.items()):
+        size = f"{fig['min']:.1f} px" if fig.get("min") is not None else "no text"
+        print(f"  figure {src}: {fig['width']:.0f} px wide at {COLUMN_WIDTH} px, smallest text {size}")
+    if shots:
+        print(f"  screenshots: {shots}")
+    if problems:
+        print(f"check_site: {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
+        for p in problems:
+            print("  " + p)
+        return 1
+    print("check_site: every page passes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

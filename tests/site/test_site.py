@@ -1,0 +1,285 @@
+"""The site's Python parts, piece by piece (pytest; a few seconds). The whole
+site is checked in a browser by check_site.py (test site.browser)."""
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "book", "_ext"))
+sys.dont_write_bytecode = True
+
+from bookext import figures, plotting, site, theme  # noqa: E402
+
+FURO = "/usr/lib/python3/dist-packages/furo/theme/furo"
+
+
+def load_tool(name: str):
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
+                                                  os.path.join(ROOT, "tools", name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---- the theme's assets ------------------------------------------------------------------------
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return str(path)
+
+
+def test_an_es_import_is_replaced_by_the_module_run_as_commonjs(tmp_path):
+    write(tmp_path / "static/scripts/lib.js",
+          "(function (root, f) { if (typeof exports === 'object') module.exports = f(); "
+          "else root.Lib = f(); })(this, function () { return 42; });\n")
+    main = write(tmp_path / "static/scripts/main.js", 'import Lib from "./lib.js";\nconsole.log(Lib);\n')
+    out = theme.bundle_script(main)
+    assert "import " not in out
+    assert "var Lib = (function () {" in out and "return module.exports;" in out
+    assert out.rstrip().endswith("console.log(Lib);")
+
+
+def test_an_import_of_a_missing_file_or_of_a_module_is_an_error(tmp_path):
+    main = write(tmp_path / "a.js", 'import X from "./gone.js";\n')
+    with pytest.raises(theme.ThemeAssetError, match="gone.js, which does not exist"):
+        theme.bundle_script(main)
+    write(tmp_path / "m.js", "export default 1;\n")
+    main = write(tmp_path / "b.js", 'import X from "./m.js";\n')
+    with pytest.raises(theme.ThemeAssetError, match="itself an ES module"):
+        theme.bundle_script(main)
+
+
+def test_an_absolute_css_import_is_inlined_from_usr_share_or_named(tmp_path):
+    write(tmp_path / "share/javascript/n/n.css", "html { line-height: 1.15; }\n")
+    css = write(tmp_path / "t.css", "@import url(/javascript/n/n.css);\nbody { color: red; }\n")
+    out = theme.inline_css_imports(css, roots=(str(tmp_path / "share"),))
+    assert "@import" not in out and "line-height: 1.15" in out and "color: red" in out
+    css = write(tmp_path / "u.css", "@import url(/javascript/none.css);\n")
+    with pytest.raises(theme.ThemeAssetError, match="/javascript/none.css"):
+        theme.inline_css_imports(css, roots=(str(tmp_path / "share"),))
+
+
+def test_dark_rules_also_apply_for_a_dark_system_preference():
+    css = ('.x { a: b; }\n@media not print {\n  body[data-theme="dark"] {\n    --c: #000; }\n'
+           '  body[data-theme="dark"] .only-dark {\n    display: block; } }\n')
+    out = theme.restore_auto_dark(css)
+    added = out[len(css):]
+    assert "@media not print and (prefers-color-scheme: dark)" in added
+    assert 'body:not([data-theme="light"]) {\n    --c: #000; }' in added
+    assert 'body:not([data-theme="light"]) .only-dark' in added
+    assert theme.restore_auto_dark(out) == out  # a stylesheet that has them is unchanged
+
+
+@pytest.mark.skipif(not os.path.isdir(FURO), reason="Debian's furo is not installed")
+def test_debians_furo_is_fixed_whole():
+    fixed = theme.fixed_assets([FURO])
+    js, css = fixed["scripts/furo.js"], fixed["styles/furo.css"]
+    assert not re.search(r"^\s*(import|export)\b", js, re.M)
+    assert "var Gumshoe = (function () {" in js
+    assert "if (item && isAtBottom()" in js
+    assert "@import" not in css and "normalize.css" in css
+    assert "prefers-color-scheme: dark" in css
+    # a plain script: node parses it (where node is installed)
+    node = subprocess.run(["node", "--check", "-"], input=js, text=True, capture_output=True) \
+        if os.path.exists("/usr/bin/node") else None
+    if node is not None:
+        assert node.returncode == 0, node.stderr
+
+
+# ---- figures ------------------------------------------------------------------------------------
+
+def test_a_mermaid_source_describes_itself():
+    src = "flowchart TB\n  accTitle: The title\n  accDescr: What it shows,\n  a --> b\n"
+    assert figures.mermaid_description(src) == "The title. What it shows,"
+    block = "sequenceDiagram\n  accDescr {\n    Two lines\n    of text\n  }\n"
+    assert figures.mermaid_description(block) == "Two lines of text"
+    assert figures.mermaid_description("flowchart TB\n a --> b\n") == ""
+    assert figures.describe(" given  alt ", "own", []) == "given alt"
+    assert figures.describe(None, "own", []) == "own"
+
+
+def test_every_diagram_of_the_book_describes_itself():
+    base = os.path.join(ROOT, "diagrams")
+    for dirpath, _dirs, files in os.walk(base):
+        for f in files:
+            if f.endswith(".mmd"):
+                with open(os.path.join(dirpath, f), encoding="utf-8") as fh:
+                    text = fh.read()
+                descr = figures.mermaid_description(text)
+                assert len(descr.split()) >= 12, f"{f}: accTitle/accDescr too short for an alt text"
+
+
+def test_the_divergence_figure_sends_odd_lanes_down_path_a():
+    """diagrams/ch01-execution-model/divergence.mmd against div.cu: chooser & 1
+    (odd lanes) takes path A, whose mask is 0xaaaaaaaa."""
+    with open(os.path.join(ROOT, "code/ch01-execution-model/div.cu"), encoding="utf-8") as f:
+        code = f.read()
+    assert re.search(r"if \(chooser & 1u\) \{\s*for \(.*\) x = x \* 3u \+ 1u;", code)
+    assert "Path A: x = 3x + 1" in code
+    with open(os.path.join(ROOT, "diagrams/ch01-execution-model/divergence.mmd"), encoding="utf-8") as f:
+        mmd = f.read()
+    odd_mask = sum(1 << lane for lane in range(32) if lane % 2 == 1)
+    even_mask = sum(1 << lane for lane in range(32) if lane % 2 == 0)
+    assert re.search(rf"Path A, odd lanes, mask {odd_mask:#010x}", mmd)
+    assert re.search(rf"Path B, even lanes, mask {even_mask:#010x}", mmd)
+
+
+def test_an_svg_gets_its_drawing_size():
+    render = load_tool("render-diagram.py")
+    svg = ('<svg id="m" width="100%" xmlns="http://www.w3.org/2000/svg" style="max-width: 730px; '
+           'background-color: transparent;" viewBox="-50 -10 730 550"><g/></svg>')
+    out = render.sized_svg(svg)
+    assert 'width="730" height="550"' in out and "max-width" not in out
+    fixed = '<svg width="498" viewBox="0 0 498 622"><g/></svg>'
+    assert render.sized_svg(fixed) == fixed
+
+
+# ---- listings' links ---------------------------------------------------------------------------
+
+class Config:
+    book_repository_url = ""
+    book_repository_ref = ""
+    book_repository_line_url = ""
+
+
+def test_a_listing_links_to_the_repository_or_to_the_local_page():
+    c = Config()
+    assert site.repository_link(c, "code/a.cu", [(3, 9)]) is None
+    c.book_repository_url = "https://github.com/o/r/"
+    assert site.repository_link(c, "code/a.cu", [(3, 9)]) == "https://github.com/o/r/blob/main/code/a.cu#L3-L9"
+    c.book_repository_ref = "v1"
+    assert site.repository_link(c, "code/a.cu", [(3, 3)]) == "https://github.com/o/r/blob/v1/code/a.cu#L3"
+    assert site.repository_link(c, "code/a.cu", []) == "https://github.com/o/r/blob/v1/code/a.cu"
+    c.book_repository_line_url = "{url}/-/blob/{ref}/{path}{lines}"
+    assert site.repository_link(c, "x", []) == "https://github.com/o/r/-/blob/v1/x"
+    assert site.local_link([(3, 9), (20, 22)]) == "?lines=3-9,20-22#L-3"
+    assert site.local_link([]) == ""
+
+
+# ---- plots ---------------------------------------------------------------------------------------
+
+SPEC = '''"""A test plot."""
+RUNS = ["sweep", "ch99-other/base"]
+ALT = "A line through three points."
+
+
+def draw(fig, runs, theme):
+    ax = fig.add_subplot()
+    xs, ys = zip(*runs["sweep"].series(r"t_w(\\d+)"))
+    ax.plot(xs, ys, color=theme.colors[0])
+    ax.axhline(runs["ch99-other/base"].result("ceiling"), color=theme.muted)
+    ax.set_xlabel("waves")
+'''
+
+
+def spec_tree(tmp_path, text=SPEC):
+    path = write(tmp_path / "diagrams/ch98-test/p.plot.py", text)
+    rec = {"results": {"t_w1": {"value": 1.0, "unit": "ms"}, "t_w4": {"value": 3.0, "unit": "ms"},
+                       "t_w2": {"value": 2.0, "unit": "ms"}}}
+    base = {"results": {"ceiling": {"value": 2.5, "unit": "ms"}}}
+    records = {"ch98-test/sweep": write(tmp_path / "r/sweep.json", json.dumps(rec)),
+               "ch99-other/base": write(tmp_path / "r/base.json", json.dumps(base))}
+    return path, records
+
+
+def test_a_spec_is_read_without_running_it(tmp_path):
+    path, _ = spec_tree(tmp_path)
+    key = plotting.spec_key(str(tmp_path / "diagrams"), path)
+    spec = plotting.read_spec(path, key)
+    assert key == "ch98-test/p"
+    assert spec.runs == ("ch98-test/sweep", "ch99-other/base")
+    assert spec.names == ("sweep", "ch99-other/base")
+    assert spec.alt == "A line through three points."
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ALT = 'x'\ndef draw(f, r, t): pass\n", "no RUNS"),
+    ("RUNS = []\nALT = 'x'\ndef draw(f, r, t): pass\n", ":1: RUNS must be a non-empty list"),
+    ("RUNS = ['a/b/c']\nALT = 'x'\ndef draw(f, r, t): pass\n", ":1: run 'a/b/c' should read"),
+    ("RUNS = ['a', 'a']\nALT = 'x'\ndef draw(f, r, t): pass\n", "named twice"),
+    ("RUNS = ['a']\ndef draw(f, r, t): pass\n", "no ALT"),
+    ("RUNS = ['a']\nALT = 'x'\n", "no function draw"),
+    ("RUNS = ['a']\nALT = 'x'\ndef draw(f, r, t)\n  pass\n", ":3: not Python"),
+    ("RUNS = [name]\nALT = 'x'\ndef draw(f, r, t): pass\n", ":1: RUNS must be a literal"),
+])
+def test_a_bad_spec_is_named_with_its_line(tmp_path, text, message):
+    path = write(tmp_path / "diagrams/ch98-test/p.plot.py", text)
+    with pytest.raises(plotting.PlotError, match=re.escape(message)):
+        plotting.read_spec(path, "ch98-test/p")
+
+
+def test_a_plot_is_drawn_for_both_themes_and_the_pdf_the_same_every_time(tmp_path):
+    path, records = spec_tree(tmp_path)
+    spec = plotting.read_spec(path, "ch98-test/p")
+    outs = {"light.svg": str(tmp_path / "o/p.svg"), "dark.svg": str(tmp_path / "o/p-dark.svg"),
+            "pdf": str(tmp_path / "o/p.pdf")}
+    os.makedirs(tmp_path / "o")
+    plotting.render(spec, plotting.load_runs(spec, records), outs)
+    with open(outs["light.svg"], encoding="utf-8") as f:
+        light = f.read()
+    with open(outs["dark.svg"], encoding="utf-8") as f:
+        dark = f.read()
+    assert "<text" in light and "waves" in light
+    assert plotting.THEMES["light"].colors[0] in light and plotting.THEMES["dark"].colors[0] in dark
+    assert plotting.THEMES["dark"].colors[0] not in light
+    with open(outs["pdf"], "rb") as f:
+        assert f.read(5) == b"%PDF-"
+    plotting.render(spec, plotting.load_runs(spec, records), {"light.svg": str(tmp_path / "o/again.svg")})
+    with open(tmp_path / "o/again.svg", encoding="utf-8") as f:
+        assert f.read() == light
+
+
+def test_a_plot_names_what_it_lacks(tmp_path):
+    path, records = spec_tree(tmp_path, SPEC.replace('result("ceiling")', 'result("floor")'))
+    spec = plotting.read_spec(path, "ch98-test/p")
+    with pytest.raises(plotting.PlotError, match="run 'ch99-other/base' has no result 'floor'"):
+        plotting.render(spec, plotting.load_runs(spec, records), {"light.svg": str(tmp_path / "x.svg")})
+    assert not os.path.exists(tmp_path / "x.svg")
+    path, records = spec_tree(tmp_path, SPEC.replace("ax.set_xlabel", "1 / 0\n    ax.set_xlabel"))
+    spec = plotting.read_spec(path, "ch98-test/p")
+    with pytest.raises(plotting.PlotError, match=r"p\.plot\.py:11: draw\(\) failed: ZeroDivisionError"):
+        plotting.render(spec, plotting.load_runs(spec, records), {"light.svg": str(tmp_path / "x.svg")})
+
+
+def test_render_plot_reports_at_the_spec(tmp_path):
+    path, records = spec_tree(tmp_path, SPEC.replace('"sweep", ', '"sweep", "sweep", '))
+    tool = os.path.join(ROOT, "tools", "render-plot.py")
+    out = subprocess.run([sys.executable, tool, "runs", str(tmp_path), path], capture_output=True, text=True)
+    assert out.returncode == 1
+    assert out.stderr.strip() == "diagrams/ch98-test/p.plot.py:2: error: a run is named twice in RUNS"
+
+
+# ---- the exercises' download (the stand-in) -------------------------------------------------------
+
+def test_the_standin_bundle_has_starters_and_visible_tests_only_and_is_reproducible(tmp_path):
+    tool = os.path.join(ROOT, "tools", "exercise-bundle-standin.py")
+    outs = []
+    for n in (1, 2):
+        out = tmp_path / f"b{n}.tar.gz"
+        r = subprocess.run([sys.executable, tool, "bundle", "--chapter", "ch01-execution-model",
+                            "--out", str(out)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(outs[0]))) as tar:
+        names = tar.getnames()
+    assert "ch01-execution-model-exercises/README.md" in names
+    assert any(n.endswith("ex01-warp-map/warp_map.cpp") for n in names)
+    assert not any("solutions/" in n or "hidden" in n or n.endswith("SOLUTION.md") for n in names)
+    r = subprocess.run([sys.executable, tool, "bundle", "--chapter", "ch77-nothing", "--out",
+                        str(tmp_path / "x.tar.gz")], capture_output=True, text=True)
+    assert r.returncode == 1 and "exercises/ch77-nothing/ does not exist" in r.stderr
+    assert not (tmp_path / "x.tar.gz").exists()

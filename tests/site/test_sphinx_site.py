@@ -1,0 +1,173 @@
+"""The site's Sphinx parts on the extension's fixture chapter (tests/book/fixtures/
+sphinx), built in process with the fixture tree of book/_ext/tests/conftest.py:
+listing links, figures, plots (HTML and LaTeX), downloads, the build-info
+page and the index of terms."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import sys
+import tarfile
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+_spec = importlib.util.spec_from_file_location(
+    "bookext_fixture", os.path.join(ROOT, "book", "_ext", "tests", "conftest.py"))
+fixture = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixture)
+sys.dont_write_bytecode = True
+
+from bookext import plotting  # noqa: E402  (conftest put book/_ext on the path)
+
+PLOT = '''"""The fixture's plot."""
+RUNS = ["hello"]
+ALT = "One bar: the ratio the fixture run measured."
+
+
+def draw(fig, runs, theme):
+    ax = fig.add_subplot()
+    ax.bar(["ratio"], [runs["hello"].result("ratio")], color=theme.colors[0])
+'''
+
+
+@pytest.fixture
+def tree(tmp_path):
+    return fixture.Tree(str(tmp_path))
+
+
+def add_plot(tree):
+    spec_path = tree.write("repo/diagrams/ch90-fixture/bars.plot.py", PLOT)
+    spec = plotting.read_spec(spec_path, "ch90-fixture/bars")
+    out = tree.path("build/plots/ch90-fixture")
+    os.makedirs(out, exist_ok=True)
+    plotting.render(spec, plotting.load_runs(spec, {"ch90-fixture/hello": tree.path(
+        "build/records/ch90-fixture/hello.json")}), {
+        "light.svg": os.path.join(out, "bars.svg"), "dark.svg": os.path.join(out, "bars-dark.svg"),
+        "pdf": os.path.join(out, "bars.pdf")})
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
+        "## Exercises", "```{plot} bars\n:name: fig-bars\nThe **fixture** plot.\n```\n\n"
+        "A **fixture term** is defined here.\n\n## Exercises"))
+
+
+def test_a_listing_links_to_its_file_at_its_lines(tree):
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    html = tree.html()
+    m = re.search(r'<a class="[^"]*book-source-link[^"]*" href="([^"]+)">', html)
+    assert m, "the listing's caption has no link"
+    assert m.group(1) == "_code/code/ch90-fixture/prog.cpp.html?lines=6-7,11-11#L-6"
+    page = tree.read("out/html/_code/code/ch90-fixture/prog.cpp.html")
+    assert 'id="L-6"' in page and 'id="L-11"' in page
+    assert "Listings of it appear in:" in page and 'href="../../../ch90-fixture.html"' in page
+
+
+def test_with_a_repository_the_link_goes_there_and_no_page_is_made(tree):
+    _, warnings, _ = tree.sphinx(book_repository_url="https://example.org/o/r", book_repository_ref="abc123")
+    assert warnings == ""
+    assert 'href="https://example.org/o/r/blob/abc123/code/ch90-fixture/prog.cpp#L6-L11"' in tree.html()
+    assert not os.path.exists(tree.path("out/html/_code"))
+
+
+def test_a_diagram_opens_at_full_size_and_has_an_alt_text(tree):
+    tree.sphinx()
+    html = tree.html()
+    m = re.search(r'<a class="book-zoom[^"]*" href="([^"]+)"[^>]*>\s*<img alt="([^"]*)" src="([^"]+)"', html)
+    assert m and m.group(1) == m.group(3) == "_images/pic.svg"
+    assert m.group(2) == "A fixture diagram."  # no accDescr in pic.mmd: the caption
+    tree.write("repo/diagrams/ch90-fixture/pic.mmd",
+               "flowchart LR\n  accTitle: Two boxes\n  accDescr: Box a points to box b.\n  a --> b\n")
+    tree.touch_later("repo/diagrams/ch90-fixture/pic.mmd")
+    tree.sphinx()
+    assert 'alt="Two boxes. Box a points to box b."' in tree.html()
+
+
+def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
+    add_plot(tree)
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    html = tree.html()
+    light = re.search(r'<a class="[^"]*only-light" href="_images/bars.svg"[^>]*>\s*<img alt="([^"]+)"', html)
+    dark = re.search(r'<a class="[^"]*only-dark" href="_images/bars-dark.svg"', html)
+    assert light and dark
+    assert light.group(1) == "One bar: the ratio the fixture run measured."
+    text = fixture.visible(html)
+    assert "Drawn by this build from run ch90-fixture/hello (diagrams/ch90-fixture/bars.plot.py)." in text
+    assert "Ran live during this build on the build machine\u2019s CPU" in text \
+        or "Ran live during this build on the build machine's CPU" in text
+
+
+def test_the_pdf_gets_the_plots_pdf_and_not_the_dark_drawing(tree):
+    add_plot(tree)
+    # The LaTeX builder picks the diagram's PDF: give the fixture one.
+    with open(tree.path("build/plots/ch90-fixture/bars.pdf"), "rb") as f:
+        tree.write("build/diagrams/ch90-fixture/pic.pdf", "")
+        with open(tree.path("build/diagrams/ch90-fixture/pic.pdf"), "wb") as g:
+            g.write(f.read())
+    _, warnings, _ = tree.sphinx("latex")
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    assert r"\sphinxincludegraphics{{bars}.pdf}" in tex
+    assert "bars-dark" not in tex
+    assert "Drawn by this build from run" in tex
+
+
+def test_a_missing_plot_is_an_error_at_the_directive(tree):
+    add_plot(tree)
+    os.unlink(tree.path("build/plots/ch90-fixture/bars-dark.svg"))
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert re.search(r"ch90-fixture\.md:\d+: ERROR: plot 'ch90-fixture/bars' was not drawn "
+                     r"\(.*bars-dark\.svg is missing\)", warnings)
+
+
+def test_the_exercises_download_sits_before_the_first_exercise(tree):
+    archive = tree.path("build/downloads/ch90-fixture-exercises.tar.gz")
+    os.makedirs(os.path.dirname(archive))
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(tree.path("repo/exercises/ch90-fixture/ex01-fixture/README.md"), "x/README.md")
+    tree.write("build/downloads/downloads.json", json.dumps(
+        {"chapters": {"ch90-fixture": {"archive": archive, "exercises": ["ex01-fixture"]}}}))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    html = tree.html()
+    box = html.index('class="book-download')
+    assert box < html.index("Exercise 90.1")
+    assert re.search(r'<a class="[^"]*download[^"]*" download="" '
+                     r'href="_downloads/[0-9a-f]+/ch90-fixture-exercises\.tar\.gz">', html)
+    assert "the 1 exercise of this chapter" in fixture.visible(html)
+    # listed, but the chapter is not: an error at the exercise
+    tree.write("build/downloads/downloads.json", json.dumps({"chapters": {}}))
+    tree.touch_later("build/downloads/downloads.json")
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert "chapter ch90-fixture has exercises, but the build made no download of them" in warnings
+
+
+def test_the_build_info_page_lists_runs_figures_and_tools(tree):
+    add_plot(tree)
+    tree.write("repo/chapters/built.md", "---\norphan: true\n---\n# Built\n\n```{build-info}\n```\n")
+    tree.write("build/site/site.json", json.dumps({"toolchain": {"Doxygen": "9.9.9"}}))
+    _, warnings, _ = tree.sphinx(book_site_file=tree.path("build/site/site.json"))
+    assert warnings == ""
+    page = fixture.visible(tree.html("built"))
+    assert "ch90-fixture/hello (program ch90-fixture/prog)" in page
+    assert "ran live in this build" in page
+    assert "recording, fresh: its inputs are unchanged" in page
+    assert "diagrams/ch90-fixture/pic.mmd" in page and "diagrams/ch90-fixture/bars.plot.py" in page
+    assert "plot, drawn by matplotlib from run ch90-fixture/hello" in page
+    assert re.search(r"Doxygen\s*(Version:)?\s*9\.9\.9", page)  # (a cell's label for narrow screens)
+    assert re.search(r"Sphinx\s*(Version:)?\s*5\.", page)
+    # "shown in" links the chapter that shows the run
+    assert 'href="ch90-fixture.html"' in tree.html("built")
+
+
+def test_bold_terms_of_a_chapter_are_in_the_index(tree):
+    add_plot(tree)
+    tree.sphinx()
+    index = tree.read("out/html/genindex.html")
+    assert "fixture term" in index
+    # a bold phrase in a caption or a sentence-long lead-in is not a term
+    assert ">fixture<" not in index

@@ -1,0 +1,29 @@
+// Test support: the run records the built book shows, for Catch2 tests.
+//
+//   const auto rec = book::test::record("ch01-execution-model/div-sweep");
+//   CHECK(book::test::result(rec, "ratio_w32") > 1.8);
+//
+// A record is the one the book's pages show: <build>/records/<key>/<run>.json,
+// produced by this build (live, or imported from the committed recording where
+// the GPU does not run here). Only runs the build declares (book_run, listed in
+// <build>/book-manifest.json) can be read, so a record left over from a deleted
+// run never satisfies a test. Each helper fails the test (REQUIRE) with what is
+// missing and where it looked.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace book::test {
+
+/// The record of run `<key>/<run>` that the built book shows.
+nlohmann::json record(const std::string& run);
+
+/// The value of result `name` of a record (a number the program reported).
+double result(const nlohmann::json& record, const std::string& name);
+
+/// The text `name` of a record (for example `sass:diverge`).
+std::string text(const nlohmann::json& record, const std::string& name);
+
+}  // namespace book::test

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""List the check-yourself tags of the book's Catch2 tests: cy-tags.json.
+
+    cy-tags.py --out <build>/cy-tags.json --stamp <file> -- <ctest name>=<program>...
+
+Asks each Catch2 (v2) program, registered as the CTest test <ctest name>, for
+its tags (--list-tags) and, for each tag [cy:<id>], for the test cases that
+carry it (--list-test-names-only); hidden test cases ([.]) do not count. A
+program that cannot list its tests is an error naming the test and the program.
+
+Writes {"tags": {"<id>": [{"test": "<ctest name>", "case": "<TEST_CASE name>"}]}},
+sorted, and only when it changes (so that the HTML step, which depends on it,
+re-runs only when a tag moved); the stamp is touched every time.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TAG = re.compile(r"\[cy:([^\]]*)\]")
+
+
+def ask(test, program, args):
+    """The lines a program prints for args; exits with a clear error if it fails."""
+    cmd = [program, *args]
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    except OSError as e:
+        sys.exit(f"cy-tags: error: test {test}: cannot run {program}: {e.strerror}")
+    except subprocess.TimeoutExpired:
+        sys.exit(f"cy-tags: error: test {test}: {' '.join(cmd)} did not finish within 60 s")
+    text = proc.stdout.decode("utf-8", "replace")
+    # Catch2 v2 exits with the number of items it listed; 77 with "skipped" is a
+    # GPU test's main that would not list without a GPU.
+    if proc.returncode == 77 and text.lstrip().startswith("skipped"):
+        sys.exit(f"cy-tags: error: test {test}: {program} lists no tests where there is no GPU "
+                 f"({text.strip()}): its main must let --list-tags and --list-test-names-only "
+                 "through (tests/support/catch_gpu_main.cpp does)")
+    if proc.returncode < 0 or (proc.returncode != 0 and not text.strip()):
+        sys.exit(f"cy-tags: error: test {test}: {' '.join(cmd)} failed (status "
+                 f"{proc.returncode}):\n{text}")
+    return text.splitlines()
+
+
+def tags_of(test, program):
+    """{id: [TEST_CASE names]} for one program."""
+    ids = set()
+    for line in ask(test, program, ["--list-tags"]):
+        ids.update(TAG.findall(line))
+    if not ids:
+        return {}
+    visible = set(ask(test, program, ["--list-test-names-only"]))
+    out = {}
+    for qid in sorted(ids):
+        names = [n for n in ask(test, program, [f"[cy:{qid}]", "--list-test-names-only"])
+                 if n in visible]
+        if names:
+            out[qid] = names
+    return out
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        sys.exit("cy-tags: give the tests after `--` as <ctest name>=<program>")
+    cut = argv.index("--")
+    p = argparse.ArgumentParser(prog="cy-tags")
+    p.add_argument("--out", required=True)
+    p.add_argument("--stamp", required=True)
+    args = p.parse_args(argv[:cut])
+    tags = {}
+    for item in argv[cut + 1:]:
+        test, sep, program = item.partition("=")
+        if not sep or not test or not program:
+            sys.exit(f"cy-tags: error: '{item}' is not <ctest name>=<program>")
+        for qid, names in tags_of(test, program).items():
+            for name in names:
+                tags.setdefault(qid, []).append({"test": test, "case": name})
+    for qid in tags:
+        tags[qid].sort(key=lambda e: (e["test"], e["case"]))
+    text = json.dumps({"tags": dict(sorted(tags.items()))}, indent=2, ensure_ascii=False) + "\n"
+    try:
+        with open(args.out, encoding="utf-8") as f:
+            same = f.read() == text
+    except OSError:
+        same = False
+    if not same:
+        folder = os.path.dirname(os.path.abspath(args.out))
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".cy-tags.")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, args.out)
+    with open(args.stamp, "w", encoding="utf-8") as f:
+        f.write(f"{len(tags)} check-yourself tags\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,250 @@
+"""The student bundle: one archive with what a student needs to build and test the
+exercises with Debian's Catch2, and nothing from solutions/ or the hidden tests.
+
+    cuda-book-exercises/
+      README.md, CMakeLists.txt, cmake/BookExerciseContract.cmake,
+      cmake/libraries.cmake           the book's libraries the tests link (written here)
+      exercises/<key>/<ex>/...        statement, contract, starter
+      tests/<key>/exercises/<ex>/visible.test.cpp (or .cu)
+      tests/exercises/catch_main.cpp, catch_gpu_main.cpp
+      lib/<repository path>/...       those libraries' sources and headers
+
+It is written from the kit's description of the exercises (kit.json), so that
+what the bundle holds is what the grader grades; every file is checked on the
+way in: nothing under solutions/, no test file but the visible ones.
+"""
+import io
+import os
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+from .kit import HEADER_SUFFIXES, KitError
+
+TOP = "cuda-book-exercises"
+CATCH_MAIN = "// The Catch2 main of the exercises' tests.\n#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"
+
+
+class Bundle:
+    def __init__(self, kit):
+        self.kit = kit
+        self.root = Path(kit.source_root)
+        self.members = {}   # archive path -> bytes
+
+    def add_file(self, rel_in_bundle, src):
+        src = Path(src).resolve()
+        self._guard(rel_in_bundle, src)
+        self.members[rel_in_bundle] = src.read_bytes()
+
+    def add_text(self, rel_in_bundle, text):
+        self._guard(rel_in_bundle, None)
+        self.members[rel_in_bundle] = text.encode()
+
+    def _guard(self, rel, src):
+        parts = Path(rel).parts
+        if "solutions" in parts or any(p.startswith("hidden") for p in parts) or rel.endswith("SOLUTION.md"):
+            raise ValueError(f"the bundle must not hold {rel}")
+        if src is not None:
+            sol = (self.root / "solutions").resolve()
+            if src == sol or sol in src.parents:
+                raise ValueError(f"the bundle must not hold {src} (a solution)")
+            for ex in self.kit.exercises:
+                for s in ex.sets:
+                    if s.hidden and src == Path(s.test_file).resolve():
+                        raise ValueError(f"the bundle must not hold {src} (a hidden test)")
+
+    def build(self):
+        kit = self.kit
+        included = []
+        libs_needed = []
+        self.left_out = []
+        for ex in kit.exercises:
+            if ex.gpu and "book_cuda" not in kit.libraries:
+                self.left_out.append(ex.id)  # the kit was built without nvcc: no GPU library to ship
+                continue
+            included.append(ex)
+            d = Path(ex.dir)
+            for f in sorted(d.iterdir()):
+                if f.is_file():
+                    self.add_file(f"exercises/{ex.id}/{f.name}", f)
+            for s in ex.sets:
+                if not s.hidden:
+                    self.add_file(f"tests/{ex.id.split('/')[0]}/exercises/{ex.id.split('/')[1]}/"
+                                  f"{Path(s.test_file).name}", s.test_file)
+            for lib in self._exercise_libs(ex):
+                if lib not in libs_needed:
+                    libs_needed.append(lib)
+        if not included:
+            raise KitError("no exercise could go into the bundle")
+        self.add_file("cmake/BookExerciseContract.cmake", self.root / "cmake" / "BookExerciseContract.cmake")
+        template = (Path(__file__).parent / "bundle" / "CMakeLists.txt").read_text()
+        archs = "90"
+        if kit.cuda:
+            archs = ";".join(a.split("arch=compute_")[1].split(",")[0]
+                             for a in kit.cuda["compile"] if a.startswith("--generate-code=")
+                             and "code=[sm_" in a) or "90"
+        self.add_text("CMakeLists.txt", template.replace("@CUDA_ARCHITECTURES@", archs))
+        self.add_text("tests/exercises/catch_main.cpp", CATCH_MAIN)
+        self.add_file("tests/exercises/catch_gpu_main.cpp", self.root / "tests" / "exercises" / "catch_gpu_main.cpp")
+        self.add_text("cmake/libraries.cmake", self._libraries(libs_needed))
+        self.add_text("README.md", self._readme(included))
+        return included
+
+    def _exercise_libs(self, ex):
+        """The library targets an exercise's tests need (any order)."""
+        roots = list(self._exercise_roots(ex))
+        seen = []
+        while roots:
+            t = roots.pop()
+            if t in seen or t not in self.kit.libraries:
+                continue
+            seen.append(t)
+            roots += self.kit.libraries[t]["links"]
+        return seen
+
+    def _exercise_roots(self, ex):
+        raw = [e for e in self.kit.raw["exercises"] if e["id"] == ex.id][0]
+        return list(raw["libraries"])
+
+    def _libraries(self, names):
+        lines = ["# The book's libraries the exercises' tests link: written by tools/grade --bundle",
+                 "# from the book's build. Their sources lie under lib/, at their paths in the book.", ""]
+        libs = self.kit.libraries
+        # Dependencies first, so that every target exists before it is linked.
+        order = []
+
+        def visit(n):
+            if n in order or n not in libs:
+                return
+            for d in libs[n]["links"]:
+                visit(d)
+            order.append(n)
+
+        for n in names:
+            visit(n)
+        gpu = set()
+        for n in order:
+            info = libs[n]
+            if any(s.endswith(".cu") for s in info["sources"]) or any(d in gpu for d in info["links"]):
+                gpu.add(n)
+        for n in order:
+            info = libs[n]
+            body = []
+            inc_dirs = []
+            for d in dict.fromkeys(x for x in info["include_dirs"] if x):
+                rel = self._rel(d)
+                if rel is None:
+                    continue  # a system folder: the student's system has it (a Debian package)
+                inc_dirs.append(f'"${{CMAKE_CURRENT_LIST_DIR}}/../lib/{rel}"')
+                self._add_headers(Path(d), f"lib/{rel}")
+            if info["type"] == "INTERFACE_LIBRARY":
+                body.append(f"add_library({n} INTERFACE)")
+                scope = "INTERFACE"
+            else:
+                srcs = []
+                for s in info["sources"]:
+                    rel = self._rel(s)
+                    if rel is None:
+                        raise KitError(f"library {n}: source {s} lies outside the book")
+                    self.add_file(f"lib/{rel}", s)
+                    srcs.append(f'"${{CMAKE_CURRENT_LIST_DIR}}/../lib/{rel}"')
+                body.append(f"add_library({n} STATIC {' '.join(srcs)})")
+                scope = "PUBLIC"
+            if inc_dirs:
+                body.append(f"target_include_directories({n} {scope} {' '.join(inc_dirs)})")
+            defs = [d for d in dict.fromkeys(info["defines"]) if d]
+            if defs:
+                body.append(f"target_compile_definitions({n} {scope} {' '.join(defs)})")
+            deps = [d for d in info["links"] if d in libs]
+            if deps:
+                body.append(f"target_link_libraries({n} {scope} {' '.join(deps)})")
+            if n in gpu and scope == "PUBLIC":
+                # Its host-compiled sources call the CUDA runtime (cuda_runtime.h).
+                body.append(f"target_include_directories({n} SYSTEM PUBLIC "
+                            "${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})")
+            if n in gpu:
+                lines.append("if(BOOK_HAVE_CUDA)")
+                lines += ["  " + b for b in body]
+                lines.append("endif()")
+            else:
+                lines += body
+        return "\n".join(lines) + "\n"
+
+    def _rel(self, path):
+        try:
+            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+
+    def _add_headers(self, src, dest):
+        if not src.is_dir():
+            return
+        for p in sorted(src.rglob("*")):
+            if p.is_file() and not p.is_symlink() and p.suffix in HEADER_SUFFIXES:
+                self.add_file(f"{dest}/{p.relative_to(src).as_posix()}", p)
+
+    def _readme(self, included):
+        rows = "\n".join(f"| `exercises/{e.id}/` | {e.title} | {', '.join(f'`{f}`' for f in e.student_files)} |"
+                         + (" GPU |" if e.gpu else " |") for e in included)
+        return f"""# Exercises of "How GPUs Run Code"
+
+Each exercise is a folder under `exercises/`: read its `README.md`, edit the
+files it names, and check your work against the visible tests.
+
+| folder | exercise | you edit | |
+|---|---|---|---|
+{rows}
+
+## Build and test
+
+On Debian or Ubuntu: `apt-get install cmake g++ catch2`. For the GPU exercises
+also the CUDA Toolkit (`nvcc`) and the headers the book's library uses
+(`apt-get install nlohmann-json3-dev libcli11-dev`), and a CUDA GPU to run them.
+
+```sh
+cmake -B build
+cmake --build build
+ctest --test-dir build --output-on-failure
+```
+
+Each exercise builds one program, `build/<chapter>.<exercise>`; run it to see its
+tests (Catch2 options work: `build/<chapter>.<exercise> --list-tests`). The
+starters compile and fail their tests until you solve them.
+
+Your work is graded with these visible tests and with hidden ones that check
+the same promises (the headers say what each function promises). Only the
+files you edit are graded: the grader uses its own copy of everything else.
+"""
+
+
+def write(kit, dest):
+    """Write the bundle to dest (.tar.gz), atomically; print what went in."""
+    dest = Path(dest).resolve()
+    if dest.suffixes[-2:] != [".tar", ".gz"] and dest.suffix != ".tgz":
+        raise ValueError(f"{dest}: the bundle is a .tar.gz")
+    b = Bundle(kit)
+    included = b.build()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
+    os.close(fd)
+    now = time.time()
+    try:
+        with tarfile.open(tmp, "w:gz") as t:
+            for rel in sorted(b.members):
+                data = b.members[rel]
+                info = tarfile.TarInfo(f"{TOP}/{rel}")
+                info.size = len(data)
+                info.mode = 0o644
+                info.mtime = now
+                t.addfile(info, io.BytesIO(data))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    print(f"tools/grade: wrote {dest}: {len(b.members)} files, {len(included)} exercises "
+          f"({', '.join(e.id for e in included)}); no solutions, no hidden tests")
+    if b.left_out:
+        print(f"tools/grade: left out (the kit was built without nvcc): {', '.join(b.left_out)}")
+    return dest

@@ -1,0 +1,290 @@
+"""tools/grade: grade exercise submissions, sandboxed; or write the student bundle.
+
+    tools/grade SUBMISSION [--out DIR]             one submission (a folder or archive
+                                                   laid out like exercises/)
+    tools/grade --batch FOLDER [--out DIR]         every folder or archive in FOLDER
+                                                   (one per student), a results folder
+                                                   each, and a class summary
+    tools/grade --bundle FILE.tar.gz               the student bundle: exercises, visible
+                                                   tests, build files; no solutions, no
+                                                   hidden tests
+
+Each grading writes to its output folder:
+    results.json   Gradescope's format        junit.xml   one test case per test set
+    table.txt      the table printed          build.log   the compilers' output
+A batch writes one such folder per submission and summary.{txt,csv,json}.
+
+The grader compiles nothing of the repository's: the book's own build makes a
+kit (target exercise-kit, described by <build>/exercises/kit.json): the test
+objects, the Catch2 mains, the libraries. By default tools/grade configures and
+builds one in build/grade-kit; --kit BUILD uses another configured build (e.g.
+build/book); --no-kit-build trusts it to be built already.
+
+Untrusted code runs only inside bubblewrap (see tools/grader/sandbox.py). Where
+bwrap cannot run, tools/grade says why and refuses; --trusted grades without a
+sandbox, for code you trust (the solutions, your own work).
+
+Exit status: 0 when every submission was graded (whatever the scores), 1 when a
+batch holds one that could not be graded (the others are), 2 when grading could
+not start (bad arguments, no kit, no sandbox).
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+
+from . import reports, submission
+from .grading import Grader, Options
+from .kit import Kit, KitError
+from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError
+
+ROOT = Path(__file__).resolve().parents[2]
+VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+
+
+def fail(message):
+    print(f"tools/grade: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def say(message):
+    print(f"tools/grade: {message}", file=sys.stderr, flush=True)
+
+
+def parse(argv):
+    ap = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    ap.add_argument("submission", nargs="?", help="a folder or archive laid out like exercises/")
+    what = ap.add_mutually_exclusive_group()
+    what.add_argument("--batch", metavar="FOLDER", help="grade every folder or archive in FOLDER")
+    what.add_argument("--bundle", metavar="FILE", help="write the student bundle (.tar.gz) and stop")
+    ap.add_argument("--out", help="the results folder (default build/grade/<name>, "
+                                  "or build/grade/batch)")
+    ap.add_argument("--kit", metavar="BUILD", help="a configured book build holding the kit "
+                                                    "(default: build/grade-kit, made when missing)")
+    ap.add_argument("--no-kit-build", action="store_true",
+                    help="do not bring the kit up to date first (it is built already)")
+    ap.add_argument("--exercise", action="append", default=[], metavar="ID",
+                    help="grade only this exercise (<key>/<ex>; repeatable)")
+    ap.add_argument("--timeout", type=int, default=0, metavar="S",
+                    help="at most S seconds per test set (default: each exercise's own)")
+    ap.add_argument("--build-timeout", type=int, default=120, metavar="S",
+                    help="seconds per compile or link (default 120)")
+    ap.add_argument("--memory", type=int, default=2, metavar="GIB",
+                    help="address space per test process, GiB (default 2)")
+    ap.add_argument("--hidden-visibility", default="hidden", choices=VISIBILITIES,
+                    help="Gradescope visibility of the hidden test sets (default hidden)")
+    ap.add_argument("--trusted", action="store_true",
+                    help="no sandbox: only for code you trust")
+    ap.add_argument("--work-dir", metavar="DIR", default="",
+                    help="where the fresh grading folders go (default: the system's temporary "
+                         "folder; never inside the repository; it must allow running programs)")
+    ap.add_argument("--keep", action="store_true", help="keep the grading folder (debugging)")
+    a = ap.parse_args(argv)
+    if a.bundle and a.submission:
+        ap.error("--bundle takes no submission")
+    if not a.bundle and not a.batch and not a.submission:
+        ap.error("name a submission, --batch FOLDER or --bundle FILE")
+    if a.batch and a.submission:
+        ap.error("--batch takes no other submission")
+    return a
+
+
+def load_kit(a):
+    if a.kit:
+        build = Path(a.kit).resolve()
+    else:
+        build = ROOT / "build" / "grade-kit"
+        if not (build / "exercises" / "kit.json").is_file():
+            say(f"configuring the grading kit in {build} (once)")
+            cmd = ["cmake", "--preset", "book", "-B", str(build), "-DBOOK_DOCS=OFF"]
+            carry = ROOT / ".carry" / "include"
+            if carry.is_dir():
+                cmd.append(f"-DBOOK_HOST_INCLUDE={carry}")
+            p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, errors="replace")
+            if p.returncode != 0:
+                fail(f"configuring {build} failed:\n{p.stdout[-3000:]}")
+    try:
+        kit = Kit(build)
+        if not a.no_kit_build:
+            say(f"bringing the kit up to date ({build}, target exercise-kit)")
+            log = build / "exercises" / "kit-build.log"
+            kit.build(log)
+            kit = Kit(build)
+        kit.check()
+    except KitError as e:
+        fail(str(e))
+    for ex in a.exercise:
+        if ex not in [e.id for e in kit.exercises]:
+            fail(f"--exercise {ex}: no such exercise (known: {', '.join(e.id for e in kit.exercises)})")
+    return kit
+
+
+def gpu_state(kit, grader, box):
+    """(can GPU tests run here, why not): asked of the book's own probe, never of a submission."""
+    if not kit.cuda:
+        return False, "no CUDA compiler (nvcc) where the kit was built"
+    probe = grader.staged.host(grader.staged.gpu_probe) if grader.staged.gpu_probe else None
+    if probe is None:
+        return False, "the kit has no GPU probe"
+    try:
+        p = subprocess.run([str(probe)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors="replace", timeout=120)
+    except subprocess.TimeoutExpired:
+        return False, "no GPU (the grader's GPU probe timed out)"
+    if p.returncode != 0:
+        say("no GPU here (the grader's GPU probe: "
+            + (p.stdout.strip().splitlines() or ["it failed"])[-1] + "): GPU test sets are left out")
+        return False, "no GPU here"
+    if box.mode != "bwrap":
+        return True, ""
+    env = {k: v for k, v in os.environ.items()
+           if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")}
+    limits = Limits(memory=0, data=16 * GiB, wall=120, cpu=120, open_files=1024)
+    try:
+        r = box.run([grader.staged.gpu_probe], [Bind(grader.root / "kit", "/kit")], limits,
+                    cwd="/tmp", env=env, gpu=True)
+    except SandboxError as e:
+        r = None
+        why = str(e)
+    if r is not None and r.exit == 0:
+        return True, ""
+    if r is not None:
+        why = (r.stdout + r.stderr).strip() or r.how_it_ended(limits)
+    say(f"WARNING: a GPU is here, but the sandbox cannot reach it ({why}); "
+        "GPU test sets are left out")
+    return False, f"the sandbox cannot reach the GPU ({why})"
+
+
+def safe_name(name):
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "submission"
+
+
+def main(argv=None):
+    a = parse(sys.argv[1:] if argv is None else argv)
+    if a.bundle:
+        from . import bundle
+        kit = load_kit(a)
+        try:
+            bundle.write(kit, Path(a.bundle))
+        except (OSError, KitError, ValueError) as e:
+            fail(f"writing the bundle failed: {e}")
+        return 0
+
+    kit = load_kit(a)
+    box, why = Sandbox.probe(trusted=a.trusted)
+    if box is None:
+        fail(f"{why}.\nUntrusted submissions are graded only inside the sandbox; this grader "
+             "refuses to run them without one. Install bubblewrap (apt-get install bubblewrap) "
+             "where user namespaces are allowed, or, for code you trust only, pass --trusted.")
+    if box.note:
+        say(box.note)
+    opt = Options(timeout=a.timeout, build_timeout=a.build_timeout, memory=a.memory * GiB,
+                  only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir)
+    grader = Grader(kit, box, opt, False, "")
+    try:
+        grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)
+        if a.batch:
+            return batch(a, grader)
+        sub = Path(a.submission)
+        out = Path(a.out) if a.out else ROOT / "build" / "grade" / safe_name(submission.submission_name(sub))
+        box.hide.append(out.resolve())
+        say(f"grading {sub} ({box.mode}{', GPU tests run' if grader.gpu_ok else ''})")
+        try:
+            result = grader.grade(sub)
+        except SandboxError as e:
+            fail(f"the sandbox failed (a grader problem, not the submission's): {e}")
+        text = reports.write_all(result, out, a.hidden_visibility)
+        print(text, end="")
+        print(f"results: {out / 'results.json'}; JUnit: {out / 'junit.xml'}; "
+              f"compiler output: {out / 'build.log'}")
+        return 0
+    finally:
+        grader.close()
+
+
+def batch(a, grader):
+    folder = Path(a.batch)
+    if not folder.is_dir():
+        fail(f"--batch {folder}: no such folder")
+    out = Path(a.out) if a.out else ROOT / "build" / "grade" / "batch"
+    grader.box.hide.append(out.resolve())
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    if not entries:
+        fail(f"--batch {folder}: the folder is empty")
+    rows = []
+    used = set()
+    errors = 0
+    for p in entries:
+        name = safe_name(submission.submission_name(p))
+        base, n = name, 2
+        while name in used:
+            name, n = f"{base}-{n}", n + 1
+        used.add(name)
+        dest = out / name
+        say(f"grading {p.name} -> {dest}")
+        try:
+            result = grader.grade(p)
+            reports.write_all(result, dest, a.hidden_visibility)
+            rows.append((name, p.name, result, ""))
+        except Exception as e:  # one submission's failure never stops the others
+            errors += 1
+            reports.write_atomically(dest / "error.txt", traceback.format_exc())
+            rows.append((name, p.name, None, f"{type(e).__name__}: {e}"))
+    text = summary(rows, out, grader)
+    print(text, end="")
+    print(f"per-student results in {out}/<student>/; summary: {out / 'summary.csv'}")
+    return 1 if errors else 0
+
+
+def summary(rows, out, grader):
+    sets = [(e.id, s.name) for e in grader.exercises() for s in e.sets]
+    records = []
+    for name, source, result, error in rows:
+        rec = {"student": name, "source": source, "score": None, "max_score": None,
+               "left_out": None, "error": error, "sets": {}}
+        if result is not None:
+            rec.update(score=result.score, max_score=result.max_score, left_out=result.left_out)
+            if result.error:
+                rec["error"] = "unreadable: " + result.error
+            for e in result.exercises:
+                for s in e.sets:
+                    rec["sets"][f"{e.id} {s.name}"] = {"status": s.status, "score": s.score,
+                                                       "points": s.points}
+        records.append(rec)
+    reports.write_atomically(out / "summary.json", json.dumps({"submissions": records}, indent=2) + "\n")
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["student", "source", "score", "max_score", "left_out"] +
+               [f"{i} {s}" for i, s in sets] + ["error"])
+    for r in records:
+        w.writerow([r["student"], r["source"], r["score"], r["max_score"], r["left_out"]] +
+                   [r["sets"].get(f"{i} {s}", {}).get("score", "") for i, s in sets] + [r["error"]])
+    reports.write_atomically(out / "summary.csv", buf.getvalue())
+    width = max([len("student")] + [len(r["student"]) for r in records])
+    columns = ", ".join(f"{i.split('/')[1]} {s}" for i, s in sets)
+    lines = [f"Class summary ({len(records)} submissions)",
+             f"{'student':<{width}}  {'score':>9}  per test set: {columns}"]
+    for r in records:
+        if r["score"] is None:
+            lines.append(f"{r['student']:<{width}}  {'-':>9}  NOT GRADED: {r['error']}")
+            continue
+        cells = []
+        for i, s in sets:
+            c = r["sets"].get(f"{i} {s}")
+            cells.append("-" if c is None else "n/a" if c["status"] == "left out"
+                         else f"{c['score']}/{c['points']}")
+        score = f"{r['score']} / {r['max_score']}"
+        lines.append(f"{r['student']:<{width}}  {score:>9}  {'  '.join(cells)}"
+                     + (f"  ({r['error']})" if r["error"] else ""))
+    text = "\n".join(lines) + "\n"
+    reports.write_atomically(out / "summary.txt", text)
+    return text

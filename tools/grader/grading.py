@@ -1,0 +1,318 @@
+"""Grading one submission: stage, compile, link and run each exercise, sandboxed.
+
+For each exercise of the kit, in a grading folder of its own (fresh, outside
+the repository, removed afterwards):
+
+  stage    src/<tid>/: the contract's headers (the book's copy) and the student's
+           files, exactly those the contract names; nothing else.
+  compile  each student source, in a sandbox that sees src/<tid>/ (read-only),
+           the public headers of the libraries (/kit/include) and obj/<tid>/
+           (writable): no test, no solution, no other exercise.
+  link     one program per test set, in a sandbox that sees the student's objects,
+           the libraries and that set's test objects only.
+  run      each program, in a sandbox that sees the program alone, with Catch2's
+           XML report; the set passes only on that report (catch_report.judge).
+
+A set that cannot run (a GPU set without nvcc, or without a GPU the grader's
+own probe can use) is left out of the maximum score, with a note; it is never
+counted as passed or as zero. The student's program is never asked whether a
+GPU is there.
+"""
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import catch_report, submission
+from .sandbox import GiB, MiB, Bind, Limits, SandboxError
+
+OUTPUT_SHOWN = 20000  # characters of a program's or compiler's output kept in the results
+
+
+@dataclass
+class SetResult:
+    name: str
+    points: int
+    hidden: bool
+    tests: list
+    status: str = "failed"     # passed | failed | error (did not build) | left out
+    score: int = 0
+    note: str = ""
+    output: str = ""
+    cases_passed: int = 0
+    wall: float = 0.0
+
+
+@dataclass
+class ExerciseResult:
+    id: str
+    title: str
+    gpu: bool
+    build: str = ""            # "" when it built; else why not
+    build_log: str = ""
+    notes: list = field(default_factory=list)
+    sets: list = field(default_factory=list)
+
+
+@dataclass
+class GradeResult:
+    name: str
+    source: str
+    exercises: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    error: str = ""            # the submission could not be graded at all
+    execution_time: float = 0.0
+
+    @property
+    def score(self):
+        return sum(s.score for e in self.exercises for s in e.sets)
+
+    @property
+    def max_score(self):
+        return sum(s.points for e in self.exercises for s in e.sets if s.status != "left out")
+
+    @property
+    def left_out(self):
+        return sum(s.points for e in self.exercises for s in e.sets if s.status == "left out")
+
+
+@dataclass
+class Options:
+    timeout: int = 0           # cap on each set's timeout (0: the contract's)
+    build_timeout: int = 120   # seconds per compile or link
+    memory: int = 2 * GiB      # per test process (CPU tests)
+    gpu_memory: int = 16 * GiB # RLIMIT_DATA per GPU test process
+    only: tuple = ()           # exercise ids to grade (empty: all)
+    keep: bool = False         # keep the grading folder (for debugging the grader)
+    work_root: str = ""        # where grading folders go (default: the system's temp folder)
+
+
+def clip(text, limit=OUTPUT_SHOWN):
+    text = catch_report.printable(text)
+    return text if len(text) <= limit else text[:limit // 2] + "\n...\n" + text[-limit // 2:]
+
+
+class Grader:
+    """Grades submissions against one staged kit with one sandbox."""
+
+    def __init__(self, kit, sandbox, options, gpu_ok, gpu_note):
+        self.kit = kit
+        self.box = sandbox
+        self.opt = options
+        self.gpu_ok = gpu_ok           # a GPU test can run here (the grader's probe said so)
+        self.gpu_note = gpu_note       # why not, when it cannot
+        root = Path(options.work_root or tempfile.gettempdir()).resolve()
+        repo = Path(kit.source_root).resolve()
+        if root == repo or repo in root.parents:
+            root = Path("/tmp")
+        self.root = Path(tempfile.mkdtemp(prefix="book-grade-", dir=root))
+        self.root.chmod(0o711)  # the sandbox's user may pass through, not list
+        self.staged = kit.stage(self.root / "kit")
+        sandbox.hide += [repo, Path(kit.build_dir).resolve()]
+
+    def close(self):
+        if not self.opt.keep:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def exercises(self):
+        return [e for e in self.kit.exercises if not self.opt.only or e.id in self.opt.only]
+
+    # -- one submission ------------------------------------------------------------
+    def grade(self, path):
+        start = time.monotonic()
+        exercises = self.exercises()
+        sub = submission.read(Path(path), {e.id: e.student_files for e in exercises},
+                              known=[e.id for e in self.kit.exercises])
+        result = GradeResult(name=sub.name, source=sub.source, notes=list(sub.notes))
+        if sub.error:
+            result.error = sub.error
+        work = Path(tempfile.mkdtemp(prefix="sub-", dir=self.root))
+        work.chmod(0o711)
+        self.box.new_identity()
+        try:
+            for ex in exercises:
+                result.exercises.append(self._grade_exercise(ex, sub, work))
+        finally:
+            if not self.opt.keep:
+                shutil.rmtree(work, ignore_errors=True)
+        result.execution_time = time.monotonic() - start
+        return result
+
+    def _grade_exercise(self, ex, sub, work):
+        res = ExerciseResult(id=ex.id, title=ex.title, gpu=ex.gpu)
+        for s in ex.sets:
+            res.sets.append(SetResult(name=s.name, points=s.points, hidden=s.hidden, tests=s.tests))
+        files = sub.exercises.get(ex.id) or submission.ExerciseFiles()
+        if files.ignored:
+            res.notes.append("ignored (not part of the exercise): " + ", ".join(files.ignored[:20])
+                             + (" ..." if len(files.ignored) > 20 else ""))
+
+        def every_set(status, note, output=""):
+            for s in res.sets:
+                s.status, s.note, s.output = status, note, output
+
+        if ex.gpu and not ex.built:
+            every_set("left out", "not built: no CUDA compiler (nvcc) where the kit was built")
+            return res
+        if sub.error:
+            res.build = sub.error
+            every_set("error", "not graded: " + sub.error, sub.error)
+            return res
+        if not files.present:
+            res.build = f"missing: no folder {ex.id}/ in the submission"
+            every_set("error", res.build, res.build)
+            return res
+        if files.problems:
+            res.build = "did not compile: " + "; ".join(
+                f"{submission.shown(n)}: {why}" for n, why in files.problems.items())
+            every_set("error", res.build, res.build)
+            return res
+
+        # Stage: the contract's headers, then the student's files (their names are
+        # the contract's, so nothing of the student's can shadow a header).
+        src = work / "src" / ex.tid
+        obj = work / "obj" / ex.tid
+        bin_ = work / "bin" / ex.tid
+        for d in (src, obj, bin_):
+            d.mkdir(parents=True)
+        for c in ex.contract_files:
+            shutil.copyfile(self.staged.contract[ex.id] / c, src / c)
+        for name, data in files.files.items():
+            (src / name).write_bytes(data)
+        for p in src.iterdir():
+            p.chmod(0o644)
+        src.chmod(0o755)
+        self.box.give(obj)
+        self.box.give(bin_)
+
+        ok, log = self._compile(ex, src, obj)
+        if ok:
+            links = {}
+            for s in ex.sets:
+                ok_s, log_s = self._link(ex, s, obj, bin_)
+                links[s.name] = (ok_s, log_s)
+                if not ok_s and not s.hidden:
+                    log += log_s
+            res.build_log = clip(log)
+        else:
+            res.build = "did not compile"
+            res.build_log = clip(log)
+            every_set("error", "did not compile", "did not compile:\n" + clip(log))
+            return res
+
+        for s, r in zip(ex.sets, res.sets):
+            ok_s, log_s = links[s.name]
+            if not ok_s:
+                r.status, r.note = "error", "did not link"
+                r.output = "did not link:\n" + clip(log_s)
+                continue
+            if ex.gpu and not self.gpu_ok:
+                r.status, r.note = "left out", self.gpu_note
+                r.output = r.note
+                continue
+            self._run_set(ex, s, r, bin_)
+        return res
+
+    def _limits(self, wall):
+        return Limits(memory=4 * GiB, processes=32, cpu=int(wall) + 5, file_size=256 * MiB,
+                      open_files=256, tmp_size=512 * MiB, wall=wall, output=16 * MiB)
+
+    def _compile(self, ex, src, obj):
+        kit = self.kit
+        binds = [Bind(src, "/work/src"), Bind(obj, "/work/obj", writable=True),
+                 Bind(self.root / "kit" / "include", "/kit/include")]
+        log = ""
+        ok = True
+        incs = []
+        for i in self.staged.includes[ex.id]:
+            incs += ["-I", i]
+        defs = ["-D" + d for d in ex.defines]
+        for name in ex.sources:
+            lang = kit.cuda if name.endswith(".cu") else kit.cxx
+            if lang is None:
+                return False, f"{name}: no CUDA compiler in the kit\n"
+            cmd = lang["compile"] + ["-I", "/work/src"] + incs + defs + \
+                ["-c", f"/work/src/{name}", "-o", f"/work/obj/{name}.o"]
+            r = self.box.run(cmd, binds, self._limits(self.opt.build_timeout), cwd="/work/src")
+            log += f"$ compile {name}\n" + _streams(r)
+            if not r.ok:
+                if r.exit is None or r.timed_out:
+                    log += f"the compiler: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
+                ok = False
+        return ok, log
+
+    def _link(self, ex, s, obj, bin_):
+        kit = self.kit
+        tests_dir = self.root / "kit" / "tests" / ex.tid / s.name
+        binds = [Bind(obj, "/work/obj"), Bind(bin_, "/work/bin", writable=True),
+                 Bind(self.root / "kit" / "lib", "/kit/lib"),
+                 Bind(tests_dir, f"/kit/tests/{ex.tid}/{s.name}")]
+        driver = kit.cuda["link"] if ex.gpu else kit.cxx["link"]
+        main = self.staged.gpu_main if ex.gpu else self.staged.catch_main
+        cmd = driver + [f"/work/obj/{n}.o" for n in ex.sources] + self.staged.objects[(ex.id, s.name)] \
+            + self.staged.link[ex.id] + [main, "-o", f"/work/bin/{s.name}"]
+        r = self.box.run(cmd, binds, self._limits(self.opt.build_timeout), cwd="/work/obj")
+        log = f"$ link the {s.name} tests\n" + _streams(r)
+        if not r.ok and (r.exit is None or r.timed_out):
+            log += f"the linker: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
+        return r.ok and (bin_ / s.name).is_file(), log
+
+    def _run_set(self, ex, s, r, bin_):
+        wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout
+        limits = Limits(memory=self.opt.memory, processes=16, cpu=int(wall) + 5, file_size=64 * MiB,
+                        open_files=256, tmp_size=256 * MiB, wall=wall, output=16 * MiB)
+        env = {}
+        if ex.gpu:
+            limits.memory, limits.data, limits.open_files = 0, self.opt.gpu_memory, 1024
+            env = {k: v for k, v in os.environ.items()
+                   if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")}
+        binds = [Bind(bin_ / s.name, "/work/test")]
+        report = "/tmp/catch-report.xml"
+        cmd = ["/work/test"] + catch_report.CATCH_ARGS + ["-o", report]
+        try:
+            run = self.box.run(cmd, binds, limits, cwd="/tmp", env=env, report=report, gpu=ex.gpu)
+        except SandboxError as e:
+            r.status, r.note = "failed", f"the sandbox failed: {e}"
+            r.output = r.note
+            return
+        r.wall = run.wall
+        ended = None if run.exit == 0 else run.how_it_ended(limits)
+        if run.timed_out or run.output_limit or run.supervisor_lost:
+            verdict = catch_report.Verdict(False, ended, [], [])
+        elif run.report_too_large:
+            verdict = catch_report.Verdict(False, "the report is larger than the limit", [], [])
+        else:
+            verdict = catch_report.judge(run.report, s.tests, ended, strip_prefix=self.kit.source_root)
+        r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
+        if verdict.passed:
+            r.status, r.score = "passed", s.points
+            r.note = f"{len(s.tests)} of {len(s.tests)} test cases"
+        else:
+            r.status, r.score = "failed", 0
+            r.note = verdict.reason
+        lines = [f"{r.status}: {r.note}" if r.note else r.status]
+        if verdict.cases:
+            for c in verdict.cases:
+                mark = ("passed" if c.seen == 1 and c.success and not c.failed_assertions
+                        and c.passed_assertions else "did not run" if c.seen == 0 else "FAILED")
+                lines.append(f"  [{mark}] {c.name}")
+        if verdict.details:
+            lines += ["", verdict.details]
+        if run.stdout.strip():
+            lines += ["", "--- the program's output ---", run.stdout.rstrip()]
+            if run.stdout_truncated:
+                lines.append("[... output cut short]")
+        if run.stderr.strip():
+            lines += ["", "--- the program's error output ---", run.stderr.rstrip()]
+            if run.stderr_truncated:
+                lines.append("[... output cut short]")
+        r.output = clip("\n".join(lines))
+
+
+def _streams(r):
+    text = r.stdout + r.stderr
+    if r.stdout_truncated or r.stderr_truncated:
+        text += "\n[... output cut short]\n"
+    return text

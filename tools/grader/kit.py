@@ -1,0 +1,230 @@
+"""The grading kit: what the book's own build compiled for grading, trusted.
+
+cmake/BookExercises.cmake builds it (target exercise-kit) and describes it in
+<build>/exercises/kit.json: each exercise's contract, the compiled objects of
+each test set, the Catch2 mains, the libraries the tests link, the GPU probe,
+and the compile and link commands for a student's files. None of it depends on
+a submission, so it is compiled once and reused by every grading; a submission
+never writes to it (the sandbox sees a read-only copy).
+
+Kit.stage() copies what one grading needs into the grading folder, laid out as
+the sandbox sees it under /kit:
+    /kit/include/<n>/...        the headers of the libraries' include folders
+    /kit/contract/<tid>/...     each exercise's contract headers (exercises/)
+    /kit/lib/<n>-<name>         the libraries and the Catch2 mains
+    /kit/tests/<tid>/<set>/...  each test set's objects (a link sees only its own set)
+    /kit/gpu_probe
+"""
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".ipp", ".tcc"}
+SYSTEM_PREFIXES = ("/usr/", "/lib/", "/opt/")  # visible in the sandbox anyway
+
+
+class KitError(Exception):
+    pass
+
+
+@dataclass
+class TestSet:
+    name: str
+    points: int
+    hidden: bool
+    test_file: str
+    objects: list
+    tests: list
+
+
+@dataclass
+class Exercise:
+    id: str
+    title: str
+    gpu: bool
+    built: bool
+    timeout: int
+    dir: str
+    student_files: list
+    sources: list
+    contract_files: list
+    include_dirs: list
+    defines: list
+    link: list
+    sets: list = field(default_factory=list)
+
+    @property
+    def tid(self):
+        return self.id.replace("/", ".")
+
+    @property
+    def points(self):
+        return sum(s.points for s in self.sets)
+
+
+class Kit:
+    def __init__(self, build_dir):
+        self.build_dir = Path(build_dir).resolve()
+        self.file = self.build_dir / "exercises" / "kit.json"
+        if not self.file.is_file():
+            raise KitError(f"no {self.file}: configure {self.build_dir} with the book's CMake "
+                           "(BOOK_TESTS=ON) and build its target exercise-kit")
+        try:
+            raw = json.loads(self.file.read_text())
+        except ValueError as e:
+            raise KitError(f"{self.file}: not JSON ({e})") from e
+        if raw.get("version") != 1:
+            raise KitError(f"{self.file}: version {raw.get('version')!r}; this grader reads version 1")
+        self.raw = raw
+        self.source_root = raw["source_root"]
+        self.cxx = raw["cxx"]
+        self.cuda = raw.get("cuda")
+        self.catch_main = raw["catch_main"]
+        self.gpu_main = raw.get("gpu_main") or None
+        self.gpu_probe = raw.get("gpu_probe") or None
+        self.libraries = raw.get("libraries", {})
+        self.exercises = []
+        for e in raw["exercises"]:
+            ex = Exercise(
+                id=e["id"], title=e["title"], gpu=e["gpu"], built=e["built"], timeout=e["timeout"],
+                dir=e["dir"], student_files=e["student_files"], sources=e["sources"],
+                contract_files=e["contract_files"],
+                include_dirs=_unique(e["include_dirs"]), defines=_unique(e["defines"]),
+                link=_unique(e["link"]))
+            for s in e["sets"]:
+                ex.sets.append(TestSet(name=s["name"], points=s["points"], hidden=s["hidden"],
+                                       test_file=s["test_file"], objects=_unique(s["objects"]),
+                                       tests=s["tests"]))
+            self.exercises.append(ex)
+
+    def build(self, log):
+        """Bring the kit up to date (trusted: the repository's own code)."""
+        cmd = ["cmake", "--build", str(self.build_dir), "--target", "exercise-kit"]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           errors="replace")
+        log.write_text("$ " + " ".join(cmd) + "\n" + p.stdout)
+        if p.returncode != 0:
+            raise KitError(f"building the kit failed (log: {log}):\n" + p.stdout[-3000:])
+
+    def check(self):
+        """Every file the kit names exists."""
+        missing = []
+        files = [self.catch_main] + ([self.gpu_main, self.gpu_probe] if self.cuda else [])
+        for ex in self.exercises:
+            if ex.built:
+                files += ex.link + [o for s in ex.sets for o in s.objects]
+            files += [str(Path(ex.dir) / c) for c in ex.contract_files]
+        for f in files:
+            if f and not Path(f).is_file():
+                missing.append(f)
+        if missing:
+            raise KitError(f"the kit in {self.build_dir} is not built (missing {missing[0]}"
+                           f"{' and others' if len(missing) > 1 else ''}): run "
+                           f"cmake --build {self.build_dir} --target exercise-kit")
+
+    def stage(self, dest):
+        """Copy what grading needs into dest (the sandbox's /kit); return a Staged kit."""
+        dest = Path(dest)
+        st = Staged(dest)
+        lib_no = {}
+
+        def lib(path):
+            if path not in lib_no:
+                lib_no[path] = len(lib_no)
+                name = f"{lib_no[path]}-{Path(path).name}"
+                _copy(path, dest / "lib" / name)
+                st.files[path] = f"/kit/lib/{name}"
+            return st.files[path]
+
+        inc_no = {}
+        secret = [Path(self.source_root) / "solutions", Path(self.source_root) / "tests"]
+        for ex in self.exercises:
+            incs = []
+            for d in ex.include_dirs:
+                if d.startswith(SYSTEM_PREFIXES) or d == "/usr/include":
+                    continue
+                if any(_within(s, Path(d)) or _within(Path(d), s) for s in secret):
+                    raise KitError(f"{ex.id}: the include folder {d} of its libraries holds or lies in "
+                                   "solutions/ or tests/, which a submission must not see")
+                if d not in inc_no:
+                    inc_no[d] = len(inc_no)
+                    _copy_headers(Path(d), dest / "include" / str(inc_no[d]))
+                incs.append(f"/kit/include/{inc_no[d]}")
+            st.includes[ex.id] = incs
+            cdir = dest / "contract" / ex.tid
+            cdir.mkdir(parents=True, exist_ok=True)
+            for c in ex.contract_files:
+                _copy(Path(ex.dir) / c, cdir / c)
+            st.contract[ex.id] = cdir
+            if not ex.built:
+                continue
+            st.link[ex.id] = [lib(p) if p.startswith("/") else p for p in ex.link]
+            for s in ex.sets:
+                objs = []
+                for n, o in enumerate(s.objects):
+                    name = f"{n}-{Path(o).name}"
+                    _copy(o, dest / "tests" / ex.tid / s.name / name)
+                    objs.append(f"/kit/tests/{ex.tid}/{s.name}/{name}")
+                st.objects[(ex.id, s.name)] = objs
+        st.catch_main = lib(self.catch_main)
+        if self.gpu_main:
+            st.gpu_main = lib(self.gpu_main)
+        if self.gpu_probe:
+            _copy(self.gpu_probe, dest / "gpu_probe")
+            (dest / "gpu_probe").chmod(0o755)
+            st.gpu_probe = "/kit/gpu_probe"
+        for p in dest.rglob("*"):
+            p.chmod(0o755 if p.is_dir() or p.name == "gpu_probe" else 0o644)
+        dest.chmod(0o755)
+        return st
+
+
+@dataclass
+class Staged:
+    root: Path
+    files: dict = field(default_factory=dict)     # host path -> /kit path
+    includes: dict = field(default_factory=dict)  # exercise id -> [/kit/include/<n>]
+    contract: dict = field(default_factory=dict)  # exercise id -> host folder of its headers
+    link: dict = field(default_factory=dict)      # exercise id -> [link items as seen inside]
+    objects: dict = field(default_factory=dict)   # (exercise id, set) -> [/kit/tests/...]
+    catch_main: str = ""
+    gpu_main: str = ""
+    gpu_probe: str = ""
+
+    def host(self, inside):
+        """The host path of a /kit path."""
+        return self.root / inside[len("/kit/"):]
+
+
+def _within(path, folder):
+    try:
+        Path(path).resolve().relative_to(Path(folder).resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _unique(items):
+    out = []
+    for i in items:
+        if i and i not in out:
+            out.append(i)
+    return out
+
+
+def _copy(src, dst):
+    dst = Path(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, dst)
+
+
+def _copy_headers(src, dst):
+    """The header files of an include folder (recursively), nothing else."""
+    dst.mkdir(parents=True, exist_ok=True)
+    if not src.is_dir():
+        return
+    for p in src.rglob("*"):
+        if p.is_file() and not p.is_symlink() and p.suffix in HEADER_SUFFIXES:
+            _copy(p, dst / p.relative_to(src))

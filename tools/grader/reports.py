@@ -1,0 +1,159 @@
+"""What a grading writes: Gradescope's results.json, a JUnit file, a table.
+
+results.json follows Gradescope's autograder specification
+(https://gradescope-autograders.readthedocs.io/en/latest/specs/): top-level
+score, execution_time, output, stdout_visibility, and one entry in tests[] per
+test set that counted, each with name, score, max_score, status (passed or
+failed), output and visibility. A set that could not run is left out of
+tests[] (so out of the maximum) and named in the top-level output; the total
+maximum and what was left out are in extra_data.
+
+The JUnit file has one test case per exercise test set: a failure is a
+<failure>, a set that did not compile or link an <error>, a set left out a
+<skipped> with its reason; the suite is named after the submission.
+"""
+import json
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+STATUS_WORD = {"passed": "passed", "failed": "failed", "error": "did not build",
+               "left out": "left out"}
+
+
+def write_atomically(path, text):
+    """Write a file so that no reader ever sees half of it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def set_title(e, s):
+    return f"{e.id} [{s.name} tests]: {e.title}"
+
+
+def gradescope(result, hidden_visibility="hidden"):
+    tests = []
+    left = []
+    for e in result.exercises:
+        for s in e.sets:
+            if s.status == "left out":
+                left.append(f"{e.id} [{s.name} tests], {s.points} points: {s.note}")
+                continue
+            tests.append({
+                "name": set_title(e, s),
+                "score": s.score,
+                "max_score": s.points,
+                "status": "passed" if s.status == "passed" else "failed",
+                "output": s.output or s.note,
+                "visibility": hidden_visibility if s.hidden else "visible",
+            })
+    lines = [f"{result.score} of {result.max_score} points."]
+    if result.error:
+        lines.append(f"The submission could not be read: {result.error}")
+    if left:
+        lines.append("Left out of the maximum score (these tests could not run here; "
+                     "they count neither as passed nor as zero):")
+        lines += [f"  {x}" for x in left]
+    for e in result.exercises:
+        for n in e.notes:
+            lines.append(f"{e.id}: {n}")
+    lines += result.notes
+    return {
+        "score": result.score,
+        "execution_time": round(result.execution_time),
+        "output": "\n".join(lines),
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {"max_score": result.max_score, "left_out_points": result.left_out,
+                       "left_out": left},
+    }
+
+
+def junit(result):
+    suite = ET.Element("testsuite", name=f"tools/grade: {result.name}")
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for e in result.exercises:
+        for s in e.sets:
+            counts["tests"] += 1
+            tc = ET.SubElement(suite, "testcase", classname=e.id, name=f"{s.name} tests",
+                               time=f"{s.wall:.2f}")
+            if s.status == "passed":
+                pass
+            elif s.status == "left out":
+                counts["skipped"] += 1
+                ET.SubElement(tc, "skipped", message=s.note)
+            elif s.status == "error":
+                counts["errors"] += 1
+                el = ET.SubElement(tc, "error", message=s.note or "did not build")
+                el.text = s.output
+            else:
+                counts["failures"] += 1
+                el = ET.SubElement(tc, "failure", message=s.note or "failed")
+                el.text = s.output
+            ET.SubElement(tc, "system-out").text = (
+                f"left out of the maximum score ({s.points} points)" if s.status == "left out"
+                else f"{s.score} of {s.points} points")
+    for k, v in counts.items():
+        suite.set(k, str(v))
+    suite.set("time", f"{result.execution_time:.1f}")
+    suites = ET.Element("testsuites", name="tools/grade")
+    suites.append(suite)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def table(result):
+    rows = []
+    for e in result.exercises:
+        for s in e.sets:
+            status = STATUS_WORD[s.status]
+            if s.status == "error":
+                status = s.note or status
+            elif s.status == "passed":
+                status += f" ({len(s.tests)}/{len(s.tests)} cases)"
+            elif s.status == "failed" and s.note:
+                status += f": {s.note}"
+            elif s.note and s.note != status:
+                status += f": {s.note}"
+            points = f"- / {s.points}" if s.status == "left out" else f"{s.score} / {s.points}"
+            rows.append((e.id, s.name, status, points))
+    w0 = max([len("exercise")] + [len(r[0]) for r in rows])
+    w1 = max([len("tests")] + [len(r[1]) for r in rows])
+    lines = [f"Grades for {result.name} ({result.source})"]
+    if result.error:
+        lines.append(f"  the submission could not be read: {result.error}")
+    lines.append(f"{'exercise':<{w0}}  {'tests':<{w1}}  {'points':>9}  status")
+    for r in rows:
+        status = r[2] if len(r[2]) <= 110 else r[2][:107] + "..."
+        lines.append(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[3]:>9}  {status}")
+    total = f"{result.score} / {result.max_score}"
+    lines.append(f"{'total':<{w0}}  {'':<{w1}}  {total:>9}"
+                 + (f"  ({result.left_out} points left out: their tests could not run here)"
+                    if result.left_out else ""))
+    for e in result.exercises:
+        for n in e.notes:
+            lines.append(f"note: {e.id}: {n}")
+    for n in result.notes:
+        lines.append(f"note: {n}")
+    return "\n".join(lines) + "\n"
+
+
+def write_all(result, out, hidden_visibility):
+    out = Path(out)
+    write_atomically(out / "results.json",
+                     json.dumps(gradescope(result, hidden_visibility), indent=2) + "\n")
+    write_atomically(out / "junit.xml", junit(result))
+    text = table(result)
+    write_atomically(out / "table.txt", text)
+    logs = []
+    for e in result.exercises:
+        if e.build_log:
+            logs.append(f"===== {e.id}\n{e.build_log}")
+    write_atomically(out / "build.log", "\n".join(logs) + "\n")
+    return text

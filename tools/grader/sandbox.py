@@ -1,0 +1,453 @@
+"""Running untrusted programs: Debian's bubblewrap (bwrap) around a small supervisor.
+
+Every compile, link and test of a submission runs as
+
+    bwrap (new user, PID, network, IPC, UTS, cgroup namespaces; all capabilities
+           dropped; a read-only view of /usr and a few files of /etc; a private
+           /tmp of fixed size; --die-with-parent, --new-session)
+      python3 supervisor (not dumpable, so the program cannot open its file
+                          descriptors through /proc)
+        prlimit (memory, processes, CPU time, file size, open files) program ...
+
+and nothing of the host but what the caller binds (read-only unless asked) is
+visible: no repository, no solutions, no other test set's objects. The
+supervisor waits for the program, kills every other process of the sandbox,
+then hands the grader one JSON line (exit status or signal) and the program's
+report file (if any) on a pipe only it holds. When the program's time is up
+the grader kills bwrap, and with it the PID namespace: no process of the
+submission survives a run.
+
+Where the grader runs as root, each sandbox runs bwrap as a user id of its own
+(a high number no account uses), so that the process limit counts only that
+sandbox's processes (the kernel exempts root from RLIMIT_NPROC).
+
+Where bwrap cannot run, probe() says why; the grader then refuses untrusted
+work unless told --trusted, and runs the same supervisor without bwrap.
+"""
+import json
+import os
+import random
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+BWRAP = os.environ.get("BOOK_GRADE_BWRAP", "bwrap")  # tests point this at a missing file
+PYTHON = "/usr/bin/python3"
+PRLIMIT = "/usr/bin/prlimit" if os.access("/usr/bin/prlimit", os.X_OK) else (shutil.which("prlimit") or "prlimit")
+UID_BASE = 1_900_000_000  # sandbox user ids: UID_BASE .. UID_BASE + UID_SPAN - 1
+UID_SPAN = 90_000_000
+SANDBOX_UID = 65534  # the user id inside the sandbox
+
+GiB = 1 << 30
+MiB = 1 << 20
+
+# The supervisor, run inside the sandbox by /usr/bin/python3 -I -S -c.
+# argv: ns|group fd report_path|"" program args...
+# "ns": it runs in a PID namespace of its own, and ends every other process in it;
+# "group" (--trusted, no namespace): it ends the program's process group only.
+SUPERVISOR = r'''
+import ctypes, json, os, signal, sys, time
+ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: /proc/<me>/fd is not the program's
+mode, fd, report, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+pid = os.fork()
+if pid == 0:
+    os.close(fd)
+    null = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    if mode == "group":
+        os.setpgid(0, 0)
+    try:
+        os.execv(argv[0], argv)
+    except OSError as e:
+        os.write(2, ("cannot run %s: %s\n" % (argv[0], e.strerror)).encode())
+    os._exit(127)
+t0 = time.monotonic()
+while True:
+    try:
+        _, status = os.waitpid(pid, 0)
+        break
+    except InterruptedError:
+        pass
+wall = time.monotonic() - t0
+me = os.getpid()
+if mode == "group":
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+for _ in range(100 if mode == "ns" else 0):  # every other process of the sandbox, until none is left
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, me)]
+    alive = []
+    for p in others:
+        try:
+            with open("/proc/%s/stat" % p) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    alive.append(p)
+        except OSError:
+            pass
+    if not alive:
+        break
+    time.sleep(0.01)
+res = {"exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+       "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+       "wall": wall, "report": None}
+data = b""
+if report:
+    try:
+        with open(report, "rb") as f:
+            data = f.read(REPORT_LIMIT + 1)
+        res["report"] = len(data)
+    except OSError as e:
+        res["report_error"] = e.strerror
+out = os.fdopen(fd, "wb")
+out.write(json.dumps(res).encode() + b"\n" + data)
+out.close()
+'''
+
+
+class SandboxError(Exception):
+    """The sandbox itself failed (not the program in it): a grader problem."""
+
+
+@dataclass
+class Limits:
+    memory: int = 2 * GiB          # RLIMIT_AS (address space) per process
+    data: int = 0                  # RLIMIT_DATA instead, for CUDA (which reserves huge address space)
+    processes: int = 64            # RLIMIT_NPROC
+    cpu: int = 60                  # RLIMIT_CPU, seconds
+    file_size: int = 64 * MiB      # RLIMIT_FSIZE
+    open_files: int = 256          # RLIMIT_NOFILE
+    tmp_size: int = 256 * MiB      # the private /tmp
+    shm_size: int = 64 * MiB       # the private /dev/shm
+    wall: float = 60.0             # seconds before the whole sandbox is killed
+    output: int = 16 * MiB         # stdout + stderr read before the sandbox is killed
+    keep_output: int = 64 * 1024   # of each stream, kept for the report
+    report: int = 32 * MiB         # the largest report file taken
+
+    def prlimit_args(self):
+        args = [PRLIMIT, f"--nproc={self.processes}", f"--cpu={self.cpu}",
+                f"--fsize={self.file_size}", f"--nofile={self.open_files}", "--core=0"]
+        args.append(f"--data={self.data}" if self.data else f"--as={self.memory}")
+        return args
+
+
+@dataclass
+class Result:
+    exit: int = None               # exit status, when the program exited
+    signal: int = None             # the signal that ended it
+    timed_out: bool = False
+    output_limit: bool = False
+    supervisor_lost: bool = False  # no word from the supervisor: it was killed
+    wall: float = 0.0
+    stdout: str = ""
+    stderr: str = ""
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    report: bytes = None           # the report file, when one was asked for and written
+    report_too_large: bool = False
+
+    @property
+    def ok(self):
+        return self.exit == 0 and not (self.timed_out or self.output_limit or self.supervisor_lost)
+
+    def how_it_ended(self, limits=None):
+        """One line: how the program ended, for a person."""
+        if self.timed_out:
+            return f"timed out after {limits.wall:g} s" if limits else "timed out"
+        if self.output_limit:
+            return "stopped: wrote more output than the limit" + (
+                f" ({limits.output // MiB} MiB)" if limits else "")
+        if self.supervisor_lost:
+            return "the sandbox's supervisor was killed (by the program?)"
+        if self.signal is not None:
+            try:
+                name = signal.Signals(self.signal).name
+            except ValueError:
+                name = f"signal {self.signal}"
+            why = {"SIGXCPU": " (CPU time limit)", "SIGXFSZ": " (file size limit)",
+                   "SIGKILL": " (killed)", "SIGSEGV": " (invalid memory access)",
+                   "SIGABRT": " (aborted)", "SIGFPE": " (arithmetic error)",
+                   "SIGBUS": " (bus error)"}.get(name, "")
+            return f"killed by {name}{why}"
+        if self.exit is not None:
+            return f"exit status {self.exit}"
+        return "ended for no known reason"
+
+
+@dataclass
+class Bind:
+    host: Path
+    inside: str
+    writable: bool = False
+
+
+def _bwrap_path():
+    return shutil.which(BWRAP) if os.sep not in BWRAP else (BWRAP if os.access(BWRAP, os.X_OK) else None)
+
+
+_SYSTEM_ROOTS = [Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+                                   "/etc/alternatives", "/sys", "/run/nvidia-persistenced")]
+
+
+def _system_binds():
+    """The read-only view of the system: /usr, the usual links into it, and a few files of /etc."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for d in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        p = Path("/") / d
+        if p.is_symlink():
+            args += ["--symlink", os.readlink(p), str(p)]
+        elif p.is_dir():
+            args += ["--ro-bind", str(p), str(p)]
+    for f in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"):
+        args += ["--ro-bind-try", f, f]
+    return args
+
+
+def _gpu_binds():
+    """What a CUDA program needs of the host: the NVIDIA devices, /sys (read-only)."""
+    args = []
+    for dev in sorted(Path("/dev").glob("nvidia*")):
+        args += ["--dev-bind", str(dev), str(dev)]
+    for extra in ("/sys", "/run/nvidia-persistenced"):
+        if Path(extra).exists():
+            args += ["--ro-bind", extra, extra]
+    return args
+
+
+class Sandbox:
+    """Where a submission's commands run. mode: 'bwrap' (as its own user id when
+    the grader is root), or 'trusted' (no isolation: only for trusted code)."""
+
+    def __init__(self, mode, note=""):
+        self.mode = mode
+        self.note = note
+        self.hide = []  # host paths never to show (the repository, the kit, the results)
+        self.uid = None
+        self.enforce_nproc = True
+
+    # -- choosing how to sandbox ------------------------------------------------
+    @staticmethod
+    def probe(trusted=False):
+        """A working sandbox, or (None, why not)."""
+        if trusted:
+            box = Sandbox("trusted", "--trusted: no sandbox; the submission runs as the grader")
+            box.enforce_nproc = False  # without a user of its own, the limit would count the grader's
+            return box, None
+        bwrap = _bwrap_path()
+        if not bwrap:
+            return None, f"bubblewrap ({BWRAP}) is not installed (Debian package bubblewrap)"
+        if not os.access(PYTHON, os.X_OK) or not os.access(PRLIMIT, os.X_OK):
+            return None, f"{PYTHON} and {PRLIMIT} are needed inside the sandbox"
+        errors = []
+        candidates = []
+        if os.geteuid() == 0:
+            candidates.append(("uid", True))
+        candidates.append(("self", os.geteuid() != 0))
+        for kind, nproc in candidates:
+            box = Sandbox("bwrap")
+            box.bwrap = bwrap
+            box.as_uid = kind == "uid"
+            box.enforce_nproc = nproc
+            try:
+                r = box.run(["/usr/bin/true"], [], Limits(wall=30), cwd="/tmp")
+            except SandboxError as e:
+                errors.append(str(e))
+                continue
+            if r.exit == 0:
+                if not nproc:
+                    box.note = ("bwrap runs as root here: the process limit is not enforced "
+                                "(the kernel exempts root)")
+                return box, None
+            errors.append(f"a test run in it ended with {r.how_it_ended()}: {r.stderr.strip()}")
+        return None, "bubblewrap cannot make a sandbox here: " + "; ".join(errors)
+
+    def new_identity(self):
+        """A user id of its own for the next submission (root only)."""
+        if self.mode == "bwrap" and getattr(self, "as_uid", False):
+            self.uid = UID_BASE + random.SystemRandom().randrange(UID_SPAN)
+        return self.uid
+
+    def give(self, path):
+        """Let the sandbox's user write to a folder (and read what is in it)."""
+        if self.mode == "bwrap" and self.uid is not None:
+            for root, dirs, files in os.walk(path):
+                os.chown(root, self.uid, self.uid)
+                for f in files:
+                    os.chown(os.path.join(root, f), self.uid, self.uid, follow_symlinks=False)
+
+    # -- running -------------------------------------------------------------------
+    def run(self, argv, binds, limits, cwd, env=None, report=None, gpu=False):
+        """Run argv (paths as seen inside) and return a Result."""
+        if self.mode == "bwrap":
+            prefix = [self.bwrap, "--unshare-all", "--unshare-user",
+                      "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+                      "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+                      "--hostname", "sandbox"] + _system_binds()
+            prefix += ["--proc", "/proc", "--dev", "/dev",
+                       "--size", str(limits.tmp_size), "--tmpfs", "/tmp",
+                       "--size", str(limits.shm_size), "--tmpfs", "/dev/shm"]
+            if gpu:
+                prefix += _gpu_binds()
+            # What must stay out of sight though it lies under a system folder shown
+            # (a repository in /usr/local/src, say): covered by an empty folder.
+            for h in self.hide:
+                if any(h == s or s in h.parents for s in _SYSTEM_ROOTS):
+                    prefix += ["--tmpfs", str(h)]
+            for b in binds:
+                prefix += ["--bind" if b.writable else "--ro-bind", str(b.host), b.inside]
+            # Nothing else is writable: not the root, not /dev (both would be
+            # memory without a limit).
+            prefix += ["--remount-ro", "/dev", "--remount-ro", "/"]
+            prefix += ["--chdir", cwd, "--clearenv"]
+            for k, v in self._env(env).items():
+                prefix += ["--setenv", k, v]
+            prefix.append("--")
+            popen_env = {"PATH": "/usr/bin:/bin"}
+        else:
+            # --trusted: no namespaces, so the paths the caller gave as seen inside
+            # are the binds' host paths, and /tmp is a private folder of this run.
+            tmp = tempfile.mkdtemp(prefix="book-grade-tmp-")
+            binds = list(binds) + [Bind(Path(tmp), "/tmp", writable=True)]
+            argv = [self._host_path(binds, str(a)) for a in argv]
+            cwd = self._host_path(binds, cwd)
+            report = self._host_path(binds, report) if report else report
+            prefix = []
+            popen_env = self._env(env)
+            popen_env.update(HOME=tmp, TMPDIR=tmp)
+        r_fd, w_fd = os.pipe()
+        code = SUPERVISOR.replace("REPORT_LIMIT", str(int(limits.report)))
+        mode = "ns" if self.mode == "bwrap" else "group"
+        python = PYTHON if self.mode == "bwrap" or os.access(PYTHON, os.X_OK) else sys.executable
+        cmd = prefix + [python, "-I", "-S", "-c", code, mode, str(w_fd), report or ""]
+        cmd += limits.prlimit_args() if self.enforce_nproc else [
+            a for a in limits.prlimit_args() if not a.startswith("--nproc")]
+        cmd += ["--"] + [str(a) for a in argv]
+        kwargs = {}
+        if self.mode == "bwrap" and getattr(self, "as_uid", False):
+            uid = self.uid if self.uid is not None else self.new_identity()
+            kwargs = {"user": uid, "group": uid, "extra_groups": []}
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, pass_fds=(w_fd,), env=popen_env,
+                                    cwd=cwd if self.mode != "bwrap" else "/",
+                                    start_new_session=True, **kwargs)
+        except OSError as e:
+            os.close(r_fd)
+            os.close(w_fd)
+            raise SandboxError(f"cannot start {cmd[0]}: {e}") from e
+        os.close(w_fd)
+        try:
+            return self._collect(proc, r_fd, limits)
+        finally:
+            if self.mode != "bwrap":
+                shutil.rmtree(tmp, ignore_errors=True)
+
+    @staticmethod
+    def _host_path(binds, arg):
+        for b in sorted(binds, key=lambda b: len(b.inside), reverse=True):
+            if arg == b.inside or arg.startswith(b.inside + "/"):
+                return str(b.host) + arg[len(b.inside):]
+        return arg
+
+    @staticmethod
+    def _env(extra):
+        env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
+        env.update(extra or {})
+        return env
+
+    def _collect(self, proc, r_fd, limits):
+        res = Result()
+        streams = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray(), r_fd: bytearray()}
+        seen = {fd: 0 for fd in streams}
+        sel = selectors.DefaultSelector()
+        for fd in streams:
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ)
+        start = time.monotonic()
+        deadline = start + limits.wall
+        killed = False
+        open_fds = set(streams)
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0 and not killed:
+                res.timed_out = True
+                self._kill(proc)
+                killed = True
+                deadline = time.monotonic() + 10  # drain what is left, briefly
+                continue
+            if left <= 0:
+                break
+            for key, _ in sel.select(timeout=min(left, 0.5)):
+                fd = key.fd
+                try:
+                    chunk = os.read(fd, 65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    sel.unregister(fd)
+                    open_fds.discard(fd)
+                    continue
+                seen[fd] += len(chunk)
+                cap = limits.report + 4096 if fd == r_fd else limits.keep_output
+                room = cap - len(streams[fd])
+                if room > 0:
+                    streams[fd] += chunk[:room]
+                if fd != r_fd and not killed and \
+                        seen[proc.stdout.fileno()] + seen[proc.stderr.fileno()] > limits.output:
+                    res.output_limit = True
+                    self._kill(proc)
+                    killed = True
+                    deadline = time.monotonic() + 10
+        sel.close()
+        os.close(r_fd)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self._kill(proc)
+            proc.wait()
+        self._kill(proc)  # whatever is left of its process group
+        res.wall = time.monotonic() - start
+        out, err = proc.stdout.fileno(), proc.stderr.fileno()
+        res.stdout = streams[out].decode("utf-8", "replace")
+        res.stderr = streams[err].decode("utf-8", "replace")
+        res.stdout_truncated = seen[out] > len(streams[out])
+        res.stderr_truncated = seen[err] > len(streams[err])
+        proc.stdout.close()
+        proc.stderr.close()
+        word = bytes(streams[r_fd])
+        if killed:
+            return res
+        line, _, data = word.partition(b"\n")
+        try:
+            info = json.loads(line)
+        except ValueError:
+            if self.mode == "bwrap" and res.stderr.startswith("bwrap:"):
+                raise SandboxError(res.stderr.strip())
+            res.supervisor_lost = True
+            return res
+        res.exit, res.signal = info.get("exit"), info.get("signal")
+        res.wall = info.get("wall", res.wall)
+        if info.get("report") is not None:
+            res.report = data
+            if len(data) > limits.report:
+                res.report = None
+                res.report_too_large = True
+        return res
+
+    @staticmethod
+    def _kill(proc):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,324 @@
+"""Reading a submission: a folder or an archive laid out like exercises/.
+
+Only the files each exercise's contract names (EXERCISE_STUDENT_FILES) are
+taken, as bytes; nothing is extracted to disk and nothing else of the
+submission is ever compiled or put on an include path. A folder is read without
+following symbolic links (a link to the solutions is "not a regular file");
+an archive is read member by member (no path leaves it, links and devices are
+not files, sizes are capped before anything is decompressed further).
+
+The submission's root is the folder that holds the chapter folders (<key>/); a
+folder or archive that holds only one folder (alice/ or exercises/) is entered.
+"""
+import os
+import stat
+import tarfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+MAX_FILE = 1 << 20          # bytes of one student file
+MAX_ENTRIES = 20000         # entries of an archive or folder walk
+MAX_UNPACKED = 512 << 20    # bytes an archive's members may add up to
+ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+
+
+def shown(name):
+    """A file name as the report shows it: printable, every odd character escaped."""
+    out = []
+    for ch in str(name):
+        out.append(ch if ch.isprintable() and ch not in "\\" else ch.encode("unicode_escape").decode())
+    return "".join(out)
+
+
+@dataclass
+class ExerciseFiles:
+    files: dict = field(default_factory=dict)      # name -> bytes
+    problems: dict = field(default_factory=dict)   # name -> why it cannot be used
+    ignored: list = field(default_factory=list)    # other entries of the exercise's folder
+    present: bool = False                          # the exercise's folder exists
+
+
+@dataclass
+class Submission:
+    name: str
+    source: str
+    exercises: dict = field(default_factory=dict)  # id -> ExerciseFiles
+    notes: list = field(default_factory=list)      # about the submission as a whole
+    error: str = ""                                # why it could not be read at all
+
+
+def is_archive(path):
+    return path.name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def submission_name(path):
+    name = path.name
+    for suf in ARCHIVE_SUFFIXES:
+        if name.lower().endswith(suf):
+            return name[: -len(suf)]
+    return name
+
+
+def read(path, exercises, known=None):
+    """Read a submission (folder or archive) for the given exercises
+    ({id: [student file names]}); `known` lists every exercise id there is (an
+    exercise folder not graded now is no stranger). Never raises for what the
+    submission holds."""
+    known = list(known or exercises)
+    sub = Submission(name=submission_name(path), source=str(path))
+    try:
+        st = os.lstat(path)
+    except OSError as e:
+        sub.error = f"cannot read {shown(path)}: {e.strerror}"
+        return sub
+    try:
+        if stat.S_ISDIR(st.st_mode):
+            tree = _FolderTree(path)
+        elif stat.S_ISREG(st.st_mode) and is_archive(path):
+            tree = _ArchiveTree(path)
+        else:
+            sub.error = (f"{shown(path.name)} is neither a folder nor an archive "
+                         f"({', '.join(ARCHIVE_SUFFIXES)})")
+            return sub
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, ValueError) as e:
+        sub.error = f"cannot read {shown(path.name)}: {e}"
+        return sub
+    with tree:
+        keys = {i.split("/")[0] for i in known}
+        root, entered = tree.find_root(keys)
+        if entered:
+            sub.notes.append(f"graded the folder {shown(entered)} of the submission")
+        for ex_id, student_files in exercises.items():
+            key, ex = ex_id.split("/")
+            got = ExerciseFiles()
+            listing = tree.listdir(root + [key, ex])
+            if listing is None:
+                # Not there, or there but no folder (a link to one is no folder).
+                for parts in (root + [key], root + [key, ex]):
+                    kind = (tree.listdir(parts[:-1]) or {}).get(parts[-1])
+                    if kind is not None and kind != "dir":
+                        got.present = True
+                        for name in student_files:
+                            got.problems[name] = f"{shown('/'.join(parts[len(root):]))} is not a folder ({kind})"
+                        break
+                sub.exercises[ex_id] = got
+                continue
+            got.present = True
+            for name, kind in sorted(listing.items()):
+                if name not in student_files:
+                    got.ignored.append(shown(name) + ("/" if kind == "dir" else ""))
+            for name in student_files:
+                kind = listing.get(name)
+                if kind is None:
+                    got.problems[name] = "missing"
+                elif kind != "file":
+                    got.problems[name] = f"not a regular file ({kind})"
+                else:
+                    data, why = tree.read(root + [key, ex, name])
+                    if why:
+                        got.problems[name] = why
+                    else:
+                        got.files[name] = data
+            sub.exercises[ex_id] = got
+        # What lies at the top that is no chapter, or in a chapter that is no exercise.
+        top = tree.listdir(root) or {}
+        for name, kind in sorted(top.items()):
+            if name not in keys:
+                sub.notes.append(f"ignored: {shown(name)}{'/' if kind == 'dir' else ''} "
+                                 "(not a chapter of the exercises)")
+            elif kind == "dir":
+                names = {i.split("/")[1] for i in known if i.split("/")[0] == name}
+                for sub_name, sub_kind in sorted((tree.listdir(root + [name]) or {}).items()):
+                    if sub_name not in names:
+                        sub.notes.append(f"ignored: {shown(name)}/{shown(sub_name)}"
+                                         f"{'/' if sub_kind == 'dir' else ''} (no such exercise)")
+    return sub
+
+
+class _FolderTree:
+    """A folder, read without following any symbolic link."""
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        os.close(self.fd)
+
+    def _open_dir(self, parts):
+        fd = os.dup(self.fd)
+        try:
+            for p in parts:
+                nfd = os.open(p, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                os.close(fd)
+                fd = nfd
+        except OSError:
+            os.close(fd)
+            return None
+        return fd
+
+    def listdir(self, parts):
+        fd = self._open_dir(parts)
+        if fd is None:
+            return None
+        out = {}
+        try:
+            with os.scandir(fd) as it:
+                for n, e in enumerate(it):
+                    if n >= MAX_ENTRIES:
+                        break
+                    st = e.stat(follow_symlinks=False)
+                    out[e.name] = _kind(st.st_mode)
+        finally:
+            os.close(fd)
+        return out
+
+    def read(self, parts):
+        fd = self._open_dir(parts[:-1])
+        if fd is None:
+            return None, "missing"
+        try:
+            try:
+                f = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY,
+                            dir_fd=fd)
+            except OSError as e:
+                return None, f"cannot be read ({e.strerror})"
+            try:
+                st = os.fstat(f)
+                if not stat.S_ISREG(st.st_mode):
+                    return None, f"not a regular file ({_kind(st.st_mode)})"
+                if st.st_size > MAX_FILE:
+                    return None, f"too large ({st.st_size} bytes; at most {MAX_FILE})"
+                data = os.read(f, MAX_FILE + 1)
+                if len(data) > MAX_FILE:
+                    return None, f"too large (at most {MAX_FILE} bytes)"
+                return data, None
+            finally:
+                os.close(f)
+        finally:
+            os.close(fd)
+
+    def find_root(self, keys):
+        return _find_root(self, keys)
+
+
+class _ArchiveTree:
+    """A zip or tar archive, as a tree of its members (regular files only count)."""
+
+    def __init__(self, path):
+        self.entries = {}   # tuple(parts) -> ("file", member) | ("dir", None) | (kind, None)
+        self.unsafe = 0
+        name = path.name.lower()
+        if name.endswith(".zip"):
+            self.zip = zipfile.ZipFile(path)
+            self.tar = None
+            members = self.zip.infolist()[: MAX_ENTRIES + 1]
+            if sum(m.file_size for m in members) > MAX_UNPACKED:
+                raise ValueError(f"more than {MAX_UNPACKED >> 20} MiB once unpacked")
+            for m in members:
+                mode = (m.external_attr >> 16) & 0xFFFF
+                if m.is_dir():
+                    kind = "dir"
+                elif mode and not stat.S_ISREG(mode):
+                    kind = _kind(mode)
+                else:
+                    kind = "file"
+                self._add(m.filename, kind, m)
+        else:
+            self.zip = None
+            self.tar = tarfile.open(path)
+            total = 0
+            for n, m in enumerate(self.tar):
+                if n > MAX_ENTRIES:
+                    break
+                total += m.size
+                if total > MAX_UNPACKED:
+                    self.tar.close()
+                    raise ValueError(f"more than {MAX_UNPACKED >> 20} MiB once unpacked")
+                kind = ("file" if m.isreg() else "dir" if m.isdir() else
+                        "symbolic link" if m.issym() else "hard link" if m.islnk() else "special file")
+                self._add(m.name, kind, m)
+
+    def _add(self, name, kind, member):
+        p = PurePosixPath(name.replace("\\", "/"))
+        parts = [x for x in p.parts if x not in ("", ".")]
+        if p.is_absolute() or ".." in parts or not parts:
+            self.unsafe += 1
+            return
+        for i in range(1, len(parts)):
+            self.entries.setdefault(tuple(parts[:i]), ("dir", None))
+        key = tuple(parts)
+        if key in self.entries and self.entries[key][0] == "file" and kind == "file":
+            self.entries[key] = ("file twice", None)  # two members of one name: neither is taken
+        else:
+            self.entries[key] = (kind, member if kind == "file" else None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        (self.zip or self.tar).close()
+
+    def listdir(self, parts):
+        parts = tuple(parts)
+        if parts and self.entries.get(parts, (None,))[0] != "dir":
+            return None
+        out = {}
+        for key, (kind, _) in self.entries.items():
+            if len(key) == len(parts) + 1 and key[: len(parts)] == parts:
+                out[key[-1]] = kind
+        return out
+
+    def read(self, parts):
+        kind, member = self.entries.get(tuple(parts), (None, None))
+        if kind is None:
+            return None, "missing"
+        if kind != "file":
+            return None, f"not a regular file ({kind})"
+        size = member.file_size if self.zip else member.size
+        if size > MAX_FILE:
+            return None, f"too large ({size} bytes; at most {MAX_FILE})"
+        try:
+            f = self.zip.open(member) if self.zip else self.tar.extractfile(member)
+            with f:
+                data = f.read(MAX_FILE + 1)
+        except Exception as e:  # a corrupt member: the archive's fault, not the grader's
+            return None, f"cannot be read from the archive ({e})"
+        if len(data) > MAX_FILE:
+            return None, f"too large (at most {MAX_FILE} bytes)"
+        return data, None
+
+    def find_root(self, keys):
+        return _find_root(self, keys)
+
+
+def _kind(mode):
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISLNK(mode):
+        return "symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "named pipe"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "device or special file"
+
+
+def _find_root(tree, keys):
+    """Enter single folders (alice/, exercises/) until chapter folders appear."""
+    root = []
+    for _ in range(4):
+        listing = tree.listdir(root) or {}
+        if any(k in listing and listing[k] == "dir" for k in keys):
+            break
+        dirs = [n for n, kind in listing.items() if kind == "dir" and n not in ("__MACOSX",)]
+        others = [n for n, kind in listing.items() if kind != "dir" and not n.startswith(".")]
+        if len(dirs) != 1 or others:
+            break
+        root.append(dirs[0])
+    return root, "/".join(root)

@@ -1,0 +1,189 @@
+"""Run records checked against book/record-schema.json, in Python.
+
+The twin of bookrun's schema.cpp (tools/runner), for Python readers of records
+such as the book's Sphinx extension: the same shape rules, the same error
+messages, the same digest. tests/runner/test_record_schema.py holds the two to
+each other.
+
+    schema = load_schema("book/record-schema.json")
+    validate(record, schema, needs_gpu=True, where="recordings/x.json")  # RecordError
+    check_digest(record, schema, where="recordings/x.json")              # RecordError
+"""
+import hashlib
+import json
+import math
+
+BASE_TYPES = {"string", "integer", "number", "boolean", "null", "array", "object"}
+
+
+class RecordError(ValueError):
+    """A record that does not have the schema's shape, or does not match its digest."""
+
+
+def load_schema(path):
+    with open(path, encoding="utf-8") as f:
+        schema = json.load(f)
+    if not isinstance(schema.get("version"), int):
+        raise RecordError(f"{path}: not a record schema (no integer \"version\")")
+    schema["_path"] = str(path)
+    return schema
+
+
+def _alternatives(type_):
+    out, depth, cur = [], 0, ""
+    for c in type_:
+        depth += c == "<"
+        depth -= c == ">"
+        if c == "|" and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += c
+    return out + [cur]
+
+
+def _json_type(v):
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}[type(v)]
+
+
+def _join(path, key):
+    return f"{path}.{key}" if path else str(key)
+
+
+def _check(v, type_, path, schema, may_miss):
+    """An error message, or None when v has the type."""
+    alts = _alternatives(type_)
+    if len(alts) > 1:
+        if any(_check(v, a, path, schema, may_miss) is None for a in alts):
+            return None
+        return f"field '{path}' should be {type_}, not {_json_type(v)}"
+    simple = {"string": lambda x: isinstance(x, str),
+              "boolean": lambda x: isinstance(x, bool),
+              "null": lambda x: x is None,
+              "array": lambda x: isinstance(x, list),
+              "object": lambda x: isinstance(x, dict),
+              "integer": lambda x: isinstance(x, int) and not isinstance(x, bool),
+              "number": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool)}
+    if type_ in simple:
+        return None if simple[type_](v) else f"field '{path}' should be {type_}, not {_json_type(v)}"
+    for kind, pytype in (("array<", list), ("object<", dict)):
+        if type_.startswith(kind) and type_.endswith(">"):
+            inner = type_[len(kind):-1]
+            if not isinstance(v, pytype):
+                return f"field '{path}' should be {kind[:-1]}, not {_json_type(v)}"
+            items = enumerate(v) if pytype is list else v.items()
+            for key, value in items:
+                error = _check(value, inner, _join(path, key), schema, may_miss)
+                if error:
+                    return error
+            return None
+    section = schema[type_]
+    if not isinstance(v, dict):
+        return f"field '{path}' should be object, not {_json_type(v)}"
+    known = set()
+    for raw, field_type in section.items():
+        name = raw[:-1] if raw.endswith("?") else raw
+        known.add(name)
+        p = _join(path, name)
+        if name not in v:
+            if raw.endswith("?") or p in may_miss:
+                continue
+            return f"field '{p}' is missing"
+        error = _check(v[name], field_type, p, schema, may_miss)
+        if error:
+            return error
+    for key in v:
+        if key not in known:
+            return f"field '{_join(path, key)}' is not in the record schema ({schema['_path']})"
+    return None
+
+
+def legacy_note(record, schema):
+    """"record schema 1: made before digests existed", or None for a current record."""
+    version = record.get("schema") if isinstance(record, dict) else None
+    if not isinstance(version, int) or version == schema["version"]:
+        return None
+    legacy = schema.get("legacy", {}).get(str(version))
+    return f"record schema {version}: {legacy.get('note', 'an older schema')}" if legacy else None
+
+
+def validate(record, schema, needs_gpu=False, where="record"):
+    """Raises RecordError naming `where` and the field, as bookrun does."""
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: a record must be a JSON object")
+    if "schema" not in record:
+        raise RecordError(f"{where}: field 'schema' is missing")
+    version = record["schema"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError(f"{where}: field 'schema' should be integer, not {_json_type(version)}")
+    may_miss = set()
+    if version != schema["version"]:
+        legacy = schema.get("legacy", {}).get(str(version))
+        if legacy is None:
+            raise RecordError(f"{where}: the record has schema {version}, which {schema['_path']} "
+                              f"does not describe (it describes schema {schema['version']})")
+        may_miss = set(legacy.get("optional", []))
+    error = _check(record, "record", "", schema, may_miss)
+    if error:
+        raise RecordError(f"{where}: {error}")
+    required = schema["provenance_required"]
+    for key in required["always"] + (required["gpu"] if needs_gpu else []):
+        if key not in record["provenance"] and f"provenance.{key}" not in may_miss:
+            raise RecordError(f"{where}: field 'provenance.{key}' is missing")
+
+
+def _float_text(x):
+    # nlohmann::json writes the shortest round-trip digits, as Python does, but
+    # uses an exponent from 1e15 on (Python from 1e16).
+    if not math.isfinite(x):
+        return "null"
+    text = repr(x)
+    if 1e15 <= abs(x) < 1e16:
+        sign = "-" if x < 0 else ""
+        whole, _, frac = text.lstrip("-").partition(".")
+        digits = (whole + frac).rstrip("0")
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{mantissa}e+15"
+    return text
+
+
+def canonical(value):
+    """The record's canonical JSON, as nlohmann::json::dump() writes it."""
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + canonical(value[k])
+                              for k in sorted(value)) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(canonical(v) for v in value) + "]"
+    if isinstance(value, float):
+        return _float_text(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def digest(record, schema):
+    """sha256:<hex> over what the record shows (without its digest, volatile and build-only fields)."""
+    shown = {k: v for k, v in record.items()
+             if k != "digest" and k not in schema["volatile"]["record"]
+             and k not in schema["build_only"]["record"]}
+    if isinstance(shown.get("provenance"), dict):
+        shown["provenance"] = {k: v for k, v in shown["provenance"].items()
+                               if k not in schema["volatile"]["provenance"]}
+    return "sha256:" + hashlib.sha256(canonical(shown).encode("utf-8")).hexdigest()
+
+
+def check_digest(record, schema, where="record"):
+    if not isinstance(record.get("digest"), str):
+        raise RecordError(f"{where}: the record has no digest, so nothing shows that it is what "
+                          "the program printed; re-record it with `tools/book record`")
+    if record["digest"] != digest(record, schema):
+        raise RecordError(
+            f"{where}: the record does not match its digest: what it shows (its stdout, stderr, "
+            "results, texts, checks, command, inputs or provenance) was changed after the run "
+            "that made it. A recording is never edited by hand: re-record it on its GPU with "
+            "`tools/book record`.")
+
