@@ -22,7 +22,7 @@
 #   book_run(<run> PROGRAM <name> [ARGS <args>...] [ENV <K=V>...] [TIMEOUT <s>]
 #            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
 #            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
-#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|clean]
+#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
 #            [SANITIZE_ARGS <args>...] [CHAPTER <key>])
 #       One run of a program whose output the book shows. It writes the run
 #       record <build>/records/<key>/<run>.json, which chapters cite as <run>
@@ -34,9 +34,10 @@
 #       arguments for it) and NCU_LABELS names those launches: the results
 #       ncu:<label>:<metric>. SANITIZER runs the program under compute-sanitizer
 #       (memcheck, racecheck, synccheck or initcheck): the tool's report becomes
-#       the text sanitizer:<tool>, its error count the result sanitizer_errors,
-#       and SANITIZER_EXPECT says whether the run must find errors (a chapter
-#       showing a wrong kernel) or none. SANITIZE_ARGS adds the tests
+#       the text sanitizer:<tool>, its counts the results sanitizer_errors and
+#       sanitizer_warnings, and SANITIZER_EXPECT says whether the run must find
+#       errors (a chapter showing a wrong kernel), errors or warnings (racecheck
+#       files a hazard between lanes of one warp as a warning), or neither. SANITIZE_ARGS adds the tests
 #       sanitize.<key>.<run>.<tool> for all four tools, with these arguments.
 #       CUDA runs come from recordings/<gpu>/<key>/<run>.json where no GPU runs.
 #       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
@@ -461,9 +462,10 @@ function(book_run run)
       message(FATAL_ERROR "${where}: SANITIZER is memcheck, racecheck, synccheck or initcheck, "
                           "not '${R_SANITIZER}'")
     endif()
-    if(NOT R_SANITIZER_EXPECT MATCHES "^(errors|clean)$")
+    if(NOT R_SANITIZER_EXPECT MATCHES "^(errors|warnings|clean)$")
       message(FATAL_ERROR "${where}: SANITIZER ${R_SANITIZER} needs SANITIZER_EXPECT errors "
-                          "(the run must find at least one error) or clean (none)")
+                          "(the run must find at least one error), warnings (at least one error "
+                          "or warning) or clean (neither)")
     endif()
     set(sanitizer_id --sanitizer-tool "${R_SANITIZER}" --sanitizer-expect "${R_SANITIZER_EXPECT}")
   endif()

@@ -706,8 +706,19 @@ TEST_CASE("sanitizer reports: the error count, and what changes from run to run 
           0);
     CHECK(sanitizer_errors("========= ERROR SUMMARY: 1 error\n") == 1);
     CHECK(sanitizer_errors("=========\n========= ERROR SUMMARY: 1536 errors\n") == 1536);
-    CHECK_THROWS_WITH(sanitizer_errors("========= COMPUTE-SANITIZER\nthe program crashed\n"),
-                      Catch::Contains("has no \"ERROR SUMMARY: <n> errors\" line"));
+    // racecheck's own summary: errors and warnings (hazards within a warp).
+    const auto race = sanitizer_summary(
+        "========= RACECHECK SUMMARY: 100 hazards displayed (0 errors, 2069 warnings)\n");
+    CHECK(race.errors == 0);
+    CHECK(race.warnings == 2069);
+    CHECK(sanitizer_summary("========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 1 warning)")
+              .errors == 1);
+    CHECK(sanitizer_summary("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 "
+                            "warnings)")
+              .warnings == 0);
+    CHECK_THROWS_WITH(
+        sanitizer_errors("========= COMPUTE-SANITIZER\nthe program crashed\n"),
+        Catch::Contains("has neither an \"ERROR SUMMARY: <n> errors\" nor a \"RACECHECK SUMMARY"));
     const std::string report =
         "=========     at scale(float *, int)+0x70 in /home/me/book/code/ch/x.cu:12\n"
         "=========     Address 0x7f2a4e000400 is out of bounds\n"

@@ -94,16 +94,22 @@ std::string ncu_kernel_filter(const std::vector<std::string>& regexes) {
     return out;
 }
 
-int sanitizer_errors(const std::string& report) {
-    static const std::regex summary(R"(ERROR SUMMARY: ([0-9]+) errors?)");
+sanitizer_counts sanitizer_summary(const std::string& report) {
+    static const std::regex errors_only(R"(ERROR SUMMARY: ([0-9]+) errors?)");
+    static const std::regex racecheck(
+        R"(RACECHECK SUMMARY: [0-9]+ hazards? displayed \(([0-9]+) errors?, ([0-9]+) warnings?\))");
     std::smatch m;
-    if (!std::regex_search(report, m, summary))
-        throw Error(
-            "the compute-sanitizer report has no \"ERROR SUMMARY: <n> errors\" line, so its "
-            "error count is unknown; it ends:\n" +
-            report.substr(report.size() > 2000 ? report.size() - 2000 : 0));
-    return std::stoi(m[1].str());
+    if (std::regex_search(report, m, racecheck))
+        return {std::stoi(m[1].str()), std::stoi(m[2].str())};
+    if (std::regex_search(report, m, errors_only)) return {std::stoi(m[1].str()), 0};
+    throw Error(
+        "the compute-sanitizer report has neither an \"ERROR SUMMARY: <n> errors\" nor a "
+        "\"RACECHECK SUMMARY: ... (<n> errors, <m> warnings)\" line, so its counts are "
+        "unknown; it ends:\n" +
+        report.substr(report.size() > 2000 ? report.size() - 2000 : 0));
 }
+
+int sanitizer_errors(const std::string& report) { return sanitizer_summary(report).errors; }
 
 std::string mask_sanitizer_report(const std::string& report, const std::string& source_root) {
     std::string out = report;
