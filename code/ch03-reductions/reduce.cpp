@@ -323,7 +323,7 @@ int run(int argc, char** argv) {
     book::options opts(
         "Reductions from the textbook tree to warp shuffles, against CUB.\n"
         "Also: --policy P, the launch of steps 7 and 8 by size, like\n"
-        "2e22:256x4x4,1024x2x4 (threads x blocks per SM x float4s in flight);\n"
+        "2e22:256x4x4,2e24:256x8x2,1024x2x4 (threads x blocks per SM x float4s in flight);\n"
         "--candidates C, one-launch variants like tiles.ldg:256x32x4,old:1024x2x2\n"
         "(for --sweep: the rows; for --profile: launched after the steps).");
     bool check = false, accuracy = false, sweep = false, profile = false, no_graphs = false;

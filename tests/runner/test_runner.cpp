@@ -706,6 +706,10 @@ TEST_CASE("sanitizer reports: the error count, and what changes from run to run 
           0);
     CHECK(sanitizer_errors("========= ERROR SUMMARY: 1 error\n") == 1);
     CHECK(sanitizer_errors("=========\n========= ERROR SUMMARY: 1536 errors\n") == 1536);
+    // More errors than printed: the line that says so is not the summary.
+    CHECK(sanitizer_errors("========= ERROR SUMMARY: 316 errors were not printed. Use "
+                           "--print-limit option to adjust the number of printed errors\n"
+                           "========= ERROR SUMMARY: 416 errors\n") == 416);
     // racecheck's own summary: errors and warnings (hazards within a warp).
     const auto race = sanitizer_summary(
         "========= RACECHECK SUMMARY: 100 hazards displayed (0 errors, 2069 warnings)\n");

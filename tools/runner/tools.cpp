@@ -95,13 +95,26 @@ std::string ncu_kernel_filter(const std::vector<std::string>& regexes) {
 }
 
 sanitizer_counts sanitizer_summary(const std::string& report) {
-    static const std::regex errors_only(R"(ERROR SUMMARY: ([0-9]+) errors?)");
+    // Line by line: with more errors than it prints, the tool also writes
+    // "ERROR SUMMARY: 316 errors were not printed. ..." before the real summary.
+    static const std::regex errors_only(R"(ERROR SUMMARY: ([0-9]+) errors?\s*)");
     static const std::regex racecheck(
-        R"(RACECHECK SUMMARY: [0-9]+ hazards? displayed \(([0-9]+) errors?, ([0-9]+) warnings?\))");
+        R"(.*RACECHECK SUMMARY: [0-9]+ hazards? displayed \(([0-9]+) errors?, ([0-9]+) warnings?\)\s*)");
+    std::optional<sanitizer_counts> found;
+    std::istringstream lines(report);
+    std::string line;
     std::smatch m;
-    if (std::regex_search(report, m, racecheck))
-        return {std::stoi(m[1].str()), std::stoi(m[2].str())};
-    if (std::regex_search(report, m, errors_only)) return {std::stoi(m[1].str()), 0};
+    while (std::getline(lines, line)) {
+        if (std::regex_match(line, m, racecheck)) {
+            found = sanitizer_counts{std::stoi(m[1].str()), std::stoi(m[2].str())};
+        } else {
+            const auto at = line.find("ERROR SUMMARY: ");
+            const std::string tail = at == std::string::npos ? "" : line.substr(at);
+            if (std::regex_match(tail, m, errors_only))
+                found = sanitizer_counts{std::stoi(m[1].str()), 0};
+        }
+    }
+    if (found) return *found;
     throw Error(
         "the compute-sanitizer report has neither an \"ERROR SUMMARY: <n> errors\" nor a "
         "\"RACECHECK SUMMARY: ... (<n> errors, <m> warnings)\" line, so its counts are "
