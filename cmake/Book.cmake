@@ -564,6 +564,11 @@ function(book_run run)
   # A target per run gives the record's rule a home, so the HTML step (in
   # another directory) can depend on the file itself.
   add_custom_target("record.${tname}" ALL DEPENDS "${record}")
+  if(live AND cuda)
+    # A GPU run times kernels: book_finish makes it wait until everything is
+    # compiled, so that no compiler competes with it for the CPU that launches them.
+    set_property(GLOBAL APPEND PROPERTY BOOK_GPU_RECORD_TARGETS "record.${tname}")
+  endif()
 
   if(NOT BOOK_TESTS)
     return()
@@ -576,9 +581,15 @@ function(book_run run)
     set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
     # Live on a GPU: run again and check; skipped (77) without one.
     if(BOOK_HAVE_CUDA)
+      # The same run as the record's, with its SASS and Nsight Compute captures
+      # where this build runs GPU programs live, so every check can be made.
+      set(test_extra "")
+      if(live)
+        set(test_extra ${extra})
+      endif()
       add_test(NAME "gpu.${tname}"
-               COMMAND bookrun run ${common} ${prov} ${tool_args} --timeout ${R_TIMEOUT}
-                       --skip-without-gpu
+               COMMAND bookrun run ${common} ${prov} ${tool_args} ${test_extra}
+                       --timeout ${R_TIMEOUT} --skip-without-gpu
                        --out "${CMAKE_CURRENT_BINARY_DIR}/gpu-test-records/${run}.json"
                        -- $<TARGET_FILE:${tgt}> ${R_ARGS})
     else()
@@ -629,7 +640,35 @@ endfunction()
 # After every folder is read: the programs' settings are final (a change made
 # after book_program would be compiled but not hashed), the build manifest
 # (book-manifest.json) and the check-yourself tags (cy-tags.json).
+# Every target that compiles something, in `dir` and below it.
+function(_book_compile_targets out dir)
+  set(found "")
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|OBJECT_LIBRARY|MODULE_LIBRARY)$")
+      list(APPEND found ${t})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _book_compile_targets(below "${sub}")
+    list(APPEND found ${below})
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
 function(book_finish)
+  # GPU runs start once every program, test and library is compiled (see book_run).
+  get_property(gpu_records GLOBAL PROPERTY BOOK_GPU_RECORD_TARGETS)
+  if(gpu_records)
+    _book_compile_targets(compiled "${CMAKE_SOURCE_DIR}")
+    add_custom_target(book_compiled)
+    add_dependencies(book_compiled ${compiled})
+    foreach(t IN LISTS gpu_records)
+      add_dependencies(${t} book_compiled)
+    endforeach()
+  endif()
   get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
   foreach(id IN LISTS programs)
     get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")

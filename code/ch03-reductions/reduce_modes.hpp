@@ -24,7 +24,7 @@ struct settings {
     bool quick = false;                       ///< small sizes only (for compute-sanitizer)
     int max_log2 = 28;                        ///< the largest size is 2^max_log2 floats
     int reps = 20;                            ///< timed calls per measurement
-    int rounds = 5;                           ///< rounds against CUB, alternating
+    int rounds = 10;                          ///< rounds against CUB, alternating
     bool graphs = true;                       ///< also time CUDA-graph replays
     int profile_log2 = 24;                    ///< --profile: one call of each on 2^this floats
     long long seed = 20240611;

@@ -629,7 +629,7 @@ TEST_CASE("volatile fields split off and join back", "[runner][record]") {
     CHECK(vol["provenance"]["commit"] == "c");
     CHECK(vol["provenance"]["host"] == "h");
     CHECK(join_volatile(stable, vol) == r);
-    CHECK(record_digest(stable, schema()) == r["digest"]);
+    CHECK(record_digest(stable, schema()) == r["digest"].get<std::string>());
 }
 
 // ---- tools ------------------------------------------------------------------------
@@ -651,6 +651,8 @@ const std::string kDump =
     "        /*0000*/                   NOP ;                         /* 0x0000000000007918 */\n"
     "\t\tFunction : _Z6reduceILi512EEvPf\n"
     "        /*0000*/                   EXIT ;                        /* 0x000000000000794d */\n"
+    "\t\tFunction : _ZN4ch0317reduce_sequentialEPKfmPf\n"
+    "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ; /* 0x0000000000007b1d */\n"
     "\tcode for sm_100\n"
     "\t\tFunction : _Z7divergePjii\n"
     "        /*0000*/                   LDC R1, c[0x0][0x37c] ;       /* 0x0000df00ff017b82 */\n";
@@ -671,6 +673,11 @@ TEST_CASE("SASS of one function: addresses kept, encodings dropped, one arch", "
         extract_sass(kDump, "reduce"),
         Catch::Contains("'reduce' names 2 kernels (_Z6reduceILi256EEvPf, _Z6reduceILi512EEvPf)"));
     CHECK(extract_sass(kDump, "_Z6reduceILi512EEvPf") == "/*0000*/  EXIT\n");
+    // A kernel in a namespace whose name ends in a digit (ch03): the components
+    // are read by their lengths, so "17reduce_sequential" after "4ch03" is found.
+    CHECK(extract_sass(kDump, "reduce_sequential") == "/*0000*/  BAR.SYNC.DEFER_BLOCKING 0x0\n");
+    CHECK_THROWS_WITH(extract_sass(kDump, "ch0317reduce_sequential"),
+                      Catch::Contains("no function named"));
 }
 
 TEST_CASE("ncu: several kernels in one filter; metrics per labelled launch", "[runner][ncu]") {

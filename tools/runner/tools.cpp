@@ -17,13 +17,22 @@ namespace bookrun {
 namespace {
 
 /// Whether a kernel's (mangled) name is the one asked for: the same name, or
-/// an Itanium-mangled name whose identifier is it (_Z7divergePjii for diverge).
+/// an Itanium-mangled name one of whose name components is it (_Z7divergePjii
+/// for diverge; _ZN4ch0315reduce_one_passILi4EE... for reduce_one_pass, after
+/// the namespace ch03). The components are read in turn, each a length and
+/// that many characters, so that a namespace ending in a digit cannot shift them.
 bool names_function(const std::string& mangled, const std::string& function) {
     if (mangled == function) return true;
-    const std::string token = std::to_string(function.size()) + function;
-    for (auto p = mangled.find(token); p != std::string::npos; p = mangled.find(token, p + 1)) {
-        bool starts = p == 0 || !std::isdigit(static_cast<unsigned char>(mangled[p - 1]));
-        if (starts && mangled.rfind("_Z", 0) == 0) return true;
+    if (mangled.rfind("_Z", 0) != 0) return false;
+    std::size_t p = 2;
+    if (p < mangled.size() && mangled[p] == 'N') ++p;  // a nested name
+    while (p < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[p]))) {
+        std::size_t len = 0;
+        while (p < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[p])))
+            len = len * 10 + static_cast<std::size_t>(mangled[p++] - '0');
+        if (len == 0 || p + len > mangled.size()) return false;
+        if (len == function.size() && mangled.compare(p, len, function) == 0) return true;
+        p += len;
     }
     return false;
 }
