@@ -67,4 +67,5 @@ if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
           --html "${CMAKE_BINARY_DIR}/html")
 endif()
 _bt_add(exercises.bundle 600 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_scratch}/bundle"
+        --catch2-include "${BOOK_CATCH2_INCLUDE}"
         --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")
