@@ -22,7 +22,7 @@
 #   book_run(<run> PROGRAM <name> [ARGS <args>...] [ENV <K=V>...] [TIMEOUT <s>]
 #            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
 #            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
-#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|clean]
+#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
 #            [SANITIZE_ARGS <args>...] [CHAPTER <key>])
 #       One run of a program whose output the book shows. It writes the run
 #       record <build>/records/<key>/<run>.json, which chapters cite as <run>
@@ -34,9 +34,10 @@
 #       arguments for it) and NCU_LABELS names those launches: the results
 #       ncu:<label>:<metric>. SANITIZER runs the program under compute-sanitizer
 #       (memcheck, racecheck, synccheck or initcheck): the tool's report becomes
-#       the text sanitizer:<tool>, its error count the result sanitizer_errors,
-#       and SANITIZER_EXPECT says whether the run must find errors (a chapter
-#       showing a wrong kernel) or none. SANITIZE_ARGS adds the tests
+#       the text sanitizer:<tool>, its counts the results sanitizer_errors and
+#       sanitizer_warnings, and SANITIZER_EXPECT says whether the run must find
+#       errors (a chapter showing a wrong kernel), errors or warnings (racecheck
+#       files a hazard between lanes of one warp as a warning), or neither. SANITIZE_ARGS adds the tests
 #       sanitize.<key>.<run>.<tool> for all four tools, with these arguments.
 #       CUDA runs come from recordings/<gpu>/<key>/<run>.json where no GPU runs.
 #       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
@@ -461,9 +462,10 @@ function(book_run run)
       message(FATAL_ERROR "${where}: SANITIZER is memcheck, racecheck, synccheck or initcheck, "
                           "not '${R_SANITIZER}'")
     endif()
-    if(NOT R_SANITIZER_EXPECT MATCHES "^(errors|clean)$")
+    if(NOT R_SANITIZER_EXPECT MATCHES "^(errors|warnings|clean)$")
       message(FATAL_ERROR "${where}: SANITIZER ${R_SANITIZER} needs SANITIZER_EXPECT errors "
-                          "(the run must find at least one error) or clean (none)")
+                          "(the run must find at least one error), warnings (at least one error "
+                          "or warning) or clean (neither)")
     endif()
     set(sanitizer_id --sanitizer-tool "${R_SANITIZER}" --sanitizer-expect "${R_SANITIZER_EXPECT}")
   endif()
@@ -562,6 +564,11 @@ function(book_run run)
   # A target per run gives the record's rule a home, so the HTML step (in
   # another directory) can depend on the file itself.
   add_custom_target("record.${tname}" ALL DEPENDS "${record}")
+  if(live AND cuda)
+    # A GPU run times kernels: book_finish makes it wait until everything is
+    # compiled, so that no compiler competes with it for the CPU that launches them.
+    set_property(GLOBAL APPEND PROPERTY BOOK_GPU_RECORD_TARGETS "record.${tname}")
+  endif()
 
   if(NOT BOOK_TESTS)
     return()
@@ -574,9 +581,15 @@ function(book_run run)
     set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
     # Live on a GPU: run again and check; skipped (77) without one.
     if(BOOK_HAVE_CUDA)
+      # The same run as the record's, with its SASS and Nsight Compute captures
+      # where this build runs GPU programs live, so every check can be made.
+      set(test_extra "")
+      if(live)
+        set(test_extra ${extra})
+      endif()
       add_test(NAME "gpu.${tname}"
-               COMMAND bookrun run ${common} ${prov} ${tool_args} --timeout ${R_TIMEOUT}
-                       --skip-without-gpu
+               COMMAND bookrun run ${common} ${prov} ${tool_args} ${test_extra}
+                       --timeout ${R_TIMEOUT} --skip-without-gpu
                        --out "${CMAKE_CURRENT_BINARY_DIR}/gpu-test-records/${run}.json"
                        -- $<TARGET_FILE:${tgt}> ${R_ARGS})
     else()
@@ -627,7 +640,35 @@ endfunction()
 # After every folder is read: the programs' settings are final (a change made
 # after book_program would be compiled but not hashed), the build manifest
 # (book-manifest.json) and the check-yourself tags (cy-tags.json).
+# Every target that compiles something, in `dir` and below it.
+function(_book_compile_targets out dir)
+  set(found "")
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|OBJECT_LIBRARY|MODULE_LIBRARY)$")
+      list(APPEND found ${t})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _book_compile_targets(below "${sub}")
+    list(APPEND found ${below})
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
 function(book_finish)
+  # GPU runs start once every program, test and library is compiled (see book_run).
+  get_property(gpu_records GLOBAL PROPERTY BOOK_GPU_RECORD_TARGETS)
+  if(gpu_records)
+    _book_compile_targets(compiled "${CMAKE_SOURCE_DIR}")
+    add_custom_target(book_compiled)
+    add_dependencies(book_compiled ${compiled})
+    foreach(t IN LISTS gpu_records)
+      add_dependencies(${t} book_compiled)
+    endforeach()
+  endif()
   get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
   foreach(id IN LISTS programs)
     get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")

@@ -79,8 +79,8 @@ __global__ void tile_reads(float* out, long long* cycles, int iters) {
 
 struct pattern {
     std::string name;  // result names: <name>_cycles_per_load, ...
-    std::string what;
-    int stride;  // strided_reads' stride, or 0 for a tile kernel
+    std::string what;  // what lane i reads
+    int stride;        // strided_reads' stride, or 0 for a tile kernel
     void (*tile)(float*, long long*, int);
     int ways;  // the bank conflict's degree, worked out by hand: distinct words per bank
 };
@@ -147,19 +147,18 @@ int run(int argc, char** argv) {
     if (profile) iters = std::min(iters, 10);
 
     const std::vector<pattern> patterns = {
-        {"stride1", "lane i reads word i", 1, nullptr, 1},
-        {"stride2", "lane i reads word 2i", 2, nullptr, 2},
-        {"stride3", "lane i reads word 3i (odd)", 3, nullptr, 1},
-        {"stride4", "lane i reads word 4i", 4, nullptr, 4},
-        {"stride8", "lane i reads word 8i", 8, nullptr, 8},
-        {"stride16", "lane i reads word 16i", 16, nullptr, 16},
-        {"stride32", "lane i reads word 32i", 32, nullptr, 32},
-        {"stride33", "lane i reads word 33i (odd)", 33, nullptr, 1},
-        {"stride64", "lane i reads word 64i", 64, nullptr, 32},
-        {"tile_rows", "32 x 32 tile, lane i reads tile[c][i]", 0, &tile_reads<0, false>, 1},
-        {"tile_columns", "32 x 32 tile, lane i reads tile[i][c]", 0, &tile_reads<0, true>, 32},
-        {"tile_columns_padded", "32 x 33 tile, lane i reads tile[i][c]", 0, &tile_reads<1, true>,
-         1},
+        {"stride1", "word i", 1, nullptr, 1},
+        {"stride2", "word 2i", 2, nullptr, 2},
+        {"stride3", "word 3i (odd)", 3, nullptr, 1},
+        {"stride4", "word 4i", 4, nullptr, 4},
+        {"stride8", "word 8i", 8, nullptr, 8},
+        {"stride16", "word 16i", 16, nullptr, 16},
+        {"stride32", "word 32i", 32, nullptr, 32},
+        {"stride33", "word 33i (odd)", 33, nullptr, 1},
+        {"stride64", "word 64i", 64, nullptr, 32},
+        {"tile_rows", "tile[c][i] of 32 x 32", 0, &tile_reads<0, false>, 1},
+        {"tile_columns", "tile[i][c] of 32 x 32", 0, &tile_reads<0, true>, 32},
+        {"tile_columns_padded", "tile[i][c] of 32 x 33", 0, &tile_reads<1, true>, 1},
     };
     bench b(iters, quick ? 2 : 0);  // --quick: two blocks, under a sanitizer every load is slow
 
@@ -173,7 +172,7 @@ int run(int argc, char** argv) {
                 }
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
         std::printf(
-            "profiled, one launch each, in this order: stride1, stride2, stride32, "
+            "profiled, one launch each, in this order: stride1, stride2, stride32,\n"
             "tile_rows, tile_columns, tile_columns_padded\n");
         return 0;
     }
@@ -182,10 +181,11 @@ int run(int argc, char** argv) {
     book::report("blocks", b.sms(), "blocks");
     book::report("iters", iters, "count");
     std::printf(
-        "\n%d blocks of %d threads, one per SM; %d loop trips of %d warp-wide loads per warp\n",
+        "\n%d blocks of %d threads, one per SM; each warp makes %d loop trips\n"
+        "of %d warp-wide shared-memory loads; c: the loop's column\n",
         b.sms(), kThreads, iters, kUnroll);
-    std::printf("%-20s %-40s %5s %12s %10s %10s\n", "pattern", "what", "ways", "cycles/load",
-                "x stride1", "median ms");
+    std::printf("\n%-20s %-22s %4s %11s %9s\n", "pattern", "lane i reads", "ways", "cycles/load",
+                "x stride1");
     double base = 0.0;
     for (const pattern& p : patterns) {
         const measured m = b.run(p, warmup, reps);
@@ -195,11 +195,12 @@ int run(int argc, char** argv) {
         book::report(p.name + "_over_stride1", ratio, "ratio");
         book::report(p.name + "_ways", p.ways, "count");
         book::report_timing(p.name, m.t);
-        std::printf("%-20s %-40s %5d %12.2f %10.2f %10.4f\n", p.name.c_str(), p.what.c_str(),
-                    p.ways, m.cycles_per_load, ratio, m.t.median_ms);
+        std::printf("%-20s %-22s %4d %11.2f %9.2f\n", p.name.c_str(), p.what.c_str(), p.ways,
+                    m.cycles_per_load, ratio);
     }
     std::printf(
-        "\nways: distinct 4-byte words the busiest bank must deliver for one warp-wide load\n");
+        "\nways: distinct 4-byte words the busiest bank must deliver for one load\n"
+        "cycles/load: SM cycles per warp-wide load (clock64, median over blocks)\n");
     return 0;
 }
 

@@ -117,8 +117,8 @@ int run(int argc, char** argv) {
     const std::vector<int> carveouts = {-1, 0, 25, 50, 75, 100};  // -1: no preference (default)
     const std::vector<int> sizes_kb = {0, 8, 16, 24, 32, 48, 64, 96, 112, 113, 114, 160, 226};
     std::printf(
-        "\nblocks of %d threads per SM (occupancy calculator), by carve-out and dynamic "
-        "shared memory per block\n%14s",
+        "\nblocks of %d threads per SM (occupancy calculator), by carve-out\n"
+        "(columns) and dynamic shared memory per block (rows)\n%14s",
         kThreads, "smem/block");
     for (int c : carveouts)
         std::printf(" %8s", c < 0 ? "default" : (std::to_string(c) + "%").c_str());
@@ -138,8 +138,8 @@ int run(int argc, char** argv) {
     // [/listing:carveout-table]
 
     std::printf(
-        "\ndynamic shared memory one block may use when k blocks of %d threads are to fit "
-        "on one SM (default carve-out)\n%6s %12s\n",
+        "\ndynamic shared memory one block may use when k blocks of %d threads\n"
+        "are to fit on one SM (default carve-out)\n%6s %12s\n",
         kThreads, "k", "KiB/block");
     set_carveout(-1);
     for (int k : {1, 2, 3, 4, 6, 8}) {

@@ -8,7 +8,8 @@
 //              median time beside cudaMemcpy device-to-device in the same run,
 //              each kernel's output checked in full; best_over_copy, the best
 //              of the steps (the tuning variants are --tune's).
-//   --sweep    the R sweep: plain, vec_x4, tiled_vec_x4, tiled_async_x4 at R = 1 .. 128.
+//   --sweep    the R sweep: plain, vec_x1, vec_x4, tiled_vec_x4, tiled_async_x4 at
+//              R = 1 .. 128, each kernel's output checked in full.
 //   --tune     R = 3, the vector kernels at 1, 2, 4, 8 float4s per thread and
 //              128 .. 1024 threads per block (for exploring; not checked).
 //   --check    every kernel at every compiled radius, at sizes around the block
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -78,38 +80,29 @@ std::vector<float> run_once(const kernel_info& k, const float* in, float* out, l
 
 std::vector<long long> check_sizes(int radius, bool quick) {
     const long long r = radius;
-    std::vector<long long> s = quick ? std::vector<long long>{0, 1, r + 1, 3 * 4096 + 5}
-                                     : std::vector<long long>{0,
-                                                              1,
-                                                              2,
-                                                              3,
-                                                              4,
-                                                              5,
-                                                              7,
-                                                              r - 1,
-                                                              r,
-                                                              r + 1,
-                                                              2 * r,
-                                                              2 * r + 1,
-                                                              2 * r + 2,
-                                                              31,
-                                                              33,
-                                                              255,
-                                                              257,
-                                                              1000,
-                                                              1023,
-                                                              1025,
-                                                              4095,
-                                                              4097,
-                                                              8193,
-                                                              16385,
-                                                              3 * 4096 + 5,
-                                                              100003,
-                                                              (1 << 20) + 3};
+    std::vector<long long> s = {0, 1, r + 1, 3 * 4096 + 5};
+    if (!quick) {
+        const long long more[] = {
+            2,   3,   4,    5,    7,    r - 1, r,    2 * r, 2 * r + 1, 2 * r + 2, 31,           33,
+            255, 257, 1000, 1023, 1025, 4095,  4097, 8193,  16385,     100003,    (1 << 20) + 3};
+        s.insert(s.end(), std::begin(more), std::end(more));
+    }
     s.erase(std::remove_if(s.begin(), s.end(), [](long long n) { return n < 0; }), s.end());
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
     return s;
+}
+
+// One line: "N outputs, M wrong (first at i), max error E".
+std::string summary(const ch02::comparison& c) {
+    char buf[160];
+    if (c.mismatches == 0)
+        std::snprintf(buf, sizeof buf, "%lld outputs, 0 wrong, max error %.3g", c.checked,
+                      c.max_abs_error);
+    else
+        std::snprintf(buf, sizeof buf, "%lld outputs, %lld wrong (first at %lld), max error %.3g",
+                      c.checked, c.mismatches, c.first_mismatch, c.max_abs_error);
+    return buf;
 }
 
 int check_mode(bool quick) {
@@ -120,10 +113,23 @@ int check_mode(bool quick) {
         quick ? std::vector<bool>{false} : std::vector<bool>{false, true};
     ch02::comparison integers, reals;
     long long cases = 0, failed_cases = 0;
-    std::printf("\n%-14s %6s %s\n", "kernel", "R", "result over all sizes, block sizes and inputs");
-    for (int radius : radii) {
+    // failed[kernel][radius index]: failed cases; -1 where the kernel is not compiled at that
+    // radius.
+    std::vector<std::string> names;
+    std::vector<std::vector<long long>> failed;
+    for (std::size_t ri = 0; ri < radii.size(); ++ri) {
+        const int radius = radii[ri];
         const std::vector<kernel_info> kernels = ch02::stencil_kernels(radius);
-        std::vector<ch02::comparison> per_kernel(kernels.size());
+        std::vector<std::size_t> row(kernels.size());
+        for (std::size_t k = 0; k < kernels.size(); ++k) {
+            const auto at = std::find(names.begin(), names.end(), kernels[k].name);
+            row[k] = static_cast<std::size_t>(at - names.begin());
+            if (at == names.end()) {
+                names.push_back(kernels[k].name);
+                failed.emplace_back(radii.size(), -1);
+            }
+            failed[row[k]][ri] = 0;
+        }
         for (long long n : check_sizes(radius, quick)) {
             book::device_buffer<float> in(static_cast<std::size_t>(n)),
                 out(static_cast<std::size_t>(n));
@@ -145,18 +151,16 @@ int check_mode(bool quick) {
                         ++cases;
                         if (c.mismatches > 0) {
                             ++failed_cases;
-                            std::printf("MISMATCH %s R=%d n=%lld threads=%d %s input: %s\n",
-                                        kernels[k].name.c_str(), radius, n, threads,
-                                        real ? "real" : "integer", ch02::describe(c).c_str());
+                            ++failed[row[k]][ri];
+                            std::printf(
+                                "MISMATCH %s, R = %d, n = %lld, %d threads, %s input:\n  %s\n",
+                                kernels[k].name.c_str(), radius, n, threads,
+                                real ? "real" : "integer", summary(c).c_str());
                         }
                         ch02::merge(real ? reals : integers, c);
-                        ch02::merge(per_kernel[k], c);
                     }
             }
         }
-        for (std::size_t k = 0; k < kernels.size(); ++k)
-            std::printf("%-14s %6d %s\n", kernels[k].name.c_str(), radius,
-                        ch02::describe(per_kernel[k]).c_str());
     }
     book::report("check_cases", static_cast<double>(cases), "count");
     book::report("check_failed_cases", static_cast<double>(failed_cases), "count");
@@ -169,12 +173,24 @@ int check_mode(bool quick) {
         book::report("max_abs_error_real_input", reals.max_abs_error, "abs");
         book::report("max_error_over_tolerance", reals.max_error_over_tolerance, "ratio");
     }
-    std::printf("\n%lld cases (kernel x radius x size x block size x input), %lld failed\n", cases,
+    // The table: failed cases by kernel (rows) and radius (columns); "-": not compiled.
+    std::printf("\nfailed cases by kernel and radius R (a case: one size, block size, input)\n");
+    std::printf("%-14s", "kernel");
+    for (int r : radii) std::printf(" %4d", r);
+    std::printf("\n");
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        std::printf("%-14s", names[k].c_str());
+        for (long long f : failed[k]) f < 0 ? std::printf(" %4s", "-") : std::printf(" %4lld", f);
+        std::printf("\n");
+    }
+    std::printf("\n%lld cases (kernel x R x size x block size x input), %lld failed\n", cases,
                 failed_cases);
-    std::printf("integer input (exact compare): %s\n", ch02::describe(integers).c_str());
+    std::printf("integer input, compared exactly:\n  %s\n", summary(integers).c_str());
     if (!quick)
-        std::printf("real input (within the rounding bound): %s, largest error / bound %.3f\n",
-                    ch02::describe(reals).c_str(), reals.max_error_over_tolerance);
+        std::printf(
+            "real input, compared within the rounding bound:\n  %s\n"
+            "  largest error / bound %.3f\n",
+            summary(reals).c_str(), reals.max_error_over_tolerance);
     return 0;
 }
 
@@ -260,11 +276,32 @@ struct bench {
 };
 
 void warm_up(bench& b) {
-    const kernel_info& plain = ch02::find_kernel(ch02::stencil_kernels(3), "plain");
+    // A copy of the table's row, not a reference into it: the table is a temporary.
+    const kernel_info plain = ch02::find_kernel(ch02::stencil_kernels(3), "plain");
     book::warm_up_clocks([&] { plain.launch(b.input.slot(0), b.out.data(), b.n, 256); }, 200.0);
 }
 
+// "2^28" for a power of two, the number otherwise.
+std::string size_text(long long n) {
+    for (int e = 0; e < 62; ++e)
+        if (n == (1LL << e)) return "2^" + std::to_string(e);
+    return std::to_string(n);
+}
+
 int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
+    std::vector<kernel_info> kernels = ch02::copy_kernels();
+    for (const kernel_info& k : ch02::stencil_kernels(radius))
+        if (!k.variant) kernels.push_back(k);  // the variants are --tune's
+    std::printf("\nR = %d, n = %s floats (%.0f MiB in, as much out), %d threads per block\n",
+                radius, size_text(n).c_str(), 4.0 * n / (1 << 20), threads);
+    std::printf("\n%-14s  %-38s  %5s  %6s\n", "kernel", "what it changes", "B/thr", "ld/out");
+    for (const kernel_info& k : kernels)
+        std::printf("%-14s  %-38s  %5d  %6.2f\n", k.name.c_str(), k.idea.c_str(),
+                    k.bytes_in_flight_per_thread, k.global_loads_per_output);
+    std::printf(
+        "B/thr: input bytes a thread requests before it uses any\n"
+        "ld/out: global load instructions per output (interior blocks)\n");
+
     bench b(n, threads, warmup, reps);
     warm_up(b);
     const book::timing_stats copy = b.time_copy();
@@ -275,18 +312,15 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
     book::report("radius", radius, "count");
     book::report("threads", threads, "threads");
 
-    std::vector<kernel_info> kernels = ch02::copy_kernels();
-    for (const kernel_info& k : ch02::stencil_kernels(radius))
-        if (!k.variant) kernels.push_back(k);  // the variants are --tune's
     std::printf(
-        "\nR = %d, n = %lld floats (%.0f MiB in, as much out), %d threads per block, "
-        "median of %d launches\n",
-        radius, n, 4.0 * n / (1 << 20), threads, reps);
-    std::printf("%-14s %-44s %7s %7s %8s %9s %8s %7s %6s\n", "kernel", "idea", "B/thr", "ld/out",
-                "ms", "p10-p90", "GB/s", "x copy", "bad");
-    std::printf("%-14s %-44s %7s %7s %8.4f %4.3f-%4.3f %8.0f %7.3f %6s\n", "cudaMemcpy",
-                "device to device", "-", "-", copy.median_ms, copy.p10_ms, copy.p90_ms,
-                b.gbps(copy.median_ms), 1.0, "-");
+        "\nmedian of %d launches (p10-p90: the middle 80%%); GB/s: bytes read + written\n"
+        "per second; x copy: cudaMemcpy time / kernel time; wrong: outputs that\n"
+        "differ from the CPU (all n checked); cudaMemcpy is timed first and last\n",
+        reps);
+    std::printf("\n%-14s  %8s  %15s  %6s  %6s  %9s\n", "kernel", "ms", "p10-p90 ms", "GB/s",
+                "x copy", "wrong");
+    std::printf("%-14s  %8.4f  %7.4f-%-7.4f  %6.0f  %6.3f  %9s\n", "cudaMemcpy", copy.median_ms,
+                copy.p10_ms, copy.p90_ms, b.gbps(copy.median_ms), 1.0, "-");
     long long bad_total = 0;
     double best = 0.0;
     std::string best_name = "none";
@@ -303,8 +337,7 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
             best = ratio;
             best_name = k.name;
         }
-        std::printf("%-14s %-44s %7d %7.2f %8.4f %4.3f-%4.3f %8.0f %7.3f %6lld\n", k.name.c_str(),
-                    k.idea.c_str(), k.bytes_in_flight_per_thread, k.global_loads_per_output,
+        std::printf("%-14s  %8.4f  %7.4f-%-7.4f  %6.0f  %6.3f  %9lld\n", k.name.c_str(),
                     t.median_ms, t.p10_ms, t.p90_ms, b.gbps(t.median_ms), ratio, bad);
     }
     const book::timing_stats copy_end = b.time_copy();  // the ceiling again, after all kernels
@@ -312,39 +345,39 @@ int steps_mode(long long n, int radius, int threads, int warmup, int reps) {
     book::report("mismatches", static_cast<double>(bad_total), "count");
     book::report("best_over_copy", best, "ratio");
     book::report_text("best_kernel", best_name);
-    std::printf("\ncudaMemcpy again at the end: %.4f ms (%.0f GB/s)\n", copy_end.median_ms,
-                b.gbps(copy_end.median_ms));
-    std::printf(
-        "B/thr: input bytes a thread requests before it uses any; ld/out: global load "
-        "instructions per output\n");
-    std::printf(
-        "best stencil: %s at %.3f of the cudaMemcpy bandwidth; mismatches against the "
-        "CPU, all kernels, all outputs: %lld\n",
-        best_name.c_str(), best, bad_total);
+    std::printf("%-14s  %8.4f  %7.4f-%-7.4f  %6.0f  %6.3f  %9s\n", "cudaMemcpy", copy_end.median_ms,
+                copy_end.p10_ms, copy_end.p90_ms, b.gbps(copy_end.median_ms),
+                copy.median_ms / copy_end.median_ms, "-");
+    std::printf("\nbest stencil: %s, at %.3f of the cudaMemcpy bandwidth\n", best_name.c_str(),
+                best);
+    std::printf("wrong outputs, all kernels: %lld\n", bad_total);
     return 0;
 }
 
 int sweep_mode(long long n, int threads, int warmup, int reps) {
+    const std::vector<std::string> names = {"plain", "vec_x1", "vec_x4", "tiled_vec_x4",
+                                            "tiled_async_x4"};
+    const std::string tracked = "tiled_vec_x4";  // its time and adds per second, too
+    std::printf(
+        "\nn = %s floats, %d threads per block, median of %d launches\n"
+        "x copy: cudaMemcpy time / kernel time\n"
+        "Gadd/s: additions per second, n (2R + 1) / time, of %s\n",
+        size_text(n).c_str(), threads, reps, tracked.c_str());
     bench b(n, threads, warmup, reps);
     warm_up(b);
     const book::timing_stats copy = b.time_copy();
     book::report_timing("copy", copy);
     book::report("copy_gbps", b.gbps(copy.median_ms), "GB/s");
-    const std::vector<std::string> names = {"plain", "vec_x4", "tiled_vec_x4", "tiled_async_x4"};
-    std::printf(
-        "\nn = %lld floats, %d threads per block; x copy = cudaMemcpy time / kernel time; "
-        "Gadd/s = n (2R+1) / time\n",
-        n, threads);
-    std::printf("%5s", "R");
-    for (const std::string& s : names)
-        std::printf(" %14s %8s %8s", (s + " ms").c_str(), "x copy", "Gadd/s");
-    std::printf("\n");
+    std::printf("\n%4s %35s %21s\n", "", "x copy", tracked.c_str());
+    std::printf("%4s %6s %6s %6s %6s %7s %11s %9s\n", "R", "plain", "vec_x1", "vec_x4", "tiled",
+                "async", "ms", "Gadd/s");
     long long bad_total = 0;
     for (int radius : ch02::kSweepRadii) {
         const std::vector<kernel_info> kernels = ch02::stencil_kernels(radius);
-        std::printf("%5d", radius);
+        std::printf("%4d", radius);
+        double tracked_ms = 0.0;
         for (const std::string& s : names) {
-            const kernel_info& k = ch02::find_kernel(kernels, s);
+            const kernel_info k = ch02::find_kernel(kernels, s);
             bad_total += b.check(k, radius);
             const book::timing_stats t = b.time(k);
             const std::string tag = "sweep_" + s + "_r" + std::to_string(radius);
@@ -352,14 +385,16 @@ int sweep_mode(long long n, int threads, int warmup, int reps) {
             book::report(tag + "_ms", t.median_ms, "ms");
             book::report(tag + "_over_copy", copy.median_ms / t.median_ms, "ratio");
             book::report(tag + "_gadds", adds, "Gadd/s");
-            std::printf(" %14.4f %8.3f %8.0f", t.median_ms, copy.median_ms / t.median_ms, adds);
+            std::printf(s == "tiled_async_x4" ? " %7.3f" : " %6.3f", copy.median_ms / t.median_ms);
+            if (s == tracked) tracked_ms = t.median_ms;
         }
-        std::printf("\n");
-        std::fflush(stdout);
+        std::printf(" %11.4f %9.0f\n", tracked_ms,
+                    static_cast<double>(n) * (2.0 * radius + 1.0) / (tracked_ms * 1e6));
     }
     book::report("mismatches", static_cast<double>(bad_total), "count");
-    std::printf("cudaMemcpy: %.4f ms; mismatches against the CPU, all kernels and radii: %lld\n",
-                copy.median_ms, bad_total);
+    std::printf("\ntiled: tiled_vec_x4, async: tiled_async_x4; cudaMemcpy: %.4f ms\n",
+                copy.median_ms);
+    std::printf("wrong outputs, all kernels and radii (all n checked): %lld\n", bad_total);
     return 0;
 }
 
@@ -374,42 +409,42 @@ int tune_mode(long long n, int warmup, int reps) {
     warm_up(b);
     const book::timing_stats copy = b.time_copy();
     book::report_timing("copy", copy);
-    std::printf("\nR = 3, n = %lld: kernel time / cudaMemcpy time as x copy (%.4f ms)\n%-14s", n,
-                copy.median_ms, "kernel");
+    std::printf("\nR = 3, n = %s floats; x copy = cudaMemcpy time (%.4f ms) / kernel time\n",
+                size_text(n).c_str(), copy.median_ms);
     const std::vector<int> block_sizes = {128, 256, 512, 1024};
-    for (int t : block_sizes) std::printf(" %10d", t);
-    std::printf("   (threads per block)\n");
+    std::printf("\n%-14s %27s\n%-14s", "", "x copy at threads per block", "kernel");
+    for (int t : block_sizes) std::printf(" %7d", t);
+    std::printf("\n");
     for (const std::string& s : names) {
-        const kernel_info& k = ch02::find_kernel(all, s);
+        const kernel_info k = ch02::find_kernel(all, s);
         std::printf("%-14s", s.c_str());
         for (int t : block_sizes) {
             b.threads = t;
             const double ratio = copy.median_ms / b.time(k).median_ms;
             book::report("tune_" + s + "_t" + std::to_string(t) + "_over_copy", ratio, "ratio");
-            std::printf(" %10.3f", ratio);
+            std::printf(" %7.3f", ratio);
         }
         std::printf("\n");
-        std::fflush(stdout);
     }
     return 0;
 }
 
+// The launches of --profile, in order: the steps at R = 3, then the two copies.
+// (The runs' NCU_LABELS name them in this order.)
 int profile_mode(long long n, int threads) {
     book::device_buffer<float> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
     fill(in.data(), n, kSeed, false);
-    std::vector<kernel_info> kernels = ch02::stencil_kernels(3);
-    kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                                 [](const kernel_info& k) { return k.variant; }),
-                  kernels.end());
-    kernels.push_back(ch02::find_kernel(ch02::copy_kernels(), "copy_vec_x4"));
-    std::string order;
+    std::vector<kernel_info> kernels;
+    for (const kernel_info& k : ch02::stencil_kernels(3))
+        if (!k.variant) kernels.push_back(k);
+    for (const kernel_info& k : ch02::copy_kernels()) kernels.push_back(k);
+    std::printf("\nprofiled: R = 3, n = %s floats, %d threads per block, one launch each:\n",
+                size_text(n).c_str(), threads);
     for (const kernel_info& k : kernels) {
         k.launch(in.data(), out.data(), n, threads);
-        order += (order.empty() ? "" : ", ") + k.name;
+        std::printf("  %s\n", k.name.c_str());
     }
     BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-    std::printf("profiled R = 3, n = %lld, %d threads, one launch each, in this order: %s\n", n,
-                threads, order.c_str());
     return 0;
 }
 
@@ -419,7 +454,8 @@ int run(int argc, char** argv) {
     bool check = false, sweep = false, tune = false, profile = false, quick = false;
     int log2n = 28, radius = 3, threads = 256, warmup = 3, reps = 20;
     opts.flag("--check", check, "check every kernel at every compiled radius against the CPU");
-    opts.flag("--sweep", sweep, "time plain, vec_x4, tiled_vec_x4, tiled_async_x4 at R = 1 .. 128");
+    opts.flag("--sweep", sweep,
+              "time plain, vec_x1, vec_x4, tiled_vec_x4, tiled_async_x4 at R = 1 .. 128");
     opts.flag("--tune", tune, "R = 3: the vector kernels at several widths and block sizes");
     opts.flag("--profile", profile, "launch each kernel once at R = 3 (for Nsight Compute)");
     opts.flag("--quick", quick, "small sizes, for compute-sanitizer (with --check)");

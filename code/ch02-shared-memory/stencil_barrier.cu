@@ -9,8 +9,10 @@
 //   branch         __syncthreads on both sides of a branch that splits warp 0:
 //                  two different barrier instructions in one warp.
 //   branch_one_side  __syncthreads only on the side the halo loaders take; the
-//                  others skip it. Not run by default (it may hang; a watchdog
-//                  gives up after 10 s and says so).
+//                  others skip it. Undefined behaviour: it may hang, or let the
+//                  waiting threads go once the others have exited. Not in the
+//                  default run; alone (--branch-one-side), a watchdog gives up
+//                  after 10 s and says so.
 // The default run repeats each kernel on fresh input and counts the outputs
 // that differ from the CPU (integer input: exact). One of --tiled, --nosync,
 // --branch, --branch-one-side runs that kernel alone; with --small, once on
@@ -195,11 +197,12 @@ int run(int argc, char** argv) {
         const tally t = run_trials(kernel, n, trials, delay);
         book::report("mismatches", static_cast<double>(t.mismatches), "count");
         book::report("bad_launches", t.bad_launches, "count");
+        book::report("launches", t.launches, "count");
         book::report("hung", 0, "bool");
         std::printf(
-            "%s, n = %lld, delay %lld cycles: %d launches, %d with wrong outputs, %lld wrong "
-            "outputs\n",
-            kernel.c_str(), n, delay, t.launches, t.bad_launches, t.mismatches);
+            "%s, n = %lld, delay %lld cycles:\n"
+            "%d of %d launches gave wrong outputs, %lld wrong outputs in all\n",
+            kernel.c_str(), n, delay, t.bad_launches, t.launches, t.mismatches);
         return 0;
     }
 
@@ -210,8 +213,9 @@ int run(int argc, char** argv) {
     const std::vector<row> rows = {{"tiled", 0},      {"nosync", 0}, {"nosync", 1000},
                                    {"nosync", 10000}, {"tiled", 0},  {"branch", 0}};
     std::printf(
-        "\nR = %d, n = %lld floats, %d threads per block, %d launches per row on fresh input\n", R,
-        n, kThreads, trials);
+        "\nR = %d, n = %lld floats, %d threads per block;\n"
+        "%d launches per row, each on fresh input, every output checked\n\n",
+        R, n, kThreads, trials);
     std::printf("%-8s %14s %14s %16s\n", "kernel", "delay (cycles)", "bad launches",
                 "wrong outputs");
     for (std::size_t r = 0; r < rows.size(); ++r) {

@@ -142,31 +142,53 @@ comparison compare_integers_part(const float* got, const float* in, long long n,
 
 }  // namespace
 
-comparison compare_integers(const float* got, const float* in, long long n, int radius) {
+long long compare_parts(long long n, long long cores) {
+    const long long min_part = 1LL << 20;
+    return std::max(1LL, std::min(cores, n / min_part));
+}
+
+comparison compare_integers(const float* got, const float* in, long long n, int radius,
+                            long long parts) {
     check_radius(radius, "compare_integers");
     if (n < 0) throw std::invalid_argument("compare_integers: n is negative");
-    const long long min_part = 1LL << 20;
-    const long long cores = std::max(1u, std::thread::hardware_concurrency());
-    const long long parts = std::max(1LL, std::min(cores, n / min_part));
+    if (parts < 1)
+        throw std::invalid_argument("compare_integers: parts must be >= 1, got " +
+                                    std::to_string(parts));
+    parts = std::min(parts, std::max(n, 1LL));
     if (parts == 1) return compare_integers_part(got, in, n, radius, 0, n);
     std::vector<comparison> results(static_cast<std::size_t>(parts));
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
+    // Part p starts at output p * (n / parts) + min(p, n % parts): the first
+    // n % parts parts hold one output more (no product that could overflow).
+    const long long size = n / parts, extra = n % parts;
+    auto first = [&](long long p) { return p * size + std::min(p, extra); };
     std::vector<std::thread> threads;
-    for (long long p = 0; p < parts; ++p)
-        threads.emplace_back([&, p] {
-            try {
-                results[static_cast<std::size_t>(p)] =
-                    compare_integers_part(got, in, n, radius, n * p / parts, n * (p + 1) / parts);
-            } catch (...) {
-                errors[static_cast<std::size_t>(p)] = std::current_exception();
-            }
-        });
+    threads.reserve(static_cast<std::size_t>(parts));
+    try {
+        for (long long p = 0; p < parts; ++p)
+            threads.emplace_back([&, p] {
+                try {
+                    results[static_cast<std::size_t>(p)] =
+                        compare_integers_part(got, in, n, radius, first(p), first(p + 1));
+                } catch (...) {
+                    errors[static_cast<std::size_t>(p)] = std::current_exception();
+                }
+            });
+    } catch (...) {  // a thread could not start: wait for those that did, then say so
+        for (std::thread& t : threads) t.join();
+        throw;
+    }
     for (std::thread& t : threads) t.join();
     for (const std::exception_ptr& e : errors)
         if (e) std::rethrow_exception(e);
     comparison all;
     for (const comparison& c : results) merge(all, c);  // in order: the first mismatch stays first
     return all;
+}
+
+comparison compare_integers(const float* got, const float* in, long long n, int radius) {
+    const long long cores = std::max(1u, std::thread::hardware_concurrency());
+    return compare_integers(got, in, n, radius, compare_parts(n, cores));
 }
 
 comparison compare_integers(const std::vector<float>& got, const std::vector<float>& in,

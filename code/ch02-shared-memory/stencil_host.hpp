@@ -66,6 +66,17 @@ comparison compare_integers(const std::vector<float>& got, const std::vector<flo
 /// The same on n outputs `got` and n inputs `in` (for host buffers that are not vectors).
 comparison compare_integers(const float* got, const float* in, long long n, int radius);
 
+/// The same, split into exactly `parts` consecutive parts (at most n; at least
+/// 1), each compared on its own thread (one part: on the calling thread).
+/// @throws std::invalid_argument for parts < 1, n < 0 or an input that is not whole.
+comparison compare_integers(const float* got, const float* in, long long n, int radius,
+                            long long parts);
+
+/// How many parts compare_integers splits n outputs into on a machine with
+/// `cores` cores: one per core, but none smaller than 2^20 outputs (so small
+/// arrays stay on one thread), and at least one.
+long long compare_parts(long long n, long long cores);
+
 /// Compare outputs within sum_tolerance(2R + 1, scale[i]) (for real inputs),
 /// where scale = window_abs_sums(in, radius), computed once per input by the
 /// caller. A NaN or infinite output is a mismatch.

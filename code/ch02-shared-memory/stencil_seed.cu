@@ -136,15 +136,16 @@ int run(int argc, char** argv) {
         const outcome o = run_exact(kernel, n);
         book::report("mismatches", static_cast<double>(o.mismatches), "count");
         std::printf(
-            "%s kernel, n = %lld, exact allocations: %lld outputs differ from the CPU "
-            "reference\n",
+            "%s kernel, n = %lld, arrays of exactly n floats:\n"
+            "%lld outputs differ from the CPU reference\n",
             kernel.c_str(), n, o.mismatches);
         return 0;
     }
 
     std::printf(
-        "\nR = %d, %d threads per block; input guards hold %.0f, output guards are poisoned\n",
-        RADIUS, BLOCK, kInputSentinel);
+        "\nR = %d, %d threads per block; %lld guard floats before and after each\n"
+        "array: the input's hold %.0f, the output's are poisoned (NaN)\n\n",
+        RADIUS, BLOCK, kGuard, kInputSentinel);
     std::printf("%-6s %6s %11s %7s %7s %13s\n", "kernel", "n", "mismatches", "first", "last",
                 "guard writes");
     for (const long long size : {1024LL, 1000LL}) {
@@ -160,8 +161,8 @@ int run(int argc, char** argv) {
         }
     }
     std::printf(
-        "\nfirst/last: the first and last output that differs (-1: none); guard writes: "
-        "words written outside [0, n)\n");
+        "\nfirst/last: the first and last output that differs (-1: none)\n"
+        "guard writes: words written outside [0, n)\n");
     return 0;
 }
 

@@ -2,7 +2,7 @@
 // walk: each kernel's name, what it changes, its geometry and its launcher.
 //
 // R is a template parameter of the kernels, so each radius a program may ask
-// for is compiled in advance: kCompiledRadii. A launcher covers n outputs with
+// for is compiled in advance: compiled_radii. A launcher covers n outputs with
 // blocks_for(n, outputs per block) blocks (none for n = 0) and the dynamic
 // shared memory its tile needs.
 #pragma once
@@ -17,6 +17,7 @@
 #include "book/cuda.hpp"
 #include "stencil_kernels.cuh"
 #include "stencil_plan.hpp"
+#include "stencil_table.hpp"
 
 namespace ch02 {
 
@@ -25,20 +26,6 @@ using compiled_radii = std::integer_sequence<int, 1, 2, 3, 4, 8, 16, 32, 33, 64,
 
 /// The radii of the R sweep.
 inline const std::vector<int> kSweepRadii = {1, 2, 3, 4, 8, 16, 32, 64, 128};
-
-using launcher = void (*)(const float* in, float* out, long long n, int threads);
-
-/// One kernel of the table.
-struct kernel_info {
-    std::string name;  ///< result names use it: [a-z0-9_]+
-    std::string idea;  ///< what it changes, for the table
-    int outputs_per_thread;
-    int bytes_in_flight_per_thread;  ///< input bytes a thread requests before it uses any
-    double global_loads_per_output;  ///< load instructions to global memory per output (interior)
-    bool copy;                       ///< a copy, not a stencil
-    launcher launch;
-    bool variant = false;  ///< a tuning variant (--tune), not a step of the table
-};
 
 namespace detail {
 
@@ -122,12 +109,12 @@ std::vector<kernel_info> kernels_for() {
         {"plain_k4", "4 outputs/thread, blockDim apart", 4, 16, 2.0 * R + 1, false,
          run_strided<R, 4>},
         {"vec_x1", "4 outputs/thread, float4 loads", 4, 16, vec_loads, false, run_vec<R, 1>},
-        {"tiled_vec_x1", "4 outputs/thread, float4 loads into a tile", 4, 16, 0.25, false,
+        {"tiled_vec_x1", "4 outputs/thread, float4s into a tile", 4, 16, 0.25, false,
          run_tiled_vec<R, 1>},
         {"vec_x4", "16 outputs/thread, float4 loads", 16, 64, vec_loads, false, run_vec<R, 4>},
-        {"tiled_vec_x4", "16 outputs/thread, float4 loads into a tile", 16, 64, 0.25, false,
+        {"tiled_vec_x4", "16 outputs/thread, float4s into a tile", 16, 64, 0.25, false,
          run_tiled_vec<R, 4>},
-        {"tiled_async_x4", "tiled_vec_x4, next tile loading while summing", 16, 64, 0.25, false,
+        {"tiled_async_x4", "tiled_vec_x4 + cp.async of next tile", 16, 64, 0.25, false,
          run_tiled_async<R, 4>},
     };
     if constexpr (R == 3) {  // the tuning variants, at the target's radius only
@@ -135,10 +122,10 @@ std::vector<kernel_info> kernels_for() {
                      run_vec<R, 2>, true});
         k.push_back({"vec_x8", "32 outputs/thread, float4 loads", 32, 128, vec_loads, false,
                      run_vec<R, 8>, true});
-        k.push_back({"tiled_vec_x2", "8 outputs/thread, float4 loads into a tile", 8, 32, 0.25,
-                     false, run_tiled_vec<R, 2>, true});
-        k.push_back({"tiled_vec_x8", "32 outputs/thread, float4 loads into a tile", 32, 128, 0.25,
-                     false, run_tiled_vec<R, 8>, true});
+        k.push_back({"tiled_vec_x2", "8 outputs/thread, float4s into a tile", 8, 32, 0.25, false,
+                     run_tiled_vec<R, 2>, true});
+        k.push_back({"tiled_vec_x8", "32 outputs/thread, float4s into a tile", 32, 128, 0.25, false,
+                     run_tiled_vec<R, 8>, true});
     }
     return k;
 }
@@ -178,17 +165,6 @@ inline std::vector<kernel_info> copy_kernels() {
              detail::run_copy_vec<1>},
             {"copy_vec_x4", "copy, 16 floats/thread, float4", 16, 64, 0.25, true,
              detail::run_copy_vec<4>}};
-}
-
-/// The kernel called `name` among `kernels` (std::invalid_argument naming the choices if none).
-inline const kernel_info& find_kernel(const std::vector<kernel_info>& kernels,
-                                      const std::string& name) {
-    std::string names;
-    for (const kernel_info& k : kernels) {
-        if (k.name == name) return k;
-        names += (names.empty() ? "" : ", ") + k.name;
-    }
-    throw std::invalid_argument("no kernel called '" + name + "'; there are: " + names);
 }
 
 }  // namespace ch02

@@ -101,8 +101,10 @@ int run(int argc, char** argv) {
         variants = {{"nosync", rotate_nosync}};
     else if (small)
         variants.pop_back();  // --small alone: the correct kernels only, which must be clean
-    std::printf("\n%d blocks of %d threads; each warp rotates its values by one lane, %d times\n",
-                blocks, kThreads, kRounds);
+    std::printf(
+        "\n%d blocks of %d threads; each warp rotates its values by one lane,\n"
+        "%d times over\n\n",
+        blocks, kThreads, kRounds);
     long long bad_synced = 0;
     for (const variant& v : variants) {
         BOOK_CUDA_CHECK(cudaMemset(out.data(), 0, out.bytes()));  // poison: inputs are never 0

@@ -1,7 +1,8 @@
 // reduce_check.cpp: the reduce program's --check and --accuracy modes.
 //
-// --check runs every step (and steps 7 and 8 with several launch parameters,
-// and CUB) on sizes from 0 to 2^28, on input that starts on each of the four
+// --check runs every step (and steps 7 and 8 with several launch policies,
+// every one-launch variant of the layout comparison, and CUB) on sizes from 0
+// to 2^28 (the variants up to 2^24 + 5), on input that starts on each of the four
 // float positions of a 16-byte line, twice per case: once on whole numbers
 // (every kernel must return the exact sum) and once on floats in (0, 1]
 // (every kernel must land within the error bound of its summation tree). The
@@ -30,18 +31,21 @@
 #include "book/cuda.hpp"
 #include "book/report.hpp"
 #include "cub_sum.hpp"
+#include "page_print.hpp"
 #include "reduce_kernels.hpp"
+#include "reduce_layouts.hpp"
 #include "reduce_modes.hpp"
 
 namespace ch03 {
 namespace {
 
-// One thing that sums: a step with one tuning, or CUB.
+// One thing that sums: a step with one launch policy, a variant, or CUB.
 struct runner {
     std::string name;
     std::function<void(const float*, std::size_t, float*)> run;
     std::function<void()> poison;
     std::function<std::size_t(std::size_t)> depth;  // of its summation tree on n values
+    std::size_t max_n = ~std::size_t{0};            // the largest n it is checked on
     long runs = 0, failures = 0;
     double worst = 0.0;  // the largest error / bound seen on the (0, 1] input
 };
@@ -63,9 +67,11 @@ std::vector<std::size_t> check_sizes(const settings& s) {
     return sizes;
 }
 
-std::string tuning_name(const tuning& t) {
-    return "_t" + std::to_string(t.threads) + "_b" + std::to_string(t.blocks_per_sm) + "_u" +
-           std::to_string(t.unroll);
+// A result name's part for a policy or a candidate: [a-z0-9_] only.
+std::string name_part(std::string text) {
+    for (char& c : text)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) c = '_';
+    return text;
 }
 
 }  // namespace
@@ -74,25 +80,52 @@ int run_check(const settings& s) {
     const std::vector<std::size_t> sizes = check_sizes(s);
     std::size_t max_n = 0;
     for (std::size_t n : sizes) max_n = n > max_n ? n : max_n;
-    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
 
-    // Every step with the chosen tuning; steps 7 and 8 with others too.
-    std::vector<tuning> extra = {{64, 1, 8}};
-    if (!s.quick) extra.insert(extra.end(), {{1024, 2, 1}, {128, 16, 2}, {512, 4, 4}});
-    std::vector<std::unique_ptr<reducer>> reducers;
-    std::vector<runner> runners;
-    auto add = [&](step st, const tuning& t, std::string name) {
-        reducers.push_back(std::make_unique<reducer>(st, max_n, t));
-        reducer* r = reducers.back().get();
-        runners.push_back(
-            {std::move(name), [r](const float* x, std::size_t n, float* out) { r->run(x, n, out); },
-             [r] { r->poison(); },
-             [r, t, sms](std::size_t n) { return summation_depth(r->which(), n, t, sms); }});
+    // Every step with the chosen policy; steps 7 and 8 with other tunings and
+    // a policy that changes tuning between the sizes checked.
+    struct named_policy {
+        std::string name;
+        launch_policy policy;
     };
-    for (const step_info& st : steps) add(st.id, s.tune, std::string(st.key));
-    for (const tuning& t : extra) {
-        add(step::two_pass, t, "two_pass" + tuning_name(t));
-        add(step::one_pass, t, "one_pass" + tuning_name(t));
+    std::vector<named_policy> extra = {{"64x1x8", parse_policy("64x1x8")}};
+    if (!s.quick)
+        for (const char* p : {"1024x2x1", "128x16x2", "512x4x4", "256x64x4"})
+            extra.push_back({p, parse_policy(p)});
+    if (!s.quick)  // a policy that changes tuning between the sizes checked
+        extra.push_back({"mixed", parse_policy("2e10:64x1x1,2e16:128x2x2,2e22:256x8x4,1024x2x4")});
+    // Every variant of the layout comparison at one tuning; the three layouts
+    // also with one tile per block (at 2^24) and with a small grid of many rounds.
+    std::vector<candidate> variants;
+    for (const variant& v : all_variants())
+        variants.push_back({v, v.lay == layout::old ? tuning{1024, 2, 2} : tuning{256, 4, 4}});
+    if (!s.quick)
+        for (layout l : {layout::stride, layout::tiles, layout::even})
+            for (const tuning& t : {tuning{256, 32, 4}, tuning{64, 1, 8}})
+                variants.push_back({{l, load_kind::plain}, t});
+    const std::size_t variants_max_n = (std::size_t{1} << 24) + 5;
+
+    std::vector<std::unique_ptr<reducer>> reducers;
+    std::vector<std::unique_ptr<variant_reducer>> variant_reducers;
+    std::vector<runner> runners;
+    auto add = [&](step st, const launch_policy& p, std::string name) {
+        reducers.push_back(std::make_unique<reducer>(st, max_n, p));
+        reducer* r = reducers.back().get();
+        runners.push_back({std::move(name),
+                           [r](const float* x, std::size_t n, float* out) { r->run(x, n, out); },
+                           [r] { r->poison(); }, [r](std::size_t n) { return r->depth(n); }});
+    };
+    for (const step_info& st : steps) add(st.id, s.policy, std::string(st.key));
+    for (const named_policy& p : extra) {
+        add(step::two_pass, p.policy, "two_pass_" + p.name);
+        add(step::one_pass, p.policy, "one_pass_" + p.name);
+    }
+    const std::size_t vmax = std::min(max_n, variants_max_n);
+    for (const candidate& c : variants) {
+        variant_reducers.push_back(std::make_unique<variant_reducer>(c, vmax));
+        variant_reducer* r = variant_reducers.back().get();
+        runners.push_back({"variant_" + name_part(candidate_text(c)),
+                           [r](const float* x, std::size_t n, float* out) { r->run(x, n, out); },
+                           [r] { r->poison(); }, [r](std::size_t n) { return r->depth(n); }, vmax});
     }
     cub_sum cub(max_n);
     runners.push_back({"cub",
@@ -118,6 +151,7 @@ int run_check(const settings& s) {
                 const double ref = exact ? static_cast<double>(integer_sum(host.data(), n))
                                          : pairwise_sum(host.data(), n);
                 for (runner& r : runners) {
+                    if (n > r.max_n) continue;
                     BOOK_CUDA_CHECK(cudaMemset(out.data(), 0xFF, sizeof(float)));  // NaN
                     r.poison();
                     r.run(x, n, out.data());
@@ -131,9 +165,9 @@ int run_check(const settings& s) {
                     ++r.failures;
                     ++failures;
                     if (++printed <= 20)
-                        std::printf(
-                            "FAILED: %s, n = %zu, offset %zu, %s input: got %.9g, expected "
-                            "%.17g (error %.3g, bound %.3g)\n",
+                        page_print(
+                            "FAILED: %s\n  n = %zu, offset %zu, %s input: got %.9g,\n"
+                            "  expected %.17g (error %.3g, bound %.3g)\n",
                             r.name.c_str(), n, offset, exact ? "whole-number" : "(0, 1]", got, ref,
                             v.error, v.bound);
                 }
@@ -142,14 +176,14 @@ int run_check(const settings& s) {
         }
     }
 
-    std::printf(
-        "\n%zu sizes from 0 to %zu, %ld cases (size x alignment x input), fresh input "
-        "for each, outputs poisoned with NaN before every run\n",
+    page_print(
+        "\n%zu sizes from 0 to %zu, %ld cases (size x alignment x input);\n"
+        "fresh input for each, outputs poisoned with NaN before every run\n",
         sizes.size(), max_n, cases);
-    std::printf("%-26s %6s %9s %22s\n", "kernel", "runs", "failures", "worst error / bound");
+    page_print("%-30s %6s %8s %14s\n", "kernel", "runs", "failures", "error / bound");
     long runs = 0;
     for (const runner& r : runners) {
-        std::printf("%-26s %6ld %9ld %22.3g\n", r.name.c_str(), r.runs, r.failures, r.worst);
+        page_print("%-30s %6ld %8ld %14.3g\n", r.name.c_str(), r.runs, r.failures, r.worst);
         runs += r.runs;
         book::report("failures_" + r.name, static_cast<double>(r.failures), "count");
         book::report("worst_error_over_bound_" + r.name, r.worst, "ratio");
@@ -158,22 +192,26 @@ int run_check(const settings& s) {
     book::report("kernel_runs", static_cast<double>(runs), "count");
     book::report("failures", static_cast<double>(failures), "count");
     book::report("largest_n", static_cast<double>(max_n), "floats");
-    std::printf("%ld runs, %ld failures\n", runs, failures);
+    page_print("%ld runs, %ld failures\n", runs, failures);
     return failures == 0 ? 0 : 1;
 }
 
 int run_accuracy(const settings& s) {
     const std::vector<int> logs = bench_log2s(s);
     const std::size_t max_n = std::size_t{1} << logs.back();
-    const int sms = book::device_attribute(cudaDevAttrMultiProcessorCount);
-    reducer tree(step::sequential, max_n), best(step::one_pass, max_n, s.tune);
+    reducer tree(step::sequential, max_n), best(step::one_pass, max_n, s.policy);
     cub_sum cub(max_n);
     book::device_buffer<float> x(max_n), out(1);
     long outside = 0;
+    struct sums {
+        int log2;
+        double exact, loop;
+    };
+    std::vector<sums> loops;
 
-    std::printf("\nrelative error of float sums of n values in (0, 1], against a double sum\n");
-    std::printf("%6s %16s %12s %12s %12s %12s %12s %12s\n", "n", "exact sum", "loop", "CPU tree",
-                "step 3", "step 8", "CUB", "step 8 bound");
+    page_print("\nrelative error of float sums of n values in (0, 1], against a double sum\n");
+    page_print("%-6s %10s %10s %10s %10s %10s %10s\n", "n", "loop", "CPU tree", "step 3", "step 8",
+               "CUB", "8's bound");
     for (int lg : logs) {
         const std::size_t n = std::size_t{1} << lg;
         const std::string label = size_label(n);
@@ -191,11 +229,12 @@ int run_accuracy(const settings& s) {
         const double loop = sequential_float_sum(host.data(), n);
         const double cpu_tree = pairwise_float_sum(host.data(), n);
         const double step3 = gpu(tree), step8 = gpu(best), by_cub = gpu(cub);
-        const std::size_t depth8 = summation_depth(step::one_pass, n, s.tune, sms);
+        const std::size_t depth8 = best.depth(n);
         const double bound8 = tolerance(depth8, mag, n) / ref;
         if (rel(step8) > bound8) ++outside;
-        std::printf("2^%-4d %16.1f %12.3g %12.3g %12.3g %12.3g %12.3g %12.3g\n", lg, ref, rel(loop),
-                    rel(cpu_tree), rel(step3), rel(step8), rel(by_cub), bound8);
+        page_print("2^%-4d %10.3g %10.3g %10.3g %10.3g %10.3g %10.3g\n", lg, rel(loop),
+                   rel(cpu_tree), rel(step3), rel(step8), rel(by_cub), bound8);
+        loops.push_back({lg, ref, loop});
         book::report("acc_exact_sum_" + label, ref, "sum");
         book::report("acc_loop_sum_" + label, loop, "sum");
         book::report("acc_loop_rel_err_" + label, rel(loop), "ratio");
@@ -204,13 +243,14 @@ int run_accuracy(const settings& s) {
         book::report("acc_one_pass_rel_err_" + label, rel(step8), "ratio");
         book::report("acc_cub_rel_err_" + label, rel(by_cub), "ratio");
         book::report("acc_one_pass_depth_" + label, static_cast<double>(depth8), "additions");
-        book::report("acc_sequential_depth_" + label,
-                     static_cast<double>(summation_depth(step::sequential, n, s.tune, sms)),
+        book::report("acc_sequential_depth_" + label, static_cast<double>(tree.depth(n)),
                      "additions");
         book::report("acc_one_pass_bound_rel_" + label, bound8, "ratio");
     }
+    page_print("\nthe loop's sum beside the exact sum:\n%-6s %16s %16s\n", "n", "exact", "loop");
+    for (const sums& l : loops) page_print("2^%-4d %16.1f %16.1f\n", l.log2, l.exact, l.loop);
     book::report("acc_outside_bound", static_cast<double>(outside), "count");
-    std::printf("step 8 outside its bound: %ld of %zu sizes\n", outside, logs.size());
+    page_print("step 8 outside its bound: %ld of %zu sizes\n", outside, logs.size());
     return outside == 0 ? 0 : 1;
 }
 

@@ -4,8 +4,10 @@
 // each block reduces a slice of the input to one partial sum, and the same
 // kernel runs again on the partial sums until one value is left (a plan from
 // tree_passes). Steps 7 and 8 let a grid sized to fill the GPU stream through
-// the input with 16-byte loads; step 7 then adds the blocks' partial sums in a
-// second launch, step 8 in the last block of the same launch.
+// the input with 16-byte loads (thread_sum in reduce_device.cuh); step 7 then
+// adds the blocks' partial sums in a second launch, step 8 in the last block
+// of the same launch. Their launch parameters come from a size policy
+// (launch_policy in reduce_plan.hpp).
 #include "reduce_kernels.hpp"
 
 #include <cstdint>
@@ -13,8 +15,7 @@
 #include <string>
 #include <type_traits>
 
-#include <cuda/atomic>
-
+#include "reduce_device.cuh"
 #include "warp_tails.cuh"
 
 namespace ch03 {
@@ -119,25 +120,6 @@ __global__ void reduce_last_warp(const float* x, std::size_t n, float* out) {
 }
 // [/listing:step5]
 
-// [listing:block-sum]
-// The sum of v over the block, in thread 0: each warp adds its 32 values by
-// shuffles, lane 0 of each warp leaves the warp's sum in shared memory, and
-// warp 0 adds those. blockDim.x must be a multiple of 32. It ends without a
-// barrier: two calls in a row need a __syncthreads() between them.
-__device__ float block_sum(float v) {
-    __shared__ float warp_sums[32];
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    v = warp_sum(v);
-    if (lane == 0) warp_sums[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < blockDim.x / 32 ? warp_sums[lane] : 0.0f;
-        v = warp_sum(v);
-    }
-    return v;
-}
-// [/listing:block-sum]
-
 // [listing:step6]
 // Step 6: no shared-memory tree at all: two values per thread, then block_sum.
 __global__ void reduce_warp_block(const float* x, std::size_t n, float* out) {
@@ -152,86 +134,29 @@ __global__ void reduce_warp_block(const float* x, std::size_t n, float* out) {
 // ---------------------------------------------------------------------------
 // Steps 7 and 8: a grid that fills the GPU, streaming with 16-byte loads
 
-// [listing:thread-sum]
-// This thread's share of x[0..n): a grid-stride loop over float4s, `Unroll`
-// independent 16-byte loads in flight per thread, one accumulator for each.
-// The float4s start at the first 16-byte boundary; the few floats before it
-// (head) and after the last whole float4 (tail) go to the first threads.
-template <int Unroll>
-__device__ float thread_sum(const float* __restrict__ x, std::size_t n) {
-    const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    const auto [head, vectors, tail] = split_float4(reinterpret_cast<std::uintptr_t>(x), n);
-    const float4* __restrict__ v = reinterpret_cast<const float4*>(x + head);
-
-    float acc[Unroll];
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) acc[u] = 0.0f;
-    std::size_t i = tid;
-    for (; i + (Unroll - 1) * stride < vectors; i += Unroll * stride) {
-        float4 t[Unroll];
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) t[u] = v[i + u * stride];  // all loads first
-#pragma unroll
-        for (int u = 0; u < Unroll; ++u) acc[u] += (t[u].x + t[u].y) + (t[u].z + t[u].w);
-    }
-    for (; i < vectors; i += stride) {
-        const float4 t = v[i];
-        acc[0] += (t.x + t.y) + (t.z + t.w);
-    }
-    if (tid < head) acc[0] += x[tid];
-    if (tid < n - tail) acc[0] += x[tail + tid];
-    float sum = 0.0f;
-#pragma unroll
-    for (int u = 0; u < Unroll; ++u) sum += acc[u];
-    return sum;
-}
-// [/listing:thread-sum]
-
 // [listing:two-pass]
 // Step 7, first launch: one partial sum per block.
 template <int Unroll>
 __global__ void reduce_grid_stride(const float* __restrict__ x, std::size_t n, float* partials) {
-    const float sum = block_sum(thread_sum<Unroll>(x, n));
+    const float sum = block_sum(thread_sum<layout::stride, Unroll>(x, n));
     if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
 // Step 7, second launch: one block adds the partial sums.
 __global__ void reduce_final_block(const float* partials, unsigned count, float* out) {
-    float v = 0.0f;
-    for (unsigned i = threadIdx.x; i < count; i += blockDim.x) v += partials[i];
-    v = block_sum(v);
+    const float v = block_sum(sum_partials(partials, count));
     if (threadIdx.x == 0) *out = v;
 }
 // [/listing:two-pass]
 
 // [listing:one-pass]
-// Step 8: one launch. Each block publishes its partial sum and takes a ticket;
-// the block that draws the last ticket adds all the partial sums. The ticket
-// is a read-modify-write at device scope with release (publishes this block's
-// partial sum) and acquire (the last block sees every block's partial sum);
-// __syncthreads() passes what thread 0 saw on to the rest of its block. The
-// last block resets the counter for the next launch.
+// Step 8: one launch. Every block streams its share and adds it up; the last
+// block to finish adds the blocks' sums (finish_one_pass in reduce_device.cuh).
 template <int Unroll>
 __global__ void reduce_one_pass(const float* __restrict__ x, std::size_t n, float* partials,
                                 unsigned* blocks_done, float* out) {
-    const float sum = block_sum(thread_sum<Unroll>(x, n));
-    __shared__ bool last;
-    if (threadIdx.x == 0) {
-        partials[blockIdx.x] = sum;
-        cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(*blocks_done);
-        last = done.fetch_add(1, cuda::memory_order_acq_rel) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    float v = 0.0f;
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v += partials[i];
-    v = block_sum(v);
-    if (threadIdx.x == 0) {
-        *out = v;
-        cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*blocks_done)
-            .store(0, cuda::memory_order_relaxed);
-    }
+    finish_one_pass(block_sum(thread_sum<layout::stride, Unroll>(x, n)), partials, blocks_done,
+                    out);
 }
 // [/listing:one-pass]
 
@@ -239,7 +164,7 @@ __global__ void reduce_one_pass(const float* __restrict__ x, std::size_t n, floa
 // The read-stream ceiling: the loads of steps 7 and 8, no combining at all.
 template <int Unroll>
 __global__ void read_ceiling_kernel(const float* __restrict__ x, std::size_t n, float* sink) {
-    const float sum = thread_sum<Unroll>(x, n);
+    const float sum = thread_sum<layout::stride, Unroll>(x, n);
     if (sum == -1.0f) *sink = sum;  // never, for non-negative input; keeps the loads alive
 }
 // [/listing:ceiling]
@@ -304,14 +229,14 @@ bool is_stride_step(step s) { return s == step::two_pass || s == step::one_pass;
 
 }  // namespace
 
-reducer::reducer(step s, std::size_t max_n, const tuning& t)
+reducer::reducer(step s, std::size_t max_n, const launch_policy& p)
     : step_(s),
-      tune_(t),
+      policy_(p),
       max_n_(max_n),
       sms_(book::device_attribute(cudaDevAttrMultiProcessorCount)) {
-    check_tuning(t);
     if (is_stride_step(s)) {
-        a_ = book::device_buffer<float>(static_cast<std::size_t>(sms_) * t.blocks_per_sm);
+        for (const size_rule& r : p.rules()) max_blocks_per_sm(r.tune);  // each must fit
+        a_ = book::device_buffer<float>(p.max_blocks(sms_));
         if (s == step::one_pass) {
             counter_ = book::device_buffer<unsigned>(1);
             BOOK_CUDA_CHECK(cudaMemset(counter_.data(), 0, counter_.bytes()));
@@ -330,8 +255,12 @@ std::size_t reducer::launches(std::size_t n) const {
 }
 
 std::size_t reducer::blocks(std::size_t n) const {
-    if (is_stride_step(step_)) return stride_blocks(n, tune_, sms_);
+    if (is_stride_step(step_)) return stride_blocks(n, policy_.at(n), sms_);
     return tree_passes(n, values_per_block(step_)).front().blocks;
+}
+
+std::size_t reducer::depth(std::size_t n) const {
+    return summation_depth(step_, n, policy_.at(n), sms_);
 }
 
 void reducer::poison(cudaStream_t stream) {
@@ -345,21 +274,21 @@ void reducer::run(const float* x, std::size_t n, float* out, cudaStream_t stream
         throw std::invalid_argument("reducer::run: n = " + std::to_string(n) +
                                     " is more than the " + std::to_string(max_n_) +
                                     " it was made for");
-    const int threads = tune_.threads;
+    const tuning& t = policy_.at(n);  // steps 7 and 8: the launch for this size
     if (step_ == step::two_pass) {
-        const std::size_t blocks = stride_blocks(n, tune_, sms_);
-        with_unroll(tune_.unroll, [&](auto u) {
+        const std::size_t blocks = stride_blocks(n, t, sms_);
+        with_unroll(t.unroll, [&](auto u) {
             reduce_grid_stride<decltype(u)::value>
-                <<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, n, a_.data());
+                <<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(x, n, a_.data());
         });
-        reduce_final_block<<<1, threads, 0, stream>>>(a_.data(), static_cast<unsigned>(blocks),
-                                                      out);
+        reduce_final_block<<<1, t.threads, 0, stream>>>(a_.data(), static_cast<unsigned>(blocks),
+                                                        out);
     } else if (step_ == step::one_pass) {
-        const std::size_t blocks = stride_blocks(n, tune_, sms_);
-        with_unroll(tune_.unroll, [&](auto u) {
+        const std::size_t blocks = stride_blocks(n, t, sms_);
+        with_unroll(t.unroll, [&](auto u) {
             reduce_one_pass<decltype(u)::value>
-                <<<static_cast<unsigned>(blocks), threads, 0, stream>>>(x, n, a_.data(),
-                                                                        counter_.data(), out);
+                <<<static_cast<unsigned>(blocks), t.threads, 0, stream>>>(x, n, a_.data(),
+                                                                          counter_.data(), out);
         });
     } else {
         // Steps 1-6: pass after pass until one value is left; the partial sums
@@ -395,6 +324,9 @@ int max_blocks_per_sm(const tuning& t) {
         BOOK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &blocks, reduce_one_pass<decltype(u)::value>, t.threads, 0));
     });
+    if (blocks < 1)
+        throw std::invalid_argument("step 8 with " + tuning_text(t) +
+                                    ": not one block of this size fits on an SM");
     return blocks;
 }
 

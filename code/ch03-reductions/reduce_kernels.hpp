@@ -20,9 +20,8 @@ class reducer {
 public:
     /// @param s the step to run
     /// @param max_n the largest n run() will be given
-    /// @param t launch parameters of steps 7 and 8 (ignored by the others)
-    /// @throws std::invalid_argument for a bad tuning
-    reducer(step s, std::size_t max_n, const tuning& t = {});
+    /// @param p launch parameters of steps 7 and 8 by size (ignored by the others)
+    reducer(step s, std::size_t max_n, const launch_policy& p = default_policy());
 
     /// Enqueue the sum of x[0..n) into *out on `stream` (returns at once).
     /// x needs only float alignment. @throws std::invalid_argument if n > max_n.
@@ -39,12 +38,15 @@ public:
     /// Blocks of the first launch for n.
     std::size_t blocks(std::size_t n) const;
 
+    /// The depth of the summation tree on n values (summation_depth).
+    std::size_t depth(std::size_t n) const;
+
     step which() const noexcept { return step_; }
-    const tuning& tune() const noexcept { return tune_; }
+    const launch_policy& policy() const noexcept { return policy_; }
 
 private:
     step step_;
-    tuning tune_;
+    launch_policy policy_;
     std::size_t max_n_;
     int sms_;
     book::device_buffer<float> a_, b_;       // partial sums (ping-pong for the tree passes)
@@ -58,8 +60,9 @@ private:
 void read_ceiling(const float* x, std::size_t n, float* sink, const tuning& t, int sms,
                   cudaStream_t stream = nullptr);
 
-/// The largest blocks per SM the one-pass kernel reaches with t.threads and
-/// t.unroll (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+/// The most blocks of the one-pass kernel (step 8) with t.threads and t.unroll
+/// that fit on one SM at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor);
+/// more run in waves. @throws std::invalid_argument if not even one fits.
 int max_blocks_per_sm(const tuning& t);
 
 /// Fill x[0..n) on the device with `kind` values from book::random_u32(seed, i).

@@ -1,15 +1,19 @@
 /// @file reduce_plan.hpp
-/// @brief Chapter 3's CPU side: the reduction steps, their launch plans, the
-/// depth of their summation trees, the error bound that depth gives, and the
-/// CPU sums the GPU results are checked against.
+/// @brief Chapter 3's CPU side: the reduction steps, their launch plans and
+/// size policy, the way each kernel layout walks through the input, the depth
+/// of the summation trees, the error bound that depth gives, and the CPU sums
+/// the GPU results are checked against.
 ///
-/// Plain C++ (no CUDA), so the tests run it on any machine. The two input
-/// mappings are `__host__ __device__` when a CUDA file includes this header.
+/// Plain C++ (no CUDA), so the tests run it on any machine. The input mappings
+/// and the walks are `__host__ __device__` when a CUDA file includes this
+/// header: the kernels use the very functions the tests check.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -56,7 +60,8 @@ enum class step {
     one_pass,               ///< 8: as 7, finished by the last block in the same launch
 };
 
-/// A step's stable key (used in result names) and its title (used in tables).
+/// A step's stable key (used in result names) and its title (used in tables,
+/// at most 27 characters).
 struct step_info {
     step id;
     std::string_view key;
@@ -65,21 +70,21 @@ struct step_info {
 
 /// All steps, in the chapter's order.
 inline constexpr std::array<step_info, 8> steps = {{
-    {step::interleaved_divergent, "interleaved_divergent", "1 interleaved, divergent branch"},
-    {step::interleaved_strided, "interleaved_strided", "2 interleaved, strided index"},
+    {step::interleaved_divergent, "interleaved_divergent", "1 interleaved, divergent"},
+    {step::interleaved_strided, "interleaved_strided", "2 interleaved, strided"},
     {step::sequential, "sequential", "3 sequential addressing"},
     {step::first_add, "first_add", "4 first add during load"},
     {step::last_warp, "last_warp", "5 last warp by shuffles"},
-    {step::warp_block, "warp_block", "6 block of warp reductions"},
-    {step::two_pass, "two_pass", "7 grid-stride, float4, 2 launches"},
-    {step::one_pass, "one_pass", "8 grid-stride, float4, 1 launch"},
+    {step::warp_block, "warp_block", "6 block of warp sums"},
+    {step::two_pass, "two_pass", "7 grid-stride, 2 launches"},
+    {step::one_pass, "one_pass", "8 grid-stride, 1 launch"},
 }};
 
 /// The info of one step.
 const step_info& info(step s);
 
 // ---------------------------------------------------------------------------
-// Launch plans
+// Launch plans of steps 1-6
 
 /// Threads per block of steps 1 to 6 (a power of two, at least 64).
 inline constexpr int tree_threads = 256;
@@ -104,16 +109,31 @@ struct pass {
 /// 0 or the value). @throws std::invalid_argument if per_block < 2.
 std::vector<pass> tree_passes(std::size_t n, std::size_t per_block);
 
-/// The launch parameters of the grid-stride kernels (steps 7 and 8): the
-/// exploration script sweeps them.
+// ---------------------------------------------------------------------------
+// Steps 7 and 8: launch parameters and the size policy
+
+/// The launch parameters of the streaming kernels (steps 7 and 8, the read
+/// ceiling and the layout variants).
 struct tuning {
     int threads = 256;      ///< threads per block: a multiple of 32, 64..1024
-    int blocks_per_sm = 4;  ///< blocks per SM in a grid that fills the machine
+    int blocks_per_sm = 4;  ///< blocks per SM: the grid is at most SMs x this
+                            ///< (more than fit at once run in waves)
     int unroll = 4;         ///< 16-byte loads in flight per thread: 1, 2, 4 or 8
+    friend bool operator==(const tuning&, const tuning&) = default;
 };
+
+/// The largest blocks_per_sm a tuning may ask for.
+inline constexpr int max_blocks_per_sm_setting = 64;
 
 /// @throws std::invalid_argument naming the field that is out of range.
 void check_tuning(const tuning& t);
+
+/// "256x4x4": threads x blocks per SM x unroll.
+std::string tuning_text(const tuning& t);
+
+/// The inverse of tuning_text. @throws std::invalid_argument (quoting `text`)
+/// if it is not three whole numbers joined by 'x', or they fail check_tuning.
+tuning parse_tuning(std::string_view text);
 
 /// How steps 7 and 8 cut x[0..n) for 16-byte loads: the `head` floats before
 /// the first 16-byte boundary (0 to 3, and no more than n), then `vectors`
@@ -132,10 +152,131 @@ CH03_HD inline float4_split split_float4(std::uintptr_t address, std::size_t n) 
     return {head, vectors, head + 4 * vectors};
 }
 
-/// Blocks of a grid-stride launch on n floats: enough to fill `sms` SMs with
-/// `blocks_per_sm` each, but no more than give each thread `unroll` float4s;
-/// at least 1 (so n = 0 still writes its result).
+/// Tiles of n floats: a tile is what one block loads in one round,
+/// threads x unroll float4s.
+std::size_t tile_count(std::size_t n, const tuning& t);
+
+/// Blocks of a streaming launch on n floats: SMs x blocks_per_sm, but no more
+/// than there are tiles (no block without work); at least 1 (so n = 0 still
+/// writes its result).
 std::size_t stride_blocks(std::size_t n, const tuning& t, int sms);
+
+/// One rule of a size policy: n <= 2^max_log2 floats use `tune`.
+struct size_rule {
+    int max_log2;
+    tuning tune;
+    friend bool operator==(const size_rule&, const size_rule&) = default;
+};
+
+/// The launch parameters of the streaming kernels by input size, as CUB's
+/// dispatch picks its own: the first rule whose bound n does not exceed; the
+/// last rule has no bound and takes every larger n.
+class launch_policy {
+public:
+    /// One tuning for every size.
+    launch_policy(const tuning& t = {});  // NOLINT: a tuning is a policy of one rule
+    /// @throws std::invalid_argument unless the bounds rise strictly, lie in
+    /// 1..62, and the last rule (only the last) has none (max_log2 = 0 there).
+    explicit launch_policy(std::vector<size_rule> rules);
+
+    /// The tuning for n floats.
+    const tuning& at(std::size_t n) const;
+    /// The rules, in order; the last one's max_log2 is 0 (no bound).
+    const std::vector<size_rule>& rules() const noexcept { return rules_; }
+    /// The most blocks any launch of this policy makes on `sms` SMs (the size
+    /// of the partial-sum workspace).
+    std::size_t max_blocks(int sms) const;
+    /// "1024x2x2" for one rule; "2e20:256x4x4,1024x2x2" for two.
+    std::string text() const;
+    friend bool operator==(const launch_policy&, const launch_policy&) = default;
+
+private:
+    std::vector<size_rule> rules_;
+};
+
+/// Parse launch_policy::text(): rules joined by ',', each "2eK:TxBxU" but the
+/// last, which is a bare "TxBxU". @throws std::invalid_argument quoting the
+/// rule at fault and saying what is wrong.
+launch_policy parse_policy(std::string_view text);
+
+/// The policy steps 7 and 8 use unless told otherwise (tools/explore/ch03.sh
+/// measures it and suggests the next one).
+launch_policy default_policy();
+
+// ---------------------------------------------------------------------------
+// Layouts: which float4s each thread of a streaming kernel reads
+
+/// How a streaming kernel divides the float4s among its threads.
+enum class layout {
+    stride,  ///< grid-stride: thread g reads g, g + S, g + 2S, ... (S threads in the grid)
+    tiles,   ///< block b reads tiles b, b + G, ... of threads x unroll float4s (G blocks)
+    even,    ///< block b reads one contiguous share, 1/G of the float4s
+    old,     ///< the first version of step 8 (grid-stride, the leftover loads one by one)
+};
+
+/// How the float4s are loaded (the instruction's cache hints).
+enum class load_kind {
+    plain,   ///< an ordinary load: LDG.E.128
+    ldg,     ///< __ldg: the read-only (non-coherent) path, as CUB loads
+    ldcs,    ///< __ldcs: streaming, evict first
+    l2_256,  ///< ld.global.nc.L2::256B: also bring the 256-byte block into L2
+};
+
+/// A kernel of the layout comparison: a layout and a load kind.
+struct variant {
+    layout lay = layout::stride;
+    load_kind load = load_kind::plain;
+    friend bool operator==(const variant&, const variant&) = default;
+};
+
+/// Every variant the layout comparison has, step 8's (stride.plain) first.
+const std::vector<variant>& all_variants();
+
+/// "stride.plain", "tiles.ldg", ..., "old.plain".
+std::string variant_text(variant v);
+
+/// The inverse of variant_text; a bare layout name means its plain loads.
+/// @throws std::invalid_argument listing the known variants.
+variant parse_variant(std::string_view text);
+
+/// One row of the layout comparison: a variant with a tuning.
+struct candidate {
+    variant var;
+    tuning tune;
+    friend bool operator==(const candidate&, const candidate&) = default;
+};
+
+/// "tiles.ldg:256x32x4".
+std::string candidate_text(const candidate& c);
+
+/// Candidates joined by ','. @throws std::invalid_argument quoting the one at fault.
+std::vector<candidate> parse_candidates(std::string_view text);
+
+/// The path of one thread through the float4s: it starts at `first`; each
+/// round it reads up to `unroll` float4s, at first, first + slot_step, ...,
+/// skipping those at or past `end`; the next round starts round_step later;
+/// it stops when a round would start at or past `end`.
+struct thread_walk {
+    std::size_t first, round_step, slot_step, end;
+};
+
+/// Thread `thread` of block `block`, in a grid of `blocks` blocks of
+/// `threads`, reading `vectors` float4s `unroll` at a time, in layout `lay`
+/// (stride, tiles or even; `old` walks as stride).
+CH03_HD inline thread_walk walk(layout lay, std::size_t vectors, unsigned block, unsigned blocks,
+                                unsigned thread, unsigned threads, int unroll) {
+    const std::size_t t = threads, g = blocks, u = static_cast<std::size_t>(unroll);
+    switch (lay) {
+        case layout::tiles:  // block b: tiles b, b + G, ...; thread t: slot t + k*threads
+            return {block * t * u + thread, g * t * u, t, vectors};
+        case layout::even: {  // block b: float4s [b*V/G, (b+1)*V/G), a tile at a time
+            const std::size_t begin = vectors * block / g, end = vectors * (block + 1) / g;
+            return {begin + thread, t * u, t, end};
+        }
+        default:  // stride (and old): thread i of the grid: i, i + S, i + 2S, ...
+            return {block * t + thread, g * t * u, g * t, vectors};
+    }
+}
 
 // ---------------------------------------------------------------------------
 // Floating point: how far a float sum may be from the exact one
@@ -144,9 +285,24 @@ std::size_t stride_blocks(std::size_t n, const tuning& t, int sms);
 inline constexpr double float_u = 0x1p-24;
 inline constexpr double double_u = 0x1p-53;
 
+/// The partial sums each thread of the last block loads at once (sum_partials
+/// in reduce_device.cuh): a grid of up to threads x this blocks is added with
+/// one round trip to memory.
+inline constexpr int partials_per_thread = 16;
+
+/// The longest chain of additions into one accumulator of one thread in a
+/// streaming kernel of layout `lay` on n floats: the most float4s any thread
+/// adds into one of its `unroll` accumulators (for `old`: into its first).
+std::size_t accumulator_chain(layout lay, std::size_t n, const tuning& t, int sms);
+
+/// The most additions any input value passes through in a streaming kernel of
+/// layout `lay` (steps 7 and 8 are `stride`), an upper bound derived from the
+/// kernels in reduce_device.cuh and reduce_layouts.cu.
+std::size_t layout_depth(layout lay, std::size_t n, const tuning& t, int sms);
+
 /// The most additions any input value passes through in step `s` on n values
 /// (the depth of its summation tree), an upper bound derived from the kernels
-/// in reduce_kernels.cu; `t` and `sms` shape steps 7 and 8.
+/// in reduce_kernels.cu; `t` (the tuning for n) and `sms` shape steps 7 and 8.
 std::size_t summation_depth(step s, std::size_t n, const tuning& t, int sms);
 
 /// gamma_h = h*u / (1 - h*u) (Higham, Accuracy and Stability of Numerical
@@ -190,5 +346,15 @@ double abs_sum(const float* x, std::size_t n);
 /// The exact sum of whole-number floats.
 /// @throws std::invalid_argument if a value is not a whole number below 2^31.
 std::int64_t integer_sum(const float* x, std::size_t n);
+
+// ---------------------------------------------------------------------------
+// Command lines
+
+/// Take `--name VALUE` or `--name=VALUE` out of argv (the arguments after
+/// argv[0]), so that the options parser (which takes only numbers) never sees
+/// it; argc shrinks. Returns the last value given, or nothing if none.
+/// @throws std::invalid_argument if the option is last with no value, or the
+/// value is empty.
+std::optional<std::string> take_text_option(int& argc, char** argv, std::string_view name);
 
 }  // namespace ch03

@@ -15,6 +15,7 @@
 #include "book/cuda.hpp"
 #include "book/options.hpp"
 #include "book/report.hpp"
+#include "page_print.hpp"
 #include "reduce_plan.hpp"
 #include "warp_tails.cuh"
 
@@ -143,14 +144,14 @@ int run(int argc, char** argv) {
         // [/listing:tail-trial]
     }
 
-    std::printf("\n%d trials x %d blocks of %u threads, each block adding %zu whole numbers\n",
-                trials, blocks, kThreads, kPerBlock);
-    std::printf("%-10s %-36s %14s %14s\n", "tail", "how the last warp adds", "blocks checked",
-                "wrong sums");
+    ch03::page_print("\n%d trials x %d blocks of %u threads, each block adding %zu whole numbers\n",
+                     trials, blocks, kThreads, kPerBlock);
+    ch03::page_print("%-10s %-36s %14s %14s\n", "tail", "how the last warp adds", "blocks checked",
+                     "wrong sums");
     int status = 0;
     for (const tail& t : tails) {
         if (!t.selected) continue;
-        std::printf("%-10s %-36s %14ld %14ld\n", t.key, t.what, t.checked, t.mismatched);
+        ch03::page_print("%-10s %-36s %14ld %14ld\n", t.key, t.what, t.checked, t.mismatched);
         book::report(std::string("blocks_checked_") + t.key, static_cast<double>(t.checked),
                      "count");
         book::report(std::string("wrong_sums_") + t.key, static_cast<double>(t.mismatched),

@@ -198,7 +198,24 @@ book_bad_test(runner-sanitizer-expects-errors ${r_copy} --env FAKE_SANITIZER_ERR
   --expect "program t/fixture under compute-sanitizer memcheck reported no errors, but the run expects at least one"
   --absent "x.json*"
   -- ${r_sanitize} --sanitizer-expect errors -- ${fake_gpu} ok)
+# racecheck files hazards between the lanes of one warp as warnings: a run that
+# expects warnings passes on them alone, one that expects errors does not, and
+# one that expects a clean report fails on a warning.
+set(r_racecheck ${r_run} --sanitizer "${fake_tools}/compute-sanitizer" --sanitizer-tool racecheck)
+book_runner_test(sanitizer-warnings ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --env FAKE_SANITIZER_WARNINGS=2069
+  --has x.json "results>sanitizer_errors>value" "^0$"
+  --has x.json "results>sanitizer_warnings>value" "^2069$"
+  -- ${r_racecheck} --sanitizer-expect warnings -- ${fake_gpu} ok)
+book_bad_test(runner-sanitizer-warnings-are-not-errors ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --env FAKE_SANITIZER_WARNINGS=5
+  --expect "program t/fixture under compute-sanitizer racecheck reported no errors \\(and 5 warnings\\), but the run expects at least one"
+  -- ${r_racecheck} --sanitizer-expect errors -- ${fake_gpu} ok)
+book_bad_test(runner-sanitizer-warning-is-not-clean ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --env FAKE_SANITIZER_WARNINGS=1
+  --expect "program t/fixture under compute-sanitizer racecheck reported 0 errors and 1 warning, but the run expects neither"
+  -- ${r_racecheck} --sanitizer-expect clean -- ${fake_gpu} ok)
 book_bad_test(runner-sanitizer-expects-clean ${r_copy} --env FAKE_SANITIZER_ERRORS=1
-  --expect "program t/fixture under compute-sanitizer memcheck reported 1 error, but the run expects none"
+  --expect "program t/fixture under compute-sanitizer memcheck reported 1 error and 0 warnings, but the run expects neither"
   --absent "x.json*"
   -- ${r_sanitize} --sanitizer-expect clean -- ${fake_gpu} ok)

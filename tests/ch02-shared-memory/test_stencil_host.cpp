@@ -225,6 +225,55 @@ TEST_CASE("compare_integers on arrays split over threads", "[ch02][stencil-host]
                       Catch::Contains("in[" + std::to_string(n - 5) + "]"));
 }
 
+TEST_CASE("compare_integers in 16 parts, as on the 16-core H200 host", "[ch02][stencil-host]") {
+    // The benchmark checks 2^28 outputs in compare_parts(2^28, 16) = 16 parts
+    // of 2^24. The same split at 1/16 of the size: 16 parts of about 2^20, with
+    // n not a multiple of 16, so the first parts hold one output more.
+    const long long n = (1LL << 24) + 13;
+    CHECK(ch02::compare_parts(1LL << 28, 16) == 16);
+    CHECK(ch02::compare_parts(n, 16) == 16);
+    const auto in = random_integers(static_cast<std::size_t>(n), 1616);
+    const int r = 3;
+    auto got = as_float(ch02::stencil_reference_integers(in, r));
+    const auto whole = ch02::compare_integers(got.data(), in.data(), n, r, 16);
+    CHECK(whole.checked == n);
+    CHECK(whole.mismatches == 0);
+    // Spoil the first and last output of every part (the seams), found as the
+    // split is defined: part p starts at p (n / 16) + min(p, n % 16).
+    std::vector<long long> spoil;
+    for (long long p = 0; p < 16; ++p) {
+        const long long first = p * (n / 16) + std::min(p, n % 16);
+        const long long next = (p + 1) * (n / 16) + std::min(p + 1, n % 16);
+        spoil.push_back(first);
+        spoil.push_back(next - 1);
+    }
+    CHECK(spoil.back() == n - 1);
+    for (long long i : spoil) got[static_cast<std::size_t>(i)] = std::nanf("");
+    const auto c = ch02::compare_integers(got.data(), in.data(), n, r, 16);
+    CHECK(c.checked == n);
+    CHECK(c.mismatches == static_cast<long long>(spoil.size()));
+    CHECK(c.first_mismatch == 0);
+    CHECK(std::isinf(c.max_abs_error));
+    // The same answer in one part, and in more parts than outputs would allow.
+    const auto one = ch02::compare_integers(got.data(), in.data(), n, r, 1);
+    CHECK(one.mismatches == c.mismatches);
+    const std::vector<float> tiny_in = {1, 2, 3}, tiny_got = {3, 6, 5};
+    CHECK(ch02::compare_integers(tiny_got.data(), tiny_in.data(), 3, 1, 64).mismatches == 0);
+    CHECK(ch02::compare_integers(tiny_got.data(), tiny_in.data(), 0, 1, 64).checked == 0);
+    CHECK_THROWS_AS(ch02::compare_integers(got.data(), in.data(), n, r, 0), std::invalid_argument);
+}
+
+TEST_CASE("compare_parts: one part per core, none below 2^20 outputs", "[ch02][stencil-host]") {
+    CHECK(ch02::compare_parts(0, 16) == 1);
+    CHECK(ch02::compare_parts(1, 16) == 1);
+    CHECK(ch02::compare_parts((1LL << 20) - 1, 16) == 1);
+    CHECK(ch02::compare_parts(1LL << 21, 16) == 2);
+    CHECK(ch02::compare_parts(1LL << 22, 16) == 4);
+    CHECK(ch02::compare_parts(1LL << 28, 2) == 2);
+    CHECK(ch02::compare_parts(1LL << 28, 1) == 1);
+    CHECK(ch02::compare_parts(1LL << 28, 0) == 1);
+}
+
 TEST_CASE("merge adds counts and keeps the maxima", "[ch02][stencil-host]") {
     ch02::comparison a, b;
     a.checked = 10;

@@ -68,6 +68,7 @@ TEST_CASE("steps are listed once each, in the chapter's order", "[ch03][plan]") 
     for (std::size_t k = 0; k < ch03::steps.size(); ++k) {
         CHECK(static_cast<std::size_t>(ch03::steps[k].id) == k);
         CHECK(ch03::steps[k].title.substr(0, 1) == std::to_string(k + 1));
+        CHECK(ch03::steps[k].title.size() <= 27);  // the first column of reduce's tables
         keys.insert(std::string(ch03::steps[k].key));
         CHECK(ch03::info(ch03::steps[k].id).key == ch03::steps[k].key);
     }
@@ -120,18 +121,19 @@ TEST_CASE("check_tuning names the field out of range", "[ch03][plan]") {
     CHECK_NOTHROW(ch03::check_tuning(tuning{}));
     CHECK_NOTHROW(ch03::check_tuning(tuning{64, 1, 1}));
     CHECK_NOTHROW(ch03::check_tuning(tuning{1024, 32, 8}));
+    CHECK_NOTHROW(ch03::check_tuning(tuning{256, 64, 4}));  // more than fit: blocks run in waves
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{100, 4, 4}),
                       Catch::Contains("threads") && Catch::Contains("100"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{32, 4, 4}), Catch::Contains("threads"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{2048, 4, 4}), Catch::Contains("threads"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 0, 4}), Catch::Contains("blocks per SM"));
-    CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 33, 4}), Catch::Contains("blocks per SM"));
+    CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 65, 4}),
+                      Catch::Contains("blocks per SM") && Catch::Contains("65"));
     CHECK_THROWS_WITH(ch03::check_tuning(tuning{256, 4, 3}),
                       Catch::Contains("unroll") && Catch::Contains("3"));
 }
 
-TEST_CASE("stride_blocks fills the GPU, but gives no thread less than `unroll` float4s",
-          "[ch03][plan]") {
+TEST_CASE("stride_blocks: SMs x blocks per SM, but no block without a tile", "[ch03][plan]") {
     const tuning t{256, 4, 4};  // a block takes 256 * 4 float4s = 4096 floats per round
     CHECK(ch03::stride_blocks(0, t, 132) == 1);
     CHECK(ch03::stride_blocks(1, t, 132) == 1);
@@ -142,6 +144,15 @@ TEST_CASE("stride_blocks fills the GPU, but gives no thread less than `unroll` f
     CHECK(ch03::stride_blocks(std::size_t{1} << 24, t, 132) == 528);  // 132 SMs x 4
     CHECK(ch03::stride_blocks(std::size_t{1} << 28, t, 132) == 528);
     CHECK(ch03::stride_blocks(std::size_t{1} << 28, tuning{1024, 2, 1}, 132) == 264);
+    // 256 x 4 float4s = 16 KiB per tile: 2^24 floats are 4096 tiles, one per
+    // block with up to 32 blocks per SM (4224 >= 4096), as CUB's main kernel runs.
+    CHECK(ch03::tile_count(std::size_t{1} << 24, t) == 4096);
+    CHECK(ch03::stride_blocks(std::size_t{1} << 24, tuning{256, 32, 4}, 132) == 4096);
+    CHECK(ch03::stride_blocks(std::size_t{1} << 28, tuning{256, 64, 4}, 132) == 8448);
+    CHECK(ch03::tile_count(0, t) == 0);
+    CHECK(ch03::tile_count(1, t) == 1);
+    CHECK(ch03::tile_count(4096, t) == 1);
+    CHECK(ch03::tile_count(4097, t) == 2);
     CHECK_THROWS_AS(ch03::stride_blocks(100, t, 0), std::invalid_argument);
     CHECK_THROWS_AS(ch03::stride_blocks(100, tuning{256, 4, 5}, 132), std::invalid_argument);
 }
@@ -179,12 +190,16 @@ TEST_CASE("summation_depth: the most roundings any value meets", "[ch03][float]"
     CHECK(ch03::summation_depth(step::first_add, m28, t, 132) == 36);
     CHECK(ch03::summation_depth(step::last_warp, m16, t, 132) == 18);
     CHECK(ch03::summation_depth(step::warp_block, m28, t, 132) == 44);
-    // Step 8 on 2^28 with 528 blocks of 256: ceil(2^26 / 135168) = 497 float4s per
-    // thread; 2 + 497 + 2 + 4 + 10 + ceil(528 / 256) + 10 = 528.
-    CHECK(ch03::summation_depth(step::one_pass, m28, t, 132) == 528);
-    CHECK(ch03::summation_depth(step::two_pass, m28, t, 132) == 528);
-    // On 2^16: 16 blocks, 4 float4s per thread: 2 + 4 + 2 + 4 + 10 + 1 + 10 = 33.
-    CHECK(ch03::summation_depth(step::one_pass, m16, t, 132) == 33);
+    // Step 8 on 2^28 with 528 blocks of 256: thread 0 adds float4s 0, 4S, 8S, ...
+    // (S = 135168 threads) into its first accumulator: ceil(2^26 / 540672) = 125;
+    // 2 + 125 + 2 + 4 + 10 + ceil(528 / 256) + 10 = 156.
+    CHECK(ch03::summation_depth(step::one_pass, m28, t, 132) == 156);
+    CHECK(ch03::summation_depth(step::two_pass, m28, t, 132) == 156);
+    // The first version put every float4 of a thread into one chain:
+    // ceil(2^26 / 135168) = 497; 2 + 497 + 2 + 4 + 10 + 3 + 10 = 528.
+    CHECK(ch03::layout_depth(ch03::layout::old, m28, t, 132) == 528);
+    // On 2^16: 16 blocks, one round: 2 + 1 + 2 + 4 + 10 + 1 + 10 = 30.
+    CHECK(ch03::summation_depth(step::one_pass, m16, t, 132) == 30);
     // Even the deepest tree of the book keeps the bound meaningful at 2^28.
     for (const auto& s : ch03::steps)
         CHECK(ch03::gamma(ch03::summation_depth(s.id, m28, t, 132), ch03::float_u) < 1e-4);

@@ -91,6 +91,12 @@ def main():
     build = work / "build"
     cfg = [a.cmake, "-S", src, "-B", build, "-G", "Ninja",
            f"-DEXERCISES_CATCH_MAIN={kit['catch_main']}"]
+    # The Catch2 the book's build used: Debian's (as a student has it), or the
+    # copy carried to a machine without Debian's packages (the GPU machine).
+    cache = Path(a.kit) / "CMakeCache.txt"
+    for line in cache.read_text().splitlines() if cache.is_file() else []:
+        if line.startswith("BOOK_CATCH2_INCLUDE:"):
+            cfg.append("-DEXERCISES_CATCH2_INCLUDE=" + line.split("=", 1)[1])
     if kit.get("gpu_main"):
         cfg.append(f"-DEXERCISES_GPU_MAIN={kit['gpu_main']}")
     for step in (cfg, [a.cmake, "--build", build]):

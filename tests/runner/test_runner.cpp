@@ -629,7 +629,7 @@ TEST_CASE("volatile fields split off and join back", "[runner][record]") {
     CHECK(vol["provenance"]["commit"] == "c");
     CHECK(vol["provenance"]["host"] == "h");
     CHECK(join_volatile(stable, vol) == r);
-    CHECK(record_digest(stable, schema()) == r["digest"]);
+    CHECK(record_digest(stable, schema()) == r["digest"].get<std::string>());
 }
 
 // ---- tools ------------------------------------------------------------------------
@@ -651,6 +651,8 @@ const std::string kDump =
     "        /*0000*/                   NOP ;                         /* 0x0000000000007918 */\n"
     "\t\tFunction : _Z6reduceILi512EEvPf\n"
     "        /*0000*/                   EXIT ;                        /* 0x000000000000794d */\n"
+    "\t\tFunction : _ZN4ch0317reduce_sequentialEPKfmPf\n"
+    "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ; /* 0x0000000000007b1d */\n"
     "\tcode for sm_100\n"
     "\t\tFunction : _Z7divergePjii\n"
     "        /*0000*/                   LDC R1, c[0x0][0x37c] ;       /* 0x0000df00ff017b82 */\n";
@@ -671,6 +673,11 @@ TEST_CASE("SASS of one function: addresses kept, encodings dropped, one arch", "
         extract_sass(kDump, "reduce"),
         Catch::Contains("'reduce' names 2 kernels (_Z6reduceILi256EEvPf, _Z6reduceILi512EEvPf)"));
     CHECK(extract_sass(kDump, "_Z6reduceILi512EEvPf") == "/*0000*/  EXIT\n");
+    // A kernel in a namespace whose name ends in a digit (ch03): the components
+    // are read by their lengths, so "17reduce_sequential" after "4ch03" is found.
+    CHECK(extract_sass(kDump, "reduce_sequential") == "/*0000*/  BAR.SYNC.DEFER_BLOCKING 0x0\n");
+    CHECK_THROWS_WITH(extract_sass(kDump, "ch0317reduce_sequential"),
+                      Catch::Contains("no function named"));
 }
 
 TEST_CASE("ncu: several kernels in one filter; metrics per labelled launch", "[runner][ncu]") {
@@ -706,8 +713,23 @@ TEST_CASE("sanitizer reports: the error count, and what changes from run to run 
           0);
     CHECK(sanitizer_errors("========= ERROR SUMMARY: 1 error\n") == 1);
     CHECK(sanitizer_errors("=========\n========= ERROR SUMMARY: 1536 errors\n") == 1536);
-    CHECK_THROWS_WITH(sanitizer_errors("========= COMPUTE-SANITIZER\nthe program crashed\n"),
-                      Catch::Contains("has no \"ERROR SUMMARY: <n> errors\" line"));
+    // More errors than printed: the line that says so is not the summary.
+    CHECK(sanitizer_errors("========= ERROR SUMMARY: 316 errors were not printed. Use "
+                           "--print-limit option to adjust the number of printed errors\n"
+                           "========= ERROR SUMMARY: 416 errors\n") == 416);
+    // racecheck's own summary: errors and warnings (hazards within a warp).
+    const auto race = sanitizer_summary(
+        "========= RACECHECK SUMMARY: 100 hazards displayed (0 errors, 2069 warnings)\n");
+    CHECK(race.errors == 0);
+    CHECK(race.warnings == 2069);
+    CHECK(sanitizer_summary("========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 1 warning)")
+              .errors == 1);
+    CHECK(sanitizer_summary("========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 "
+                            "warnings)")
+              .warnings == 0);
+    CHECK_THROWS_WITH(
+        sanitizer_errors("========= COMPUTE-SANITIZER\nthe program crashed\n"),
+        Catch::Contains("has neither an \"ERROR SUMMARY: <n> errors\" nor a \"RACECHECK SUMMARY"));
     const std::string report =
         "=========     at scale(float *, int)+0x70 in /home/me/book/code/ch/x.cu:12\n"
         "=========     Address 0x7f2a4e000400 is out of bounds\n"

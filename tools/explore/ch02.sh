@@ -126,7 +126,13 @@ sanitize() {
         timeout -k 10 "$limit" "$SANITIZER" --tool "$tool" --error-exitcode 99 "${extra[@]}" \
             "$BIN/$prog" "$@" >"$log" 2>&1
         rc=$?
-        errors=$(grep -Eo '(ERROR SUMMARY|RACECHECK SUMMARY): [0-9]+' "$log" | tail -n 1 | grep -Eo '[0-9]+$')
+        # The first "ERROR SUMMARY: N errors" (a second one says how many were not
+        # printed); racecheck prints "RACECHECK SUMMARY: N hazards displayed (E
+        # errors, W warnings)" instead: its hazards are E + W.
+        errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+ error' "$log" | head -n 1 | grep -Eo '[0-9]+')
+        if [ -z "$errors" ]; then
+            errors=$(sed -nE 's/.*RACECHECK SUMMARY: .*\(([0-9]+) errors?, ([0-9]+) warnings?\).*/\1 errors + \2 warnings/p' "$log" | head -n 1)
+        fi
         [ -n "$errors" ] || errors="?"
         case $rc in
             0) [ "$expect" = clean ] && status=ok || status=FAIL ;;
@@ -297,12 +303,12 @@ run_step stencil-tune 180 stencil --tune
 finish_step stencil-tune "tiled_vec_x4 at 128/256/512/1024: $(result stencil-tune tune_tiled_vec_x4_t128_over_copy) $(result stencil-tune tune_tiled_vec_x4_t256_over_copy) $(result stencil-tune tune_tiled_vec_x4_t512_over_copy) $(result stencil-tune tune_tiled_vec_x4_t1024_over_copy)"
 
 run_step stencil-sweep 400 stencil --sweep
-finish_step stencil-sweep "tiled_vec_x4 x copy at R=16/32/64/128: $(result stencil-sweep sweep_tiled_vec_x4_r16_over_copy) $(result stencil-sweep sweep_tiled_vec_x4_r32_over_copy) $(result stencil-sweep sweep_tiled_vec_x4_r64_over_copy) $(result stencil-sweep sweep_tiled_vec_x4_r128_over_copy); mismatches $(result stencil-sweep mismatches)"
+finish_step stencil-sweep "vec_x1 at R=3: $(result stencil-sweep sweep_vec_x1_r3_over_copy); tiled_vec_x4 x copy at R=16/32/64/128: $(result stencil-sweep sweep_tiled_vec_x4_r16_over_copy) $(result stencil-sweep sweep_tiled_vec_x4_r32_over_copy) $(result stencil-sweep sweep_tiled_vec_x4_r64_over_copy) $(result stencil-sweep sweep_tiled_vec_x4_r128_over_copy); mismatches $(result stencil-sweep mismatches)"
 
 # ---------------------------------------------------------------------------
 # 3. Nsight Compute
 
-STENCIL_METRICS=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__warps_issue_stalled_long_scoreboard_per_warp_active.pct
+STENCIL_METRICS=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__throughput.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,sm__warps_active.avg.pct_of_peak_sustained_active,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,smsp__inst_executed_op_global_ld.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__warps_eligible.avg.per_cycle_active
 BANK_METRICS=smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 
 # Which of the metric names this ncu knows (one unknown name fails a whole ncu
@@ -382,8 +388,11 @@ if [ "$RUN_STATUS" = FAIL ] && [ "$(result stencil-barrier-one-side hung)" = 1 ]
 RUN_NOTE="$(tail -n 1 "$OUT/logs/stencil-barrier-one-side.log" | cut -c1-110)"
 finish_step stencil-barrier-one-side "$RUN_NOTE"
 
+# synccheck found nothing here in the first run (0 errors on the H200, CUDA 13.0),
+# though the barrier is reached by only some threads: the chapter shows that
+# blind spot, so "clean" is what this step expects.
 SAN_JOBS=()
-sanitize synccheck-branch-one-side synccheck errors 90 stencil_barrier --branch-one-side --small
+sanitize synccheck-branch-one-side synccheck clean 90 stencil_barrier --branch-one-side --small
 sanitize_wait
 
 # ---------------------------------------------------------------------------

@@ -196,8 +196,20 @@ std::string ncu_kernel_filter(const std::vector<std::string>& regexes);
 /// launches in order; with labels, their count must be the launches'.
 json parse_ncu_csv(const std::string& csv, const std::vector<std::string>& labels);
 
-/// The error count of a compute-sanitizer report ("ERROR SUMMARY: 3 errors");
-/// throws Error when the report has no summary.
+/// What a compute-sanitizer report counts. memcheck, synccheck and initcheck
+/// end with "ERROR SUMMARY: 3 errors" (no warnings); racecheck ends with
+/// "RACECHECK SUMMARY: 100 hazards displayed (1289 errors, 15540 warnings)",
+/// and files hazards it cannot prove (between lanes of one warp) as warnings.
+struct sanitizer_counts {
+    int errors = 0;
+    int warnings = 0;
+};
+
+/// The counts of a compute-sanitizer report; throws Error when the report has
+/// no summary line.
+sanitizer_counts sanitizer_summary(const std::string& report);
+
+/// The error count of a compute-sanitizer report (sanitizer_summary().errors).
 int sanitizer_errors(const std::string& report);
 
 /// A sanitizer report with what changes from run to run masked: addresses

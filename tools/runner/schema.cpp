@@ -1,6 +1,7 @@
 // The record schema (book/record-schema.json) and what a record shows: its
 // shape, its digest, and its streams (UTF-8, capped).
 #include <algorithm>
+#include <cstdint>
 #include <regex>
 #include <set>
 

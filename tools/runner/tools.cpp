@@ -17,13 +17,22 @@ namespace bookrun {
 namespace {
 
 /// Whether a kernel's (mangled) name is the one asked for: the same name, or
-/// an Itanium-mangled name whose identifier is it (_Z7divergePjii for diverge).
+/// an Itanium-mangled name one of whose name components is it (_Z7divergePjii
+/// for diverge; _ZN4ch0315reduce_one_passILi4EE... for reduce_one_pass, after
+/// the namespace ch03). The components are read in turn, each a length and
+/// that many characters, so that a namespace ending in a digit cannot shift them.
 bool names_function(const std::string& mangled, const std::string& function) {
     if (mangled == function) return true;
-    const std::string token = std::to_string(function.size()) + function;
-    for (auto p = mangled.find(token); p != std::string::npos; p = mangled.find(token, p + 1)) {
-        bool starts = p == 0 || !std::isdigit(static_cast<unsigned char>(mangled[p - 1]));
-        if (starts && mangled.rfind("_Z", 0) == 0) return true;
+    if (mangled.rfind("_Z", 0) != 0) return false;
+    std::size_t p = 2;
+    if (p < mangled.size() && mangled[p] == 'N') ++p;  // a nested name
+    while (p < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[p]))) {
+        std::size_t len = 0;
+        while (p < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[p])))
+            len = len * 10 + static_cast<std::size_t>(mangled[p++] - '0');
+        if (len == 0 || p + len > mangled.size()) return false;
+        if (len == function.size() && mangled.compare(p, len, function) == 0) return true;
+        p += len;
     }
     return false;
 }
@@ -94,16 +103,35 @@ std::string ncu_kernel_filter(const std::vector<std::string>& regexes) {
     return out;
 }
 
-int sanitizer_errors(const std::string& report) {
-    static const std::regex summary(R"(ERROR SUMMARY: ([0-9]+) errors?)");
+sanitizer_counts sanitizer_summary(const std::string& report) {
+    // Line by line: with more errors than it prints, the tool also writes
+    // "ERROR SUMMARY: 316 errors were not printed. ..." before the real summary.
+    static const std::regex errors_only(R"(ERROR SUMMARY: ([0-9]+) errors?\s*)");
+    static const std::regex racecheck(
+        R"(.*RACECHECK SUMMARY: [0-9]+ hazards? displayed \(([0-9]+) errors?, ([0-9]+) warnings?\)\s*)");
+    std::optional<sanitizer_counts> found;
+    std::istringstream lines(report);
+    std::string line;
     std::smatch m;
-    if (!std::regex_search(report, m, summary))
-        throw Error(
-            "the compute-sanitizer report has no \"ERROR SUMMARY: <n> errors\" line, so its "
-            "error count is unknown; it ends:\n" +
-            report.substr(report.size() > 2000 ? report.size() - 2000 : 0));
-    return std::stoi(m[1].str());
+    while (std::getline(lines, line)) {
+        if (std::regex_match(line, m, racecheck)) {
+            found = sanitizer_counts{std::stoi(m[1].str()), std::stoi(m[2].str())};
+        } else {
+            const auto at = line.find("ERROR SUMMARY: ");
+            const std::string tail = at == std::string::npos ? "" : line.substr(at);
+            if (std::regex_match(tail, m, errors_only))
+                found = sanitizer_counts{std::stoi(m[1].str()), 0};
+        }
+    }
+    if (found) return *found;
+    throw Error(
+        "the compute-sanitizer report has neither an \"ERROR SUMMARY: <n> errors\" nor a "
+        "\"RACECHECK SUMMARY: ... (<n> errors, <m> warnings)\" line, so its counts are "
+        "unknown; it ends:\n" +
+        report.substr(report.size() > 2000 ? report.size() - 2000 : 0));
 }
+
+int sanitizer_errors(const std::string& report) { return sanitizer_summary(report).errors; }
 
 std::string mask_sanitizer_report(const std::string& report, const std::string& source_root) {
     std::string out = report;

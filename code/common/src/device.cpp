@@ -68,11 +68,12 @@ void report_device_provenance() {
     report_provenance("gpu_name", prop.name);
     report_provenance("compute_capability", cc);
     report_provenance("sm_count", std::to_string(sms));
-    report_provenance("driver_version", cuda_version_text(driver));
+    report_provenance("driver_cuda_version", cuda_version_text(driver));
     report_provenance("runtime_version", cuda_version_text(runtime));
     report_provenance("cuda_device_index", std::to_string(device));
-    std::printf("GPU %d: %s, compute capability %s, %d SMs (driver CUDA %s, runtime %s)\n", device,
-                prop.name, cc.c_str(), sms, cuda_version_text(driver).c_str(),
+    // One line the width of a page: under 80 columns.
+    std::printf("GPU %d: %s, sm_%d%d, %d SMs, CUDA driver %s, runtime %s\n", device, prop.name,
+                major, minor, sms, cuda_version_text(driver).c_str(),
                 cuda_version_text(runtime).c_str());
     std::fflush(stdout);
 }

@@ -12,6 +12,10 @@
 namespace book {
 
 int gpu_main(int argc, char** argv, int (*body)(int, char**)) {
+    // Line by line, so that a program that crashes keeps what it printed
+    // (stdout is a pipe under the runner, fully buffered by default). setvbuf
+    // must come before any output.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     const std::string name = program_name(argc, argv);
     try {
         require_gpu();

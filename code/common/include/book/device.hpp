@@ -56,8 +56,10 @@ int blocks_per_sm(Kernel kernel, int threads, std::size_t dynamic_smem = 0) {
 
 /// Report the current device as run provenance (book::report_provenance):
 /// `gpu_name`, `compute_capability` (like `9.0`), `sm_count`,
-/// `driver_version` and `runtime_version` (like `13.0`), and
-/// `cuda_device_index`. Also prints one line about the device to stdout.
+/// `driver_cuda_version` (the CUDA version the driver supports) and
+/// `runtime_version` (like `13.0`), and `cuda_device_index` (the runner adds
+/// the driver's own version, `driver_version`). Also prints one line about the
+/// device to stdout, under 80 columns.
 /// Launches no kernel, so it loads no module.
 void report_device_provenance();
 
