@@ -112,6 +112,13 @@ void run_program(const Options& opt) {
         std::fill(rnd.end() - n_true, rnd.end(), true);
     }
 
+    // The model's parameters, so that the text quotes them from the run.
+    book::report("threads", static_cast<double>(opt.threads), "threads");
+    book::report("warp", opt.warp, "lanes");
+    book::report("slow_every", static_cast<double>(opt.slow_every), "lanes");
+    book::report("slow_cost_a", static_cast<double>(opt.slow_cost_a), "units");
+    book::report("slow_cost_b", static_cast<double>(opt.slow_cost_b), "units");
+
     const RowPrinter rows(opt.warp, opt.threads);
     const long long a = opt.cost_a;
     const long long b = opt.cost_b;

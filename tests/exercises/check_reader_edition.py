@@ -7,7 +7,8 @@ hidden test (neither its source nor its test case names) and no solution.
 Every file the HTML build published (pages, their sources, the search index) is
 read as text (HTML entities decoded) and searched for each hidden test case's
 name, each assertion line of the hidden test files, and each line of the
-solutions that the starters do not share.
+solutions that neither the starters nor the book's own programs (code/, which
+the book shows) hold: a line every reader can already read gives nothing away.
 """
 import argparse
 import html
@@ -33,6 +34,12 @@ def main():
     a = ap.parse_args()
     book = json.loads((Path(a.build) / "exercises.json").read_text())
     needles = {}
+    public = set()  # lines of the book's own programs, shown in the reader's edition
+    if book["exercises"]:
+        root = Path(book["exercises"][0]["dir"]).resolve().parents[2]
+        for p in sorted((root / "code").rglob("*")):
+            if p.is_file() and p.suffix in (".cu", ".cuh", ".cpp", ".hpp", ".h"):
+                public.update(lines_of(p))
     for e in book["exercises"]:
         for name in e["hidden_tests"]:
             needles[name] = f"{e['id']}: the hidden test case name \"{name}\""
@@ -44,7 +51,7 @@ def main():
         for f in e["student_files"]:
             starter = set(lines_of(Path(e["dir"]) / f))
             for line in lines_of(Path(e["solution_dir"]) / f):
-                if line not in starter:
+                if line not in starter and line not in public:
                     needles[line] = f"{e['id']}: a line of the solution {f}"
     html_dir = Path(a.html)
     files = [p for p in html_dir.rglob("*") if p.is_file() and p.suffix in (".html", ".txt", ".js", ".md")]

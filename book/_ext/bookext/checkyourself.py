@@ -23,12 +23,11 @@ from __future__ import annotations
 import re
 
 from docutils import nodes
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from .booknodes import check_answer, check_yourself
-from .common import BookDirective, BookError, load_json
+from .common import BookDirective, BookError, PerPageCollector, load_json
 from .legacy import search_tags
 from .manifest import LEGACY, manifest, read_manifest
 
@@ -84,35 +83,17 @@ class CheckYourself(BookDirective):
             return False  # reported once, by check_tests
 
 
-class QuestionCollector(EnvironmentCollector):
+class QuestionCollector(PerPageCollector):
     """Per page: the questions it asks, [(id, line)], in env.book_questions."""
+    attr = "book_questions"
 
-    @staticmethod
-    def _all(env) -> dict:
-        if not hasattr(env, "book_questions"):
-            env.book_questions = {}
-        return env.book_questions
-
-    def clear_doc(self, app, env, docname):
-        self._all(env).pop(docname, None)
-
-    def merge_other(self, app, env, docnames, other):
-        mine, theirs = self._all(env), self._all(other)
-        for docname in docnames:
-            if docname in theirs:
-                mine[docname] = theirs[docname]
-
-    def process_doc(self, app, doctree):
-        found = [(n["qid"], n.line) for n in doctree.findall(check_yourself)]
-        if found:
-            self._all(app.env)[app.env.docname] = found
-        else:
-            self._all(app.env).pop(app.env.docname, None)
+    def found(self, doctree):
+        return [(n["qid"], n.line) for n in doctree.findall(check_yourself)]
 
 
 def check_tests(app, env):
     questions = sorted((doc, line or 0, qid)
-                       for doc, found in QuestionCollector._all(env).items() for qid, line in found)
+                       for doc, found in QuestionCollector.pages(env).items() for qid, line in found)
     first = {}
     for doc, line, qid in questions:
         if qid in first:

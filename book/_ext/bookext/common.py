@@ -8,6 +8,7 @@ import os
 import re
 
 from docutils import nodes
+from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util.docutils import SphinxDirective
 
 
@@ -144,3 +145,35 @@ def literal(text: str, language: str = "text", classes=()) -> nodes.literal_bloc
     block["language"] = language
     block["classes"].extend(classes)
     return block
+
+
+class PerPageCollector(EnvironmentCollector):
+    """What each page holds of one kind, kept in the environment as
+    env.<attr> = {docname: found}: dropped when the page is read again, merged
+    from parallel readers. A subclass names `attr` and says what it finds."""
+    attr = ""
+
+    @classmethod
+    def pages(cls, env) -> dict:
+        if not hasattr(env, cls.attr):
+            setattr(env, cls.attr, {})
+        return getattr(env, cls.attr)
+
+    def found(self, doctree):
+        raise NotImplementedError
+
+    def clear_doc(self, app, env, docname):
+        self.pages(env).pop(docname, None)
+
+    def merge_other(self, app, env, docnames, other):
+        mine, theirs = self.pages(env), self.pages(other)
+        for docname in docnames:
+            if docname in theirs:
+                mine[docname] = theirs[docname]
+
+    def process_doc(self, app, doctree):
+        found = self.found(doctree)
+        if found:
+            self.pages(app.env)[app.env.docname] = found
+        else:
+            self.pages(app.env).pop(app.env.docname, None)

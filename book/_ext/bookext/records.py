@@ -289,14 +289,36 @@ def format_value(value, spec: str) -> str:
         if spec:
             return format(value, spec)
         if float(value).is_integer() and abs(value) < 1e15:
-            return str(int(value))  # counts and limits read as integers
+            # Counts and limits read as integers, with a comma from four digits on
+            # (the book's one rule for numbers, prose and tables alike).
+            return f"{int(value):,}"
         return f"{value:g}"
     except ValueError as e:
         raise BookError(f"bad format '{spec}': {e}") from None
 
 
+def lookup_value(record: dict, run: str, key: str):
+    """A result's value, or with `check:<id>` the value one of the run's checks
+    computed (a ratio `value / over` where the check has `over`), so that prose
+    can quote a derived number that an expectation also bounds."""
+    if key.startswith("check:"):
+        cid = key[len("check:"):]
+        for check in record.get("checks") or []:
+            if check.get("id") == cid:
+                if "value" not in check:
+                    raise BookError(f"check '{cid}' of '{run}' computed no value")
+                return check["value"]
+        ids = ", ".join(c.get("id", "?") for c in record.get("checks") or []) or "none"
+        raise BookError(f"run record '{run}' has no check '{cid}' (it has: {ids})")
+    results = record["results"]
+    if key not in results:
+        raise BookError(f"run record '{run}' has no result '{key}'")
+    return results[key]["value"]
+
+
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
-    """{value}`<run>:<result>` or {value}`<run>:<result>|<format>`."""
+    """{value}`<run>:<result>`, {value}`<run>:check:<id>`, each optionally
+    followed by `|<format>`."""
     env = inliner.document.settings.env
     ref, _, spec = text.partition("|")
     run, _, key = ref.partition(":")
@@ -306,11 +328,9 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
                             "(in a Markdown table cell, write the '|' as '\\|')")
         run = resolve_key(env.docname, run)
         record, _ = load_record(env, run)
-        results = record["results"]
-        if key not in results:
-            raise BookError(f"run record '{run}' has no result '{key}'")
+        value = lookup_value(record, run, key)
         try:
-            shown = format_value(results[key]["value"], spec)
+            shown = format_value(value, spec)
         except BookError as e:
             raise BookError(f"result '{key}' of '{run}': {e}") from None
     except BookError as e:

@@ -27,11 +27,10 @@ import posixpath
 import shutil
 
 from docutils import nodes
-from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-from .common import BookError, load_json, source_path
+from .common import BookError, PerPageCollector, load_json, source_path
 
 logger = logging.getLogger(__name__)
 CODE_PAGES = "_code"
@@ -120,28 +119,12 @@ class SourceLinks(SphinxPostTransform):
             node.replace_self(ref)
 
 
-class SourceCollector(EnvironmentCollector):
+class SourceCollector(PerPageCollector):
     """Per page, the repository files its listings show: env.book_sources."""
+    attr = "book_sources"
 
-    @staticmethod
-    def _all(env) -> dict:
-        if not hasattr(env, "book_sources"):
-            env.book_sources = {}
-        return env.book_sources
-
-    def clear_doc(self, app, env, docname):
-        self._all(env).pop(docname, None)
-
-    def merge_other(self, app, env, docnames, other):
-        mine, theirs = self._all(env), self._all(other)
-        for docname in docnames:
-            if docname in theirs:
-                mine[docname] = theirs[docname]
-
-    def process_doc(self, app, doctree):
-        found = {n["path"] for n in doctree.findall(source_ref)}
-        if found:
-            self._all(app.env)[app.env.docname] = found
+    def found(self, doctree):
+        return {n["path"] for n in doctree.findall(source_ref)}
 
 
 # ---- a page per listed file -------------------------------------------------------------
@@ -149,7 +132,7 @@ class SourceCollector(EnvironmentCollector):
 def _source_pages(app) -> dict:
     """{path: [docnames that list it]}."""
     pages: dict = {}
-    for docname, paths in sorted(SourceCollector._all(app.env).items()):
+    for docname, paths in sorted(SourceCollector.pages(app.env).items()):
         for path in paths:
             pages.setdefault(path, []).append(docname)
     return pages

@@ -10,7 +10,7 @@ from conftest import BOOK
 from bookext.common import BookError, cap_text, load_json, resolve_key, source_path, visible_text
 from bookext.exercises import split_markdown
 from bookext.listings import describe_lines, extract, marker_list, parse_markers
-from bookext.records import format_value, provenance_text, validate
+from bookext.records import format_value, lookup_value, provenance_text, validate
 
 
 # ---- listing markers -------------------------------------------------------------
@@ -179,6 +179,8 @@ def test_provenance_of_a_gpu_recording():
 
 def test_values_format():
     assert format_value(132.0, "") == "132"
+    assert format_value(65536.0, "") == "65,536"  # one rule: a comma from four digits on
+    assert format_value(2048, "") == "2,048"
     assert format_value(0.5, ".0%") == "50%"
     assert format_value(1234567.0, ",.0f") == "1,234,567"
     assert format_value(0.123456, "") == "0.123456"
@@ -211,3 +213,16 @@ def test_exercise_readme_is_split_at_its_second_level_headings():
     assert parts["Check yourself"] == (11, ["run"])
     with pytest.raises(BookError, match="R.md:1: the first line should be the title"):
         split_markdown(["Exercise", "## Hints"], "R.md")
+
+
+def test_value_of_a_check():
+    record = {"results": {"a": {"value": 3.0, "unit": "ms"}},
+              "checks": [{"id": "ratio", "value": 1.995, "ok": True}, {"id": "gone", "ok": False}]}
+    assert lookup_value(record, "ch/x", "a") == 3.0
+    assert lookup_value(record, "ch/x", "check:ratio") == 1.995
+    with pytest.raises(BookError, match="no check 'nope' .*it has: ratio, gone"):
+        lookup_value(record, "ch/x", "check:nope")
+    with pytest.raises(BookError, match="check 'gone' of 'ch/x' computed no value"):
+        lookup_value(record, "ch/x", "check:gone")
+    with pytest.raises(BookError, match="has no result 'b'"):
+        lookup_value(record, "ch/x", "b")

@@ -1,0 +1,53 @@
+"""The stencil against the copy ceiling (runs stencil-steps and stencil-sweep):
+each step's bandwidth as a fraction of cudaMemcpy's at R = 3, and the sweep's
+kernels over the radius R."""
+RUNS = ["stencil-steps", "stencil-sweep"]
+ALT = ("Two charts of the stencil's bandwidth as a fraction of the cudaMemcpy device-to-device "
+       "bandwidth measured in the same run, on 2^28 floats. Left: one horizontal bar per step at "
+       "radius 3, from the plain kernel with one output per thread at about half the copy's "
+       "bandwidth, through the tiled kernel, which is slower still, to the kernels with 16-byte "
+       "loads at about the copy's bandwidth; a solid line marks the copy at 1 and a dotted line the "
+       "target of 0.95. Right: the same fraction against the radius, from 1 to 128 on a logarithmic "
+       "axis, for five kernels: the kernels with 16-byte loads stay near the copy for small radii "
+       "and fall as the radius grows, when the work per output, not memory, sets the time.")
+
+# The steps in the order the benchmark prints them, and the sweep's kernels.
+STEPS = ["plain", "tiled", "plain_k4", "vec_x1", "tiled_vec_x1", "vec_x4", "tiled_vec_x4",
+         "tiled_async_x4"]
+SWEEP = ["plain", "vec_x1", "vec_x4", "tiled_vec_x4", "tiled_async_x4"]
+MARKERS = ["o", "s", "^", "D", "v"]
+
+
+def draw(fig, runs, theme):
+    steps, sweep = runs["stencil-steps"], runs["stencil-sweep"]
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.15]})
+
+    ratios = [steps.result(f"{k}_over_copy") for k in STEPS]
+    rows = list(range(len(STEPS)))[::-1]  # the first step on top
+    bars = left.barh(rows, ratios, color=theme.colors[0], height=0.65)
+    # Each bar's value inside it, in a colour that reads on the bar.
+    left.bar_label(bars, fmt="%.2f", label_type="center",
+                   color="white" if theme.name == "light" else "#111111")
+    left.set_yticks(rows, STEPS)
+    left.axvline(1.0, color=theme.foreground, linewidth=1.2)
+    left.axvline(0.95, color=theme.muted, linestyle=":")
+    left.set_xlim(0, 1.1)
+    left.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    left.set_xlabel("bandwidth / cudaMemcpy's, R = 3")
+    left.set_title("solid: the copy; dotted: 0.95", color=theme.muted)
+    left.grid(axis="y", visible=False)
+
+    top = 0.0
+    for k, marker, color in zip(SWEEP, MARKERS, theme.colors):
+        points = sweep.series(rf"sweep_{k}_r(\d+)_over_copy")
+        radii = [r for r, _ in points]
+        top = max(top, max(v for _, v in points))
+        right.plot(radii, [v for _, v in points], marker=marker, color=color, label=k)
+    right.axhline(1.0, color=theme.foreground, linewidth=1.2)
+    right.set_xscale("log", base=2)
+    right.set_xticks(radii, [f"{r:g}" for r in radii])
+    right.set_xlabel("radius R")
+    right.set_ylabel("bandwidth / cudaMemcpy's")
+    right.set_ylim(0, max(1.1, top * 1.05))
+    right.set_title("the sweep's kernels over R", color=theme.muted)
+    right.legend(loc="upper right", bbox_to_anchor=(1.0, 0.9))
