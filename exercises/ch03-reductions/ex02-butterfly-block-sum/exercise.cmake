@@ -1,0 +1,6 @@
+# Exercise 3.2's contract (cmake/BookExerciseContract.cmake says what each setting
+# means). The tests are tests/ch03-reductions/exercises/ex02-butterfly-block-sum/:
+# .cu test files make this a GPU exercise, which links book_cuda without asking.
+set(EXERCISE_STUDENT_FILES block_sum_all.cu)
+set(EXERCISE_POINTS visible 7 hidden 3)
+set(EXERCISE_TIMEOUT 60)

@@ -1,0 +1,88 @@
+// Exercise 3.4, two float sums that keep their error small
+// (exercises/ch03-reductions/ex04-float-sums): against the order the header
+// specifies, against exact sums, and against the error bounds of chapter 3's
+// section 3.8. The visible test set: shipped to students. The same tests are
+// built against the starter (they must fail) and the solution (they must pass).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "float_sums.hpp"
+
+namespace {
+
+// Values in (0, 1], each a whole multiple of 2^-24: exact in float, and their
+// sum exact in double for up to 2^29 of them.
+std::vector<float> unit_values(std::size_t n, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::vector<float> x(n);
+    for (float& v : x) v = static_cast<float>((gen() >> 8) + 1u) * 0x1p-24f;
+    return x;
+}
+
+double exact_sum(const std::vector<float>& x) {
+    double s = 0;
+    for (float v : x) s += v;
+    return s;
+}
+
+// The order pairwise_sum promises, written out once more.
+float reference_pairwise(const float* x, std::size_t n) {
+    if (n <= ch03ex4::kPairwiseBase) {
+        float s = 0.0f;
+        for (std::size_t i = 0; i < n; ++i) s = s + x[i];
+        return s;
+    }
+    return reference_pairwise(x, n / 2) + reference_pairwise(x + n / 2, n - n / 2);
+}
+
+}  // namespace
+
+TEST_CASE("no values, one value", "[ch03][exercise][ex04]") {
+    const float one[] = {0.3f};
+    CHECK(ch03ex4::pairwise_sum(one, 0) == 0.0f);
+    CHECK(ch03ex4::compensated_sum(one, 0) == 0.0f);
+    CHECK(ch03ex4::pairwise_sum(one, 1) == 0.3f);
+    CHECK(ch03ex4::compensated_sum(one, 1) == 0.3f);
+    CHECK(ch03ex4::pairwise_depth(0) == 0);
+    CHECK(ch03ex4::pairwise_depth(1) == 0);
+}
+
+TEST_CASE("pairwise_sum adds in the order it promises", "[ch03][exercise][ex04]") {
+    const std::size_t n = GENERATE(2, 7, 8, 9, 17, 1000, 65537);
+    CAPTURE(n);
+    const auto x = unit_values(n, 3u + static_cast<unsigned>(n));
+    // Bit for bit: the same additions in the same order give the same float.
+    CHECK(ch03ex4::pairwise_sum(x.data(), n) == reference_pairwise(x.data(), n));
+}
+
+TEST_CASE("the depth of the pairwise tree", "[ch03][exercise][ex04]") {
+    CHECK(ch03ex4::pairwise_depth(2) == 1);
+    CHECK(ch03ex4::pairwise_depth(8) == 7);
+    CHECK(ch03ex4::pairwise_depth(9) == 5);          // 1 + the depth of the larger half, 5 values
+    CHECK(ch03ex4::pairwise_depth(16) == 8);         // 1 + 7
+    CHECK(ch03ex4::pairwise_depth(1u << 20) == 24);  // 17 halvings to 8 values, then 7
+}
+
+TEST_CASE("2^25 ones: the loop stops at 2^24, these do not", "[ch03][exercise][ex04]") {
+    const std::vector<float> ones(std::size_t{1} << 25, 1.0f);
+    CHECK(ch03ex4::pairwise_sum(ones.data(), ones.size()) == 33554432.0f);
+    CHECK(ch03ex4::compensated_sum(ones.data(), ones.size()) == 33554432.0f);
+}
+
+TEST_CASE("within the error bounds of section 3.8", "[ch03][exercise][ex04]") {
+    const std::size_t n = std::size_t{1} << 20;
+    const auto x = unit_values(n, 99u);
+    const double exact = exact_sum(x);  // every value is positive: the sum of magnitudes too
+    const double u = 0x1p-24;
+    const double h = static_cast<double>(ch03ex4::pairwise_depth(n));
+    const double pairwise_bound = h * u / (1 - h * u) * exact;
+    CHECK(std::fabs(ch03ex4::pairwise_sum(x.data(), n) - exact) <= pairwise_bound);
+    // Compensated: within about two roundings of the result, whatever n.
+    CHECK(std::fabs(ch03ex4::compensated_sum(x.data(), n) - exact) <= 2 * u * exact);
+}

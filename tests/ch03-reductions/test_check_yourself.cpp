@@ -1,0 +1,213 @@
+// Chapter 3's "check yourself" answers (chapters/ch03-reductions.md), one test
+// per question id. Each test is tagged [cy:<id>]; the book's build fails if a
+// question has no test or a test has no question. Answers about arithmetic (the
+// banks, the shuffle tree, float rounding) are checked against the model of the
+// trees in tree_model.hpp, small simulations and the chapter's CPU code
+// (reduce_plan.hpp); answers about the H200
+// against the records the built book shows (book::test::record: on a GPU
+// machine the runs of this build, elsewhere the committed recordings).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "book/test/records.hpp"
+#include "record_text.hpp"
+#include "reduce_plan.hpp"
+#include "tree_model.hpp"
+
+namespace {
+
+const std::string kChapter = "ch03-reductions/";
+
+nlohmann::json record(const std::string& run) { return book::test::record(kChapter + run); }
+
+using book::test::result;
+using book::test::text;
+using ch03test::count_lines;
+using ch03test::tree::kBlock;
+using ch03test::tree::model_load_conflicts_per_block;
+using ch03test::tree::strides;
+using ch03test::tree::ways;
+using ch03test::tree::words_read;
+
+}  // namespace
+
+TEST_CASE("step 1 is slow by its instructions, not by a branch", "[ch03][cy:ch03-divergent-slow]") {
+    const auto sass = record("reduce-sass");
+    const std::string step1 = text(sass, "sass:reduce_interleaved_divergent");
+    const std::string step2 = text(sass, "sass:reduce_interleaved_strided");
+    // No divergent branch: no convergence barrier, and the addition is predicated.
+    CHECK(count_lines(step1, R"(\bBSSY\b|\bBSYNC\b)") == 0);
+    CHECK(count_lines(step1, R"(@!?P\d+ FADD)") >= 1);
+    CHECK(count_lines(step1, R"(@!?P\d+ STS)") >= 1);
+    // The remainder: an unsigned division by a number that is not a constant.
+    CHECK(count_lines(step1, R"(I2F\.U32\.RP)") >= 1);
+    CHECK(count_lines(step1, R"(MUFU\.RCP)") >= 1);
+    CHECK(count_lines(step2, R"(MUFU\.RCP)") == 0);
+    // Every warp issues every level: the instructions, not the lanes, differ.
+    const auto prof = record("reduce-profile");
+    const double i1 = result(prof, "ncu:s1_p1:smsp__inst_executed.sum");
+    const double i2 = result(prof, "ncu:s2_p1:smsp__inst_executed.sum");
+    CHECK(i1 / i2 > 1.5);
+    // ... and each issued instruction counts nearly all 32 lanes as active.
+    CHECK(result(prof, "ncu:s1_p1:smsp__thread_inst_executed_per_inst_executed.ratio") > 31.0);
+}
+
+TEST_CASE("step 2's tree conflicts in the banks; steps 1 and 3 do not",
+          "[ch03][cy:ch03-bank-conflicts]") {
+    // The answer's arithmetic: warp 0 of step 2.
+    CHECK(ways(words_read(2, 1, 0, false)) == 2);
+    CHECK(ways(words_read(2, 1, 0, true)) == 2);
+    CHECK(ways(words_read(2, 2, 0, false)) == 4);
+    CHECK(ways(words_read(2, 4, 0, false)) == 8);
+    CHECK(ways(words_read(2, 8, 0, false)) == 8);
+    CHECK(ways(words_read(2, 16, 0, false)) == 8);
+    CHECK(ways(words_read(2, 32, 0, false)) == 4);
+    for (int s : strides(3))
+        for (int warp = 0; warp < kBlock / 32; ++warp) {
+            CAPTURE(s, warp);
+            CHECK(ways(words_read(3, s, warp, false)) <= 1);
+            CHECK(ways(words_read(3, s, warp, true)) <= 1);
+        }
+    for (int s : strides(1))
+        for (int warp = 0; warp < kBlock / 32; ++warp) {
+            CAPTURE(s, warp);
+            CHECK(ways(words_read(1, s, warp, false)) <= 1);
+            CHECK(ways(words_read(1, s, warp, true)) <= 1);
+        }
+    // The whole tree of one block: 8 + 12 + 14 + 14 + 14 + 6 + 2 conflicts
+    // over the levels with strides 1 to 64 (two loads per level).
+    CHECK(model_load_conflicts_per_block(2) == 70);
+    CHECK(model_load_conflicts_per_block(1) == 0);
+    CHECK(model_load_conflicts_per_block(3) == 0);
+
+    // Nsight Compute, first pass on 2^24 floats: step 2 has the conflicts the
+    // model predicts, steps 1 and 3 a small fraction of them.
+    const auto prof = record("reduce-profile");
+    const double blocks = result(prof, "ncu:s2_p1:launch__grid_size");
+    const double c1 =
+        result(prof, "ncu:s1_p1:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    const double c2 =
+        result(prof, "ncu:s2_p1:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    const double c3 =
+        result(prof, "ncu:s3_p1:l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum");
+    CHECK(c2 / (blocks * model_load_conflicts_per_block(2)) == Approx(1.0).margin(0.1));
+    CHECK(c2 > 20 * c1);
+    CHECK(c2 > 20 * c3);
+}
+
+TEST_CASE("the volatile tail: a race by the rules, right sums on the H200",
+          "[ch03][cy:ch03-volatile-since-volta]") {
+    const auto tail = record("warp-tail");
+    CHECK(result(tail, "blocks_checked_volatile") >= 400000);
+    CHECK(result(tail, "wrong_sums_volatile") == 0);
+    CHECK(result(tail, "wrong_sums_shfl") == 0);
+    CHECK(result(tail, "wrong_sums_syncwarp") == 0);
+    // Without volatile, nearly every block is wrong.
+    CHECK(result(tail, "wrong_sums_plain") > 0.9 * result(tail, "blocks_checked_plain"));
+    // racecheck: hazards between the lanes of a warp, as warnings.
+    const auto race = record("warp-tail-volatile-racecheck");
+    CHECK(result(race, "sanitizer_warnings") > 0);
+    CHECK(result(race, "sanitizer_errors") == 0);
+    CHECK(count_lines(text(race, "sanitizer:racecheck"), "Warp Level Programming") > 0);
+    const auto good = record("warp-tail-good-racecheck");
+    CHECK(result(good, "sanitizer_warnings") == 0);
+    CHECK(result(good, "sanitizer_errors") == 0);
+}
+
+TEST_CASE("a warp sum is five shuffles; block_sum makes two rounds",
+          "[ch03][cy:ch03-shuffle-depth]") {
+    // The loop of warp_sum (warp_tails.cuh): offsets 16, 8, 4, 2, 1.
+    std::vector<int> offsets;
+    for (int offset = 16; offset > 0; offset >>= 1) offsets.push_back(offset);
+    CHECK(offsets == std::vector<int>{16, 8, 4, 2, 1});
+    CHECK((1 << offsets.size()) == 32);
+    // Simulated: after the five steps lane 0 holds the sum of the 32 lanes.
+    std::vector<long> lanes(32);
+    for (int l = 0; l < 32; ++l) lanes[static_cast<std::size_t>(l)] = 1L << l;
+    for (int offset : offsets) {
+        std::vector<long> next = lanes;
+        for (int l = 0; l + offset < 32; ++l)
+            next[static_cast<std::size_t>(l)] += lanes[static_cast<std::size_t>(l + offset)];
+        lanes = next;
+    }
+    CHECK(lanes[0] == (1L << 32) - 1);
+    // The compiled kernels: five SHFL.DOWN in the last warp's tail, ten on the
+    // straight path of step 6's block_sum (its guarded copy aside).
+    const auto tails = record("warp-tail-sass");
+    CHECK(count_lines(text(tails, "sass:sum_tail_shfl"), R"(SHFL\.DOWN)") == 5);
+    const auto sass = record("reduce-sass");
+    CHECK(count_lines(text(sass, "sass:reduce_warp_block"), R"(SHFL\.DOWN PT,)") == 10);
+}
+
+TEST_CASE("one launch wins where reading is short, not where it is long",
+          "[ch03][cy:ch03-one-launch-small]") {
+    const auto bench = record("reduce-bench");
+    CHECK(result(bench, "launches_one_pass_2e16") == 1);
+    CHECK(result(bench, "launches_two_pass_2e16") == 2);
+    CHECK(result(bench, "one_pass_us_2e16") < 0.8 * result(bench, "two_pass_us_2e16"));
+    // Reading 2^16 floats takes a few microseconds, 2^28 floats hundreds.
+    CHECK(result(bench, "ceiling_us_2e16") < 15);
+    CHECK(result(bench, "ceiling_us_2e28") > 100);
+    CHECK(result(bench, "one_pass_us_2e28") / result(bench, "two_pass_us_2e28") ==
+          Approx(1.0).margin(0.05));
+}
+
+TEST_CASE("a float loop stops at 2^24", "[ch03][cy:ch03-float-order]") {
+    const float big = 16777216.0f;  // 2^24
+    volatile float one = 1.0f, three_quarters = 0.75f, just_over_one = std::nextafter(1.0f, 2.0f);
+    CHECK(big + one == big);             // a tie: to the even neighbour, 2^24
+    CHECK(big + three_quarters == big);  // below half the spacing of 2
+    CHECK(big + just_over_one == 16777218.0f);
+    CHECK(std::nextafter(big, 2 * big) - big == 2.0f);
+    // The chapter's CPU loop on ones: it stops at 2^24.
+    const std::vector<float> ones((std::size_t{1} << 24) + 4096, 1.0f);
+    CHECK(ch03::sequential_float_sum(ones.data(), ones.size()) == big);
+    CHECK(ch03::pairwise_float_sum(ones.data(), ones.size()) == 16777216.0f + 4096.0f);
+    // The GPU run's loop: 2^28 values in (0, 1] gave exactly 2^24.
+    CHECK(result(record("reduce-accuracy"), "acc_loop_sum_2e28") == 16777216.0);
+}
+
+TEST_CASE("the order of float additions changes the sum; a tree is closer",
+          "[ch03][cy:ch03-float-associativity]") {
+    volatile float a = 1e8f, b = 1.0f, c = -1e8f;
+    CHECK((a + b) + c == 0.0f);  // 1e8 + 1 rounds back to 1e8 (floats are 8 apart there)
+    CHECK((a + c) + b == 1.0f);
+    // CPU: 2^20 values in (0, 1], the loop against the pairwise tree, each
+    // against the exact sum (every value is k * 2^-24, so double is exact).
+    std::mt19937 gen(11);
+    std::vector<float> x(std::size_t{1} << 20);
+    for (float& v : x) v = ch03::unit_float(gen());
+    double exact = 0;
+    for (float v : x) exact += v;
+    const double loop = ch03::sequential_float_sum(x.data(), x.size());
+    const double tree = ch03::pairwise_float_sum(x.data(), x.size());
+    CHECK(loop != tree);
+    CHECK(std::fabs(tree - exact) < std::fabs(loop - exact));
+    // The GPU run: step 8's error is far below the loop's, and its depth is
+    // what the chapter's model of the kernel gives for the launch it used.
+    const auto acc = record("reduce-accuracy");
+    CHECK(result(acc, "acc_loop_rel_err_2e20") > 10 * result(acc, "acc_one_pass_rel_err_2e20"));
+    CHECK(result(acc, "acc_one_pass_depth_2e28") < 1000);
+    const int sms = std::stoi(acc.at("provenance").at("sm_count").get<std::string>());
+    const std::size_t n = std::size_t{1} << 28;
+    CHECK(result(acc, "acc_one_pass_depth_2e28") ==
+          ch03::summation_depth(ch03::step::one_pass, n, ch03::default_policy().at(n), sms));
+}
+
+TEST_CASE("at 2^28 floats the sums read at the speed of the read stream",
+          "[ch03][cy:ch03-memory-ceiling]") {
+    const auto bench = record("reduce-bench");
+    CHECK(result(bench, "one_pass_of_ceiling_2e28") == Approx(1.0).margin(0.05));
+    CHECK(result(bench, "cub_of_ceiling_2e28") == Approx(1.0).margin(0.05));
+    // The ceiling kernel reads the input once: 2^24 floats, 64 MiB, in Nsight
+    // Compute's run (within 1% for what else the DRAM serves).
+    const auto prof = record("reduce-profile");
+    CHECK(result(prof, "ncu:ceiling:dram__bytes_read.sum") ==
+          Approx(4.0 * (1 << 24)).epsilon(0.01));
+}
