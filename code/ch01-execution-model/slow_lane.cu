@@ -16,7 +16,7 @@
 namespace {
 
 constexpr int kThreads = 256, kWarp = 32;
-constexpr int kFast = 10, kSlow = 1000;  // units of work: the seed's cost_a and cost_b
+constexpr int kFast = 10, kSlow = 1000;  // units of work: the model's cost_a and cost_b
 constexpr std::uint64_t kSeed = 7;
 
 // One unit: xor-shift then multiply by an odd constant. Each unit needs the

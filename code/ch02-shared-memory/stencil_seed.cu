@@ -1,7 +1,7 @@
-// stencil_seed: the widely copied tiled stencil, as the seed text has it, and
+// stencil_seed: the widely copied tiled stencil, exactly as it circulates, and
 // what it does at the ends of the array.
 //
-// The seed's kernel loads its halo with in[gid - RADIUS] and in[gid + blockDim.x]
+// The widely copied kernel loads its halo with in[gid - RADIUS] and in[gid + blockDim.x]
 // and never looks at n: block 0 reads 3 floats before the array, the last block
 // 3 floats after it, and when n is not a multiple of the block size the last
 // block also reads and writes past the end with its own elements.
@@ -10,7 +10,7 @@
 // allocation, so nothing faults): the input's guards hold a sentinel, the
 // output's guards are poisoned, and the program counts the outputs that differ
 // from the CPU reference (zero boundary) and the guard words the kernel wrote.
-// It runs the seed's kernel and the chapter's fixed tiled kernel on the same
+// It runs the widely copied kernel and the chapter's fixed tiled kernel on the same
 // input, at n a multiple of the block and at n not one.
 // With --exact the arrays are allocated to the float, without guards, and only
 // --kernel runs: under compute-sanitizer memcheck, every access past an end is
@@ -29,7 +29,7 @@
 #define RADIUS 3
 
 // [listing:seed-stencil]
-// The seed's kernel, unchanged (only its comments are ours).
+// The widely copied kernel, unchanged (only its comments are ours).
 __global__ void stencil(const float* in, float* out, int n) {
     __shared__ float tile[BLOCK + 2 * RADIUS];
 
@@ -120,7 +120,8 @@ outcome run_exact(const std::string& kernel, long long n) {
 }
 
 int run(int argc, char** argv) {
-    book::options opts("The seed's tiled stencil at the ends of the array, beside the fixed one");
+    book::options opts(
+        "The widely copied tiled stencil at the ends of the array, beside the fixed one");
     bool exact = false;
     long long n = 1000;
     std::string kernel = "seed";
@@ -128,7 +129,8 @@ int run(int argc, char** argv) {
               "allocate exactly n floats, no guards; run --kernel only (for memcheck)");
     opts.option("--n", n, "floats (with --exact)", 1, 1 << 24);
     bool fixed = false;
-    opts.flag("--fixed", fixed, "with --exact: run the fixed kernel instead of the seed's");
+    opts.flag("--fixed", fixed,
+              "with --exact: run the fixed kernel instead of the widely copied one");
     if (const auto status = opts.parse(argc, argv)) return *status;
     if (fixed) kernel = "fixed";
 
