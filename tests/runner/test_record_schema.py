@@ -104,6 +104,10 @@ cases = {
     "check-ok-string": lambda r: set_path(r, ["checks", 0, "ok"], "yes"),
     "ncu-bad": lambda r: r.update(ncu={"a:m": {"value": "3", "unit": ""}}),
     "schema-3": lambda r: r.update(schema=3),
+    # A record made to look older than digests: no schema of the past is read.
+    "schema-1-no-digest": lambda r: (r.update(schema=1), r.pop("digest")),
+    "schema-1-with-legacy-note": lambda r: r.update(schema=1, legacy="made before digests existed"),
+    "legacy-note": lambda r: r.update(legacy="made before digests existed"),
     "no-driver": lambda r: r["provenance"].pop("driver_cuda_version"),
     "no-digest": lambda r: r.pop("digest"),
     "edited-stdout": lambda r: r.update(stdout="ratio = 1.50\n"),

@@ -422,16 +422,7 @@ json load_recording(const Options& o, const Schema& schema, std::vector<std::str
                                 o.recording, k));
     json record = join_volatile(stable, vol);
     validate_record(record, o.recording, true, schema);
-    auto legacy = legacy_note(record, schema);
-    if (legacy) {
-        std::cerr << fmt::format(
-            "bookrun: warning: {}: {}: re-record it on its GPU with "
-            "`tools/book record`\n",
-            o.recording, *legacy);
-        record["legacy"] = *legacy;
-    } else {
-        check_digest(record, o.recording, schema);
-    }
+    check_digest(record, o.recording, schema);
     if (record["name"] != o.name)
         throw Error(fmt::format("{}: the recording is of {}, not {}", o.recording,
                                 record["name"].get<std::string>(), o.name));
@@ -519,11 +510,6 @@ int cmd_save(const Options& o, const Schema& schema) {
     if (record.value("source", "") != "live")
         throw Error(fmt::format("{}: only a live record can become a recording", o.record));
     if (record.contains("checks")) fail_on_checks(record["name"], record["checks"], "ran, but");
-    if (legacy_note(record, schema))
-        throw Error(
-            fmt::format("{}: the record has schema {}, not {}: it was made by an older "
-                        "bookrun; run it again",
-                        o.record, record["schema"].dump(), schema.version));
     check_digest(record, o.record, schema);
     for (const auto& k : schema.build_only)
         if (record.contains(k))

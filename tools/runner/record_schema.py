@@ -56,11 +56,11 @@ def _join(path, key):
     return f"{path}.{key}" if path else str(key)
 
 
-def _check(v, type_, path, schema, may_miss):
+def _check(v, type_, path, schema):
     """An error message, or None when v has the type."""
     alts = _alternatives(type_)
     if len(alts) > 1:
-        if any(_check(v, a, path, schema, may_miss) is None for a in alts):
+        if any(_check(v, a, path, schema) is None for a in alts):
             return None
         return f"field '{path}' should be {type_}, not {_json_type(v)}"
     simple = {"string": lambda x: isinstance(x, str),
@@ -79,7 +79,7 @@ def _check(v, type_, path, schema, may_miss):
                 return f"field '{path}' should be {kind[:-1]}, not {_json_type(v)}"
             items = enumerate(v) if pytype is list else v.items()
             for key, value in items:
-                error = _check(value, inner, _join(path, key), schema, may_miss)
+                error = _check(value, inner, _join(path, key), schema)
                 if error:
                     return error
             return None
@@ -92,25 +92,16 @@ def _check(v, type_, path, schema, may_miss):
         known.add(name)
         p = _join(path, name)
         if name not in v:
-            if raw.endswith("?") or p in may_miss:
+            if raw.endswith("?"):
                 continue
             return f"field '{p}' is missing"
-        error = _check(v[name], field_type, p, schema, may_miss)
+        error = _check(v[name], field_type, p, schema)
         if error:
             return error
     for key in v:
         if key not in known:
             return f"field '{_join(path, key)}' is not in the record schema ({schema['_path']})"
     return None
-
-
-def legacy_note(record, schema):
-    """"record schema 1: made before digests existed", or None for a current record."""
-    version = record.get("schema") if isinstance(record, dict) else None
-    if not isinstance(version, int) or version == schema["version"]:
-        return None
-    legacy = schema.get("legacy", {}).get(str(version))
-    return f"record schema {version}: {legacy.get('note', 'an older schema')}" if legacy else None
 
 
 def validate(record, schema, needs_gpu=False, where="record"):
@@ -122,19 +113,17 @@ def validate(record, schema, needs_gpu=False, where="record"):
     version = record["schema"]
     if not isinstance(version, int) or isinstance(version, bool):
         raise RecordError(f"{where}: field 'schema' should be integer, not {_json_type(version)}")
-    may_miss = set()
     if version != schema["version"]:
-        legacy = schema.get("legacy", {}).get(str(version))
-        if legacy is None:
-            raise RecordError(f"{where}: the record has schema {version}, which {schema['_path']} "
-                              f"does not describe (it describes schema {schema['version']})")
-        may_miss = set(legacy.get("optional", []))
-    error = _check(record, "record", "", schema, may_miss)
+        raise RecordError(f"{where}: the record has schema {version}, which {schema['_path']} "
+                          f"does not describe (it describes schema {schema['version']} only); a "
+                          "record is read only under the schema it was made with: re-record it "
+                          "with `tools/book record`")
+    error = _check(record, "record", "", schema)
     if error:
         raise RecordError(f"{where}: {error}")
     required = schema["provenance_required"]
     for key in required["always"] + (required["gpu"] if needs_gpu else []):
-        if key not in record["provenance"] and f"provenance.{key}" not in may_miss:
+        if key not in record["provenance"]:
             raise RecordError(f"{where}: field 'provenance.{key}' is missing")
 
 

@@ -116,13 +116,10 @@ Schema load_schema(const std::string& path);
 Schema parse_schema(const json& doc, const std::string& path);
 
 /// Throws Error naming `where` and the field when the record does not have the
-/// schema's shape (a field missing, of the wrong type, or unknown).
+/// schema's shape (a field missing, of the wrong type, or unknown), and naming
+/// both versions when the record is of another schema version than the file's.
 void validate_record(const json& record, const std::string& where, bool needs_gpu,
                      const Schema& schema);
-
-/// The legacy note of a record made under an older schema the current one
-/// still accepts ("made before digests existed"), or nullopt for a current record.
-std::optional<std::string> legacy_note(const json& record, const Schema& schema);
 
 // ---- what a record shows -------------------------------------------------------
 

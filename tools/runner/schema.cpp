@@ -49,7 +49,6 @@ std::string join_path(const std::string& path, const std::string& key) {
 
 struct Validator {
     const Schema& schema;
-    const std::set<std::string>& may_miss;  // legacy: paths an older record may lack
 
     /// An error message, or empty when v has the type.
     std::string check(const json& v, const std::string& type, const std::string& path) const {
@@ -98,7 +97,7 @@ struct Validator {
             known.insert(name);
             std::string p = join_path(path, name);
             if (!v.contains(name)) {
-                if (optional || may_miss.count(p) != 0) continue;
+                if (optional) continue;
                 return fmt::format("field '{}' is missing", p);
             }
             if (auto e = check(v[name], field_type.get<std::string>(), p); !e.empty()) return e;
@@ -204,17 +203,6 @@ Schema parse_schema(const json& doc, const std::string& path) {
 
 Schema load_schema(const std::string& path) { return parse_schema(read_json_file(path), path); }
 
-std::optional<std::string> legacy_note(const json& record, const Schema& schema) {
-    if (!record.is_object() || !record.contains("schema") || !record["schema"].is_number_integer())
-        return std::nullopt;
-    int v = record["schema"].get<int>();
-    if (v == schema.version) return std::nullopt;
-    auto key = std::to_string(v);
-    const json& legacy = schema.doc.value("legacy", json::object());
-    if (!legacy.contains(key)) return std::nullopt;
-    return fmt::format("record schema {}: {}", v, legacy[key].value("note", "an older schema"));
-}
-
 void validate_record(const json& r, const std::string& where, bool needs_gpu,
                      const Schema& schema) {
     if (!r.is_object()) throw Error(fmt::format("{}: a record must be a JSON object", where));
@@ -222,20 +210,14 @@ void validate_record(const json& r, const std::string& where, bool needs_gpu,
     if (!r["schema"].is_number_integer())
         throw Error(fmt::format("{}: field 'schema' should be integer, not {}", where,
                                 r["schema"].type_name()));
-    std::set<std::string> may_miss;
     int version = r["schema"].get<int>();
-    if (version != schema.version) {
-        const json& legacy = schema.doc.value("legacy", json::object());
-        auto key = std::to_string(version);
-        if (!legacy.contains(key))
-            throw Error(
-                fmt::format("{}: the record has schema {}, which {} does not describe "
-                            "(it describes schema {})",
-                            where, version, schema.path, schema.version));
-        for (const auto& p : legacy[key].value("optional", json::array()))
-            may_miss.insert(p.get<std::string>());
-    }
-    Validator v{schema, may_miss};
+    if (version != schema.version)
+        throw Error(fmt::format(
+            "{}: the record has schema {}, which {} does not describe (it describes schema {} "
+            "only); a record is read only under the schema it was made with: re-record it with "
+            "`tools/book record`",
+            where, version, schema.path, schema.version));
+    Validator v{schema};
     if (auto e = v.check(r, "record", ""); !e.empty()) throw Error(fmt::format("{}: {}", where, e));
     std::vector<std::string> prov =
         string_list(schema.doc, "provenance_required", "always", schema.path);
@@ -244,7 +226,7 @@ void validate_record(const json& r, const std::string& where, bool needs_gpu,
             prov.push_back(k);
     for (const auto& k : prov) {
         std::string p = "provenance." + k;
-        if (!r["provenance"].contains(k) && may_miss.count(p) == 0)
+        if (!r["provenance"].contains(k))
             throw Error(fmt::format("{}: field '{}' is missing", where, p));
     }
 }

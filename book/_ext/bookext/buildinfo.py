@@ -51,17 +51,8 @@ class BuildInfo(BookDirective):
 # ---- what the tables say -------------------------------------------------------------------
 
 def _runs(config) -> list:
-    """[(run key, record path, manifest entry or {})] of every run the build declared."""
-    m = read_manifest(config)
-    if m.runs is not None:
-        return sorted((k, v["record"], v) for k, v in m.runs.items())
-    found = []
-    for path in sorted(glob.glob(os.path.join(m.records_dir, "*", "*.json"))):
-        if path.endswith((".failed.json", ".volatile.json")):
-            continue
-        key = os.path.relpath(path, m.records_dir)[:-len(".json")].replace(os.sep, "/")
-        found.append((key, path, {}))
-    return found
+    """[(run key, record path, manifest entry)] of every run the build declared."""
+    return sorted((k, v["record"], v) for k, v in read_manifest(config).runs.items())
 
 
 def _shown_in(env, path: str) -> list:

@@ -28,8 +28,7 @@ from sphinx.util import logging
 
 from .booknodes import check_answer, check_yourself
 from .common import BookDirective, BookError, PerPageCollector, load_json
-from .legacy import search_tags
-from .manifest import LEGACY, manifest, read_manifest
+from .manifest import manifest, read_manifest
 
 logger = logging.getLogger(__name__)
 QID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -75,7 +74,7 @@ class CheckYourself(BookDirective):
     def _tested(self, qid: str) -> bool:
         try:
             m = manifest(self.env)
-            if not m.cy_tags or m.cy_tags == LEGACY:
+            if not m.cy_tags:
                 return False
             self.env.note_dependency(m.cy_tags)
             return bool(load_tags(m.cy_tags).get(qid))
@@ -108,10 +107,7 @@ def check_tests(app, env):
             logger.info("check-yourself: the tests were not built (the manifest's cy_tags is null), "
                         "so no question is checked against a test and none is marked as tested")
             return
-        if m.cy_tags == LEGACY:
-            tags, source = search_tags(app.config.book_source_root), "under tests/"
-        else:
-            tags, source = load_tags(m.cy_tags), f"among the registered, built tests ({m.cy_tags})"
+        tags, source = load_tags(m.cy_tags), f"among the registered, built tests ({m.cy_tags})"
     except BookError as e:
         logger.warning(str(e))
         return

@@ -5,11 +5,9 @@
      "runs": {"<key>/<run>": {"record", "program", "gpu", "live"}},
      "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null}
 
-A page shows a record only when its run is declared in ``runs``. Where the
-build folder has no manifest (a build from before the manifest existed, or a
-scratch folder of a test), the extension falls back to the configured folders:
-every record in the records folder is shown, and the questions are matched to
-tests by the transitional search in ``legacy.py``.
+A page shows a record only when its run is declared in ``runs``. A build
+folder without a manifest is an error: the book is built only from what a
+configured build declared (configure it with CMake, ``tools/book build``).
 """
 from __future__ import annotations
 
@@ -19,20 +17,18 @@ from dataclasses import dataclass
 from .common import BookError, load_json
 
 MANIFEST = "book-manifest.json"
-#: cy_tags when there is no manifest at all (see legacy.py).
-LEGACY = "legacy"
 
 
 @dataclass(frozen=True)
 class Manifest:
-    path: str | None          # the manifest file, None without one
+    path: str                 # the manifest file
     source_root: str
     records_dir: str
     diagrams_dir: str
     edition: str
-    runs: dict | None         # None: no manifest, every record in records_dir counts
+    runs: dict
     chapters: tuple
-    cy_tags: str | None       # a path, None (tests not built) or LEGACY
+    cy_tags: str | None       # a path, or None: the tests were not built
     exercises: str | None
 
 
@@ -51,11 +47,10 @@ def read_manifest(config) -> Manifest:
     build = os.path.abspath(config.book_build_dir) if config.book_build_dir else ""
     path = os.path.join(build, MANIFEST) if build else ""
     if not path or not os.path.exists(path):
-        exercises = os.path.join(build, "exercises.json") if build else ""
-        return Manifest(None, os.path.abspath(config.book_source_root),
-                        os.path.abspath(config.book_records_dir),
-                        os.path.abspath(config.book_diagrams_dir), "",
-                        None, (), LEGACY, exercises if exercises and os.path.exists(exercises) else None)
+        where = f"'{build}'" if build else "none (book_build_dir is not set)"
+        raise BookError(f"no build manifest {MANIFEST} in the build folder {where}: the book is "
+                        "built from what a configured build declares; configure and build it "
+                        "with CMake (`tools/book build`) and pass that folder as book_build_dir")
     data = load_json(path, "build manifest")
     if not isinstance(data, dict):
         raise BookError(f"build manifest {path}: not a JSON object")
@@ -81,6 +76,6 @@ def manifest(env) -> Manifest:
     """The manifest of this build, noted as a dependency of the page being read
     (a run declared or removed changes what the page may show)."""
     m = read_manifest(env.config)
-    if m.path and getattr(env, "docname", None):
+    if getattr(env, "docname", None):
         env.note_dependency(m.path)
     return m

@@ -51,7 +51,7 @@ def _is(value, type_name: str, where: str, schema: dict | None = None) -> bool:
             return False  # JSON's true is no number
         return isinstance(value, TYPES[t])
     section = schema.get(t)
-    if isinstance(section, dict) and t not in ("record", "legacy"):
+    if isinstance(section, dict) and t != "record":
         if not isinstance(value, dict):
             return False
         for key, sub in section.items():
@@ -69,22 +69,21 @@ def _is(value, type_name: str, where: str, schema: dict | None = None) -> bool:
 
 
 def validate(record, path: str, schema: dict, gpu: bool) -> None:
-    """The record has the shape book/record-schema.json gives it. A record of an
-    older schema the file still accepts ("legacy": a recording made before
-    digests) is read with that schema's fields."""
+    """The record has the shape book/record-schema.json gives it, under the
+    schema version it was made with, which must be the file's."""
     if not isinstance(record, dict):
         raise BookError(f"run record {path}: not a JSON object")
     if "schema" not in record:
         raise BookError(f"run record {path}: field 'schema' is missing")
     version = record.get("schema")
-    legacy = str(version) in schema.get("legacy", {}) and version != schema.get("version")
-    if "version" in schema and version != schema["version"] and not legacy:
-        raise BookError(f"run record {path}: schema {record.get('schema')}, but this book reads "
-                        f"schema {schema['version']} (book/record-schema.json)")
+    if "version" in schema and version != schema["version"]:
+        raise BookError(f"run record {path}: schema {version}, but this book reads "
+                        f"schema {schema['version']} only (book/record-schema.json): re-record "
+                        "it with `tools/book record`")
     for key, type_name in schema["record"].items():
         name = key.rstrip("?")
         if name not in record:
-            if key.endswith("?") or (legacy and name == "digest"):
+            if key.endswith("?"):
                 continue
             raise BookError(f"run record {path}: field '{name}' is missing")
         if name == "results":
@@ -103,8 +102,6 @@ def validate(record, path: str, schema: dict, gpu: bool) -> None:
                 raise BookError(f"run record {path}: result '{name}': '{key}' should be {type_name}")
     prov = schema.get("provenance_required", schema.get("provenance", {}))
     needed = list(prov.get("always", [])) + (list(prov.get("gpu", [])) if gpu else [])
-    if legacy:  # a recording of an older schema names fewer provenance keys
-        needed = list(prov.get("always", [])) + (["gpu_name"] if gpu else [])
     for key in needed:
         if key not in record.get("provenance", {}):
             raise BookError(f"run record {path}: provenance '{key}' is missing")
@@ -115,16 +112,13 @@ def load_record(env, name: str) -> tuple[dict, dict]:
     The record is a dependency of the page that asks, every time one asks."""
     m = manifest(env)
     leftover = os.path.join(m.records_dir, name + ".json")
-    if m.runs is not None:
-        run = m.runs.get(name)
-        if run is None:
-            extra = (f"; the record {leftover} is left over from an earlier build"
-                     if os.path.exists(leftover) else "")
-            raise BookError(f"no run record for program run '{name}': no book_run() declares it "
-                            f"(code/{name.split('/')[0]}/CMakeLists.txt){extra}")
-        path = run["record"]
-    else:
-        run, path = {}, leftover
+    run = m.runs.get(name)
+    if run is None:
+        extra = (f"; the record {leftover} is left over from an earlier build"
+                 if os.path.exists(leftover) else "")
+        raise BookError(f"no run record for program run '{name}': no book_run() declares it "
+                        f"(code/{name.split('/')[0]}/CMakeLists.txt){extra}")
+    path = run["record"]
     env.note_dependency(path)
     if not os.path.exists(path):
         raise BookError(f"no run record for program run '{name}' (expected {path}); declare it with "
@@ -133,7 +127,7 @@ def load_record(env, name: str) -> tuple[dict, dict]:
     schema_path = env.config.book_schema
     env.note_dependency(schema_path)
     schema = load_json(schema_path, "record schema")
-    gpu = bool(run.get("gpu")) if "gpu" in run else "gpu_name" in record.get("provenance", {})
+    gpu = bool(run.get("gpu"))
     validate(record, path, schema, gpu)
     return record, run
 

@@ -108,6 +108,16 @@ def test_a_listed_file_of_any_kind_is_a_dependency(tree):
     assert tree.path("build/exercises.json") in inputs
 
 
+def test_without_a_manifest_the_book_is_not_built(tree):
+    """A build folder no CMake build configured: every record, question and
+    exercise needs the manifest, so each says so, naming the folder."""
+    os.remove(tree.path("build/book-manifest.json"))
+    _, warnings, _ = tree.sphinx()
+    assert "no build manifest book-manifest.json in the build folder" in warnings
+    assert tree.path("build") in warnings
+    assert "Traceback" not in warnings
+
+
 def test_without_built_tests_no_question_is_checked_or_marked(tree):
     tree.edit_json("build/book-manifest.json", lambda m: m.update(cy_tags=None))
     page = "repo/chapters/ch90-fixture.md"
