@@ -29,6 +29,7 @@ set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
 
 # Diagrams: one SVG per diagrams/<chapter>/<name>.mmd.
 file(GLOB_RECURSE _mmd CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
+book_select_chapter_paths(_mmd)  # BOOK_CHAPTERS
 set(_svgs "")
 foreach(src IN LISTS _mmd)
   file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")

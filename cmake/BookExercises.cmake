@@ -68,6 +68,16 @@ endfunction()
 # ---- discovery and the layout check (both sides) -----------------------------
 set(_bx_root "${CMAKE_SOURCE_DIR}")
 book_exercise_list("${_bx_root}" _bx_ids)
+if(BOOK_CHAPTERS)  # only the exercises of the chapters this build has (cmake/Book.cmake)
+  set(_bx_kept "")
+  foreach(_bx_id IN LISTS _bx_ids)
+    string(REGEX REPLACE "/.*" "" _bx_key "${_bx_id}")
+    if(_bx_key IN_LIST BOOK_CHAPTERS)
+      list(APPEND _bx_kept "${_bx_id}")
+    endif()
+  endforeach()
+  set(_bx_ids "${_bx_kept}")
+endif()
 file(GLOB _bx_keys LIST_DIRECTORIES true "${_bx_root}/exercises/*" "${_bx_root}/solutions/*"
                                          "${_bx_root}/tests/*/exercises")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS

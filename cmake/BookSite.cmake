@@ -129,6 +129,7 @@ file(GENERATE OUTPUT "${BOOK_SITE_DIR}/site.json" CONTENT "${_settings}\n")
 
 # ---- plots -------------------------------------------------------------------------------
 file(GLOB_RECURSE _plot_specs CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.plot.py")
+book_select_chapter_paths(_plot_specs)  # BOOK_CHAPTERS
 set(_plots_html "")
 set(_plots_pdf "")
 foreach(spec IN LISTS _plot_specs)
@@ -171,6 +172,7 @@ endforeach()
 
 # ---- the exercises' downloads ---------------------------------------------------------
 file(GLOB _ex_chapters LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/exercises/ch[0-9][0-9]-*")
+book_select_chapter_paths(_ex_chapters)
 file(GLOB_RECURSE _bundle_tool CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tools/grader/*.py")
 list(APPEND _bundle_tool "${CMAKE_SOURCE_DIR}/tools/exercise-bundle-standin.py")
 if(EXISTS "${CMAKE_SOURCE_DIR}/tools/grade")
@@ -216,6 +218,7 @@ add_custom_command(OUTPUT "${BOOK_HTML_STAMP}" APPEND
 
 # ---- the PDF edition (target pdf) -----------------------------------------------------------
 file(GLOB_RECURSE _mmd_sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
+book_select_chapter_paths(_mmd_sources)
 set(_diagram_pdfs "")
 foreach(src IN LISTS _mmd_sources)
   file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")

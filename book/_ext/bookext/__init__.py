@@ -16,6 +16,8 @@ The reader's site around them: the theme's assets fixed (theme.py), listings
 linked to their files (site.py), figures that open at full size and describe
 themselves (figures.py), each chapter's exercises as a download
 (downloads.py), and the bold terms of the chapters in the index (terms.py).
+A build configured for a few chapters (BOOK_CHAPTERS) leaves the other
+chapters' pages out (selection.py).
 
 Inside chapters/<key>.md a run, diagram or exercise named without a '/' is
 chapter <key>'s (I6). The build tells the extension what it declared through
@@ -26,7 +28,7 @@ that made it; the build runs with warnings as errors, so each one fails it.
 from __future__ import annotations
 
 from . import (booknodes, buildinfo, checkyourself, diagrams, downloads, exercises, figures, inline,
-               listings, plots, publish, records, site, terms, theme)
+               listings, plots, publish, records, selection, site, terms, theme)
 
 
 def setup(app):
@@ -61,5 +63,6 @@ def setup(app):
     downloads.setup(app)
     buildinfo.setup(app)
     terms.setup(app)
+    selection.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}

@@ -1,0 +1,30 @@
+"""The chapters of this build: a chapter page (chapters/<key>.md) whose key the
+build manifest does not list is left out of the book, as if it were not there.
+
+Every chapter the source tree has is listed, unless the build was configured
+for a few chapters only (``BOOK_CHAPTERS``, cmake/Book.cmake): then the pages of
+the others, whose programs, runs and tests this build does not have, are not
+read. Without a manifest nothing is left out.
+"""
+from __future__ import annotations
+
+import os
+
+from .common import chapter_of
+from .manifest import read_manifest
+
+
+def leave_out_other_chapters(app, config) -> None:
+    m = read_manifest(config)
+    if not m.path:
+        return
+    listed = set(m.chapters)
+    for name in sorted(os.listdir(app.srcdir)):
+        doc, ext = os.path.splitext(name)
+        key = chapter_of(doc)
+        if ext == ".md" and key == doc and key not in listed:
+            config.exclude_patterns.append(name)
+
+
+def setup(app) -> None:
+    app.connect("config-inited", leave_out_other_chapters)
