@@ -15,7 +15,7 @@ as the built site offers it (the archive its page links, under HTML/_downloads/)
 which must be the bytes tools/grade --bundle --chapter KEY writes now.
 
 Then, for the one archive: its contents (each exercise's statement, contract,
-starter and visible tests, the build files; no solutions/, no hidden test, no
+starter, visible tests and the test headers the sets share, the build files; no solutions/, no hidden test, no
 SOLUTION.md), unpacked into an empty folder, configured, built and run: each
 starter's test program runs and reports failed test cases (a GPU exercise skips
 without a GPU). Then the solutions' files are dropped in and it is rebuilt: the
@@ -115,6 +115,7 @@ def check_contents(archive, top, kit, exercises, work, problems):
                 e["student_files"] + e["contract_files"]]
         need += [f"tests/{key}/exercises/{ex}/{Path(s['test_file']).name}"
                  for s in e["sets"] if not s["hidden"]]
+        need += [f"tests/{key}/exercises/{ex}/{Path(h).name}" for h in e.get("test_support", [])]
         for f in need:
             if prefix + f not in names:
                 problems.append(f"{f}: missing from the bundle")
