@@ -17,6 +17,9 @@
 #   tests/<key>/exercises/<ex>/<set>.test.cpp   one Catch2 test file per test set
 #                                       (.test.cu for a GPU exercise): visible, and
 #                                       optionally hidden
+#   tests/<key>/exercises/<ex>/<name>.hpp (.cuh, .h)  test code the sets share (the
+#                                       reference, the checks): shipped to students
+#                                       with the visible tests, so never named hidden*
 #
 # exercise.cmake sets (and nothing else):
 #   EXERCISE_STUDENT_FILES  the file names the student edits and hands in: sources only
@@ -98,6 +101,7 @@ endfunction()
 #   <prefix>_SETS                       visible [hidden]
 #   <prefix>_POINTS                     their total
 #   <prefix>_<set>_POINTS, <prefix>_<set>_TEST (absolute), <prefix>_<set>_NAMES
+#   <prefix>_TEST_SUPPORT               names of the headers the test sets share
 function(book_exercise_read root key ex prefix)
   set(dir "${root}/exercises/${key}/${ex}")
   set(tests_dir "${root}/tests/${key}/exercises/${ex}")
@@ -215,10 +219,20 @@ function(book_exercise_read root key ex prefix)
   endif()
   _bx_plain_files(test_files "${tests_dir}")
   set(kinds "")
+  set(support "")
   foreach(f IN LISTS test_files)
+    if(f MATCHES "\\.(hpp|cuh|h)$" AND NOT f MATCHES "\\.test\\.")
+      if(f MATCHES "^hidden")
+        _bx_error("${tests_dir}/${f}" "test code the sets share goes to students with the visible "
+                  "tests: a name starting with 'hidden' would say otherwise (keep what only the "
+                  "hidden set may see in hidden.test.*)")
+      endif()
+      list(APPEND support "${f}")
+      continue()
+    endif()
     if(NOT f MATCHES "^([a-z]+)\\.test\\.(cpp|cu)$")
       _bx_error("${tests_dir}/${f}" "not a test set file: the folder holds only <set>.test.cpp "
-                "or <set>.test.cu, one per test set of EXERCISE_POINTS")
+                "or <set>.test.cu, one per test set of EXERCISE_POINTS, and the headers they share")
     endif()
     set(s "${CMAKE_MATCH_1}")
     if(NOT s IN_LIST sets)
@@ -254,6 +268,7 @@ function(book_exercise_read root key ex prefix)
 
   set(${prefix}_DIR "${dir}" PARENT_SCOPE)
   set(${prefix}_TESTS_DIR "${tests_dir}" PARENT_SCOPE)
+  set(${prefix}_TEST_SUPPORT "${support}" PARENT_SCOPE)
   set(${prefix}_TITLE "${title}" PARENT_SCOPE)
   set(${prefix}_STUDENT_FILES "${EXERCISE_STUDENT_FILES}" PARENT_SCOPE)
   set(${prefix}_SOURCES "${sources}" PARENT_SCOPE)

@@ -7,7 +7,8 @@
 #     runs it names (BUILD/plots/<key>/<name>.svg, -dark.svg, .pdf), drawn again
 #     when the spec or one of those records changes;
 #   - the exercises' downloads: one archive per chapter with exercises
-#     (BUILD/downloads/<key>-exercises.tar.gz), listed in downloads.json;
+#     (BUILD/downloads/<key>-exercises.tar.gz), the grader's student bundle of
+#     that chapter (tools/grade --bundle), listed in downloads.json;
 #   - the PDF edition: target `pdf` (not in the default build): the diagrams as
 #     vector PDFs, Sphinx's LaTeX builder and XeLaTeX -> BUILD/pdf/book.pdf, then
 #     the HTML book published again with a link to it;
@@ -20,9 +21,6 @@ set(BOOK_REPOSITORY_URL "" CACHE STRING
     "Where a listing's caption links (https://github.com/<owner>/<repo>); empty: to a page of the site that shows the file")
 set(BOOK_REPOSITORY_REF "" CACHE STRING
     "The branch, tag or commit those links name (empty: main)")
-set(BOOK_EXERCISE_BUNDLE_COMMAND "${BOOK_PYTHON};${CMAKE_SOURCE_DIR}/tools/exercise-bundle-standin.py"
-    CACHE STRING
-    "The command that writes one chapter's student bundle, called as <command> bundle --chapter <key> --out <file.tar.gz> in the source folder")
 
 set(BOOK_SITE_DIR "${CMAKE_BINARY_DIR}/site")
 set(BOOK_PLOTS_DIR "${CMAKE_BINARY_DIR}/plots")
@@ -171,50 +169,64 @@ foreach(spec IN LISTS _plot_specs)
 endforeach()
 
 # ---- the exercises' downloads ---------------------------------------------------------
-file(GLOB _ex_chapters LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/exercises/ch[0-9][0-9]-*")
-book_select_chapter_paths(_ex_chapters)
-file(GLOB_RECURSE _bundle_tool CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tools/grader/*.py")
-list(APPEND _bundle_tool "${CMAKE_SOURCE_DIR}/tools/exercise-bundle-standin.py")
-if(EXISTS "${CMAKE_SOURCE_DIR}/tools/grade")
-  list(APPEND _bundle_tool "${CMAKE_SOURCE_DIR}/tools/grade")
-endif()
+# Each chapter's archive is the grader's student bundle of that chapter alone,
+# written from this build's kit description (BUILD/exercises/kit.json, written at
+# generate time; nothing of the kit is compiled for it). Its inputs: the files
+# under exercises/<key>/ and tests/<key>/exercises/ (found again when one is
+# added), and, through the depfile tools/grade writes, every other file and
+# folder it read: the libraries it ships, the build template, kit.json and the
+# grader's own code. The same inputs give the same bytes.
 set(_downloads "")
-set(_list "{}")
-foreach(dir IN LISTS _ex_chapters)
-  if(NOT IS_DIRECTORY "${dir}")
-    continue()
-  endif()
-  get_filename_component(key "${dir}" NAME)
-  file(GLOB_RECURSE _files CONFIGURE_DEPENDS "${dir}/*" "${CMAKE_SOURCE_DIR}/tests/${key}/exercises/*")
-  file(GLOB _exs LIST_DIRECTORIES true "${dir}/ex*")
-  set(_names "[]")
-  set(_i 0)
-  foreach(ex IN LISTS _exs)
-    if(IS_DIRECTORY "${ex}")
-      get_filename_component(_n "${ex}" NAME)
-      _book_json_string(_q "${_n}")
-      string(JSON _names SET "${_names}" ${_i} "${_q}")
-      math(EXPR _i "${_i} + 1")
+if(BOOK_TESTS AND TARGET exercise-kit)
+  set(_kit_json "${CMAKE_BINARY_DIR}/exercises/kit.json")
+  file(GLOB _ex_chapters LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/exercises/ch[0-9][0-9]-*")
+  book_select_chapter_paths(_ex_chapters)  # BOOK_CHAPTERS
+  set(_list "{}")
+  foreach(dir IN LISTS _ex_chapters)
+    if(NOT IS_DIRECTORY "${dir}")
+      continue()
     endif()
+    get_filename_component(key "${dir}" NAME)
+    file(GLOB_RECURSE _files CONFIGURE_DEPENDS "${dir}/*" "${CMAKE_SOURCE_DIR}/tests/${key}/exercises/*")
+    file(GLOB _exs LIST_DIRECTORIES true "${dir}/ex*")
+    set(_names "[]")
+    set(_i 0)
+    foreach(ex IN LISTS _exs)
+      if(IS_DIRECTORY "${ex}")
+        get_filename_component(_n "${ex}" NAME)
+        _book_json_string(_q "${_n}")
+        string(JSON _names SET "${_names}" ${_i} "${_q}")
+        math(EXPR _i "${_i} + 1")
+      endif()
+    endforeach()
+    set(_archive "${BOOK_DOWNLOADS_DIR}/${key}-exercises.tar.gz")
+    add_custom_command(
+      OUTPUT "${_archive}"
+      COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/grade" --bundle "${_archive}"
+              --chapter "${key}" --kit "${CMAKE_BINARY_DIR}" --depfile "${_archive}.d"
+      DEPENDS ${_files} "${_kit_json}" "${CMAKE_SOURCE_DIR}/tools/grade"
+      DEPFILE "${_archive}.d"
+      WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+      COMMENT "Packing the exercises of ${key} for download (tools/grade --bundle)"
+      VERBATIM)
+    list(APPEND _downloads "${_archive}")
+    _book_json_string(_q "${_archive}")
+    string(JSON _list SET "${_list}" "${key}" "{\"archive\": ${_q}, \"exercises\": ${_names}}")
   endforeach()
-  set(_archive "${BOOK_DOWNLOADS_DIR}/${key}-exercises.tar.gz")
-  add_custom_command(
-    OUTPUT "${_archive}"
-    COMMAND ${BOOK_EXERCISE_BUNDLE_COMMAND} bundle --chapter "${key}" --out "${_archive}"
-    DEPENDS ${_files} ${_bundle_tool}
-    WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
-    COMMENT "Packing the exercises of ${key} for download"
-    VERBATIM)
-  list(APPEND _downloads "${_archive}")
-  _book_json_string(_q "${_archive}")
-  string(JSON _list SET "${_list}" "${key}" "{\"archive\": ${_q}, \"exercises\": ${_names}}")
-endforeach()
-file(GENERATE OUTPUT "${BOOK_DOWNLOADS_DIR}/downloads.json" CONTENT "{\"chapters\": ${_list}}\n")
+  file(GENERATE OUTPUT "${BOOK_DOWNLOADS_DIR}/downloads.json" CONTENT "{\"chapters\": ${_list}}\n")
+  list(APPEND _downloads "${BOOK_DOWNLOADS_DIR}/downloads.json")
+else()
+  # The student bundle is written from the kit's description, which a build with
+  # the tests makes: without them the site offers no downloads (and shows none
+  # of an earlier configuration).
+  file(REMOVE "${BOOK_DOWNLOADS_DIR}/downloads.json")
+  message(STATUS "Site: no exercise downloads (they are written from the grader's kit "
+                 "description, which a build with BOOK_TESTS=ON makes)")
+endif()
 
 # The HTML step reads all of these.
 add_custom_command(OUTPUT "${BOOK_HTML_STAMP}" APPEND
-                   DEPENDS ${_plots_html} ${_downloads} "${BOOK_SITE_DIR}/site.json"
-                           "${BOOK_DOWNLOADS_DIR}/downloads.json")
+                   DEPENDS ${_plots_html} ${_downloads} "${BOOK_SITE_DIR}/site.json")
 
 # ---- the PDF edition (target pdf) -----------------------------------------------------------
 file(GLOB_RECURSE _mmd_sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run a command that must fail, and check that it fails well.
+"""Run a command that must fail, and check that it fails well (or, with --code 0,
+that it succeeds and writes what it should).
 
     expect_failure.py --scratch DIR [steps and checks...] -- COMMAND [ARGS...]
 
@@ -22,7 +23,11 @@ Then COMMAND runs (with --env K=V added to its environment) and must:
   print output (stdout and stderr together) that matches every --expect REGEX,
   and no --reject REGEX (a Node stack trace where one line was promised);
   leave every --unchanged path byte for byte as it was, and nothing matching
-  any --absent GLOB behind.
+  any --absent GLOB behind; and, in the JSON files it wrote (a run record):
+      --has FILE KEYS REGEX    the value at KEYS matches REGEX (strings as they
+                               are, anything else as JSON text)
+      --lacks FILE KEYS        there is nothing at KEYS
+      --max-size FILE KEYS N   the string at KEYS is at most N bytes (UTF-8)
 
 With --skip-code N, a command that exits N is reported as skipped: this script
 exits N too (CTest's SKIP_RETURN_CODE), for example a GPU test without a GPU;
@@ -85,6 +90,9 @@ def parse(argv):
     p.add_argument("--skip-expect")
     p.add_argument("--env", action="append", default=[])
     p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--has", nargs=3, action="append", default=[])
+    p.add_argument("--lacks", nargs=2, action="append", default=[])
+    p.add_argument("--max-size", nargs=3, action="append", default=[])
     args = p.parse_args(own)
     return args, befores, command
 
@@ -95,6 +103,44 @@ def walk_keys(data, keys):
     for k in parts[:-1]:
         data = data[k]
     return data, parts[-1]
+
+
+def json_checks(args):
+    """The problems the --has, --lacks and --max-size checks find."""
+    problems, docs = [], {}
+
+    def at(path, keys):
+        if path not in docs:
+            with open(path, encoding="utf-8") as f:
+                docs[path] = json.load(f)
+        holder, last = walk_keys(docs[path], keys)
+        return holder[last]
+
+    for path, keys, pattern in args.has:
+        try:
+            v = at(path, keys)
+        except (OSError, KeyError, IndexError, ValueError, TypeError) as e:
+            problems.append(f"{path}: nothing at {keys} ({type(e).__name__}: {e})")
+            continue
+        text = v if isinstance(v, str) else json.dumps(v)
+        if not re.search(pattern, text, re.M):
+            problems.append(f"{path}: {keys} = {text[:200]!r} does not match /{pattern}/")
+    for path, keys in args.lacks:
+        try:
+            at(path, keys)
+            problems.append(f"{path}: {keys} is there; it should not be")
+        except (KeyError, IndexError):
+            pass
+        except (OSError, ValueError, TypeError) as e:
+            problems.append(f"{path}: {e}")
+    for path, keys, limit in args.max_size:
+        try:
+            size = len(at(path, keys).encode("utf-8"))
+            if size > int(limit):
+                problems.append(f"{path}: {keys} is {size} bytes, over {limit}")
+        except (OSError, KeyError, IndexError, ValueError, TypeError, AttributeError) as e:
+            problems.append(f"{path}: nothing at {keys} ({type(e).__name__}: {e})")
+    return problems
 
 
 def edit_json(path, keys, value=None, delete=False):
@@ -230,10 +276,11 @@ def main(argv) -> int:
         left = sorted(glob.glob(pattern))
         if left:
             problems.append(f"left behind: {', '.join(left)} (matches {pattern})")
+    problems += json_checks(args)
     for p in problems:
         print(f"expect_failure: FAIL: {p}")
     if not problems:
-        print("expect_failure: ok: failed as expected")
+        print("expect_failure: ok: " + ("succeeded as expected" if args.code == 0 else "failed as expected"))
     return 1 if problems else 0
 
 

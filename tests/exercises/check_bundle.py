@@ -1,15 +1,26 @@
 #!/usr/bin/env python3
-"""The test exercises.bundle: the student bundle holds what a student needs and
-nothing it must not, and builds and runs from a clean folder with Debian's Catch2.
+"""The student bundle holds what a student needs and nothing it must not, is the
+same bytes each time it is written from the same sources, and builds and runs
+from a clean folder with Debian's Catch2.
 
     check_bundle.py --grade tools/grade --kit BUILD --work DIR --cmake CMAKE --ctest CTEST
+                    [--site HTML --chapter KEY]
 
-Writes the bundle (tools/grade --bundle), checks its contents (every exercise's
-statement, contract, starter and visible tests, the build files; no solutions/, no
-hidden test, no SOLUTION.md), unpacks it into an empty folder, configures, builds
-and runs its tests: the starters fail (a GPU exercise skips without a GPU). Then
-drops the solutions' files in and rebuilds: the CPU exercises pass. Catch2's main
-is linked from the kit (compiled by the same compiler) to keep the test quick.
+The test exercises.bundle (no --site): writes the bundle of every exercise with
+tools/grade --bundle, twice (the same bytes), and one chapter's bundle (only that
+chapter's exercises); a --chapter that names no chapter fails and writes nothing.
+
+The test site.downloads.build (--site HTML --chapter KEY): the chapter's download
+as the built site offers it (the archive its page links, under HTML/_downloads/),
+which must be the bytes tools/grade --bundle --chapter KEY writes now.
+
+Then, for the one archive: its contents (each exercise's statement, contract,
+starter, visible tests and the test headers the sets share, the build files; no solutions/, no hidden test, no
+SOLUTION.md), unpacked into an empty folder, configured, built and run: each
+starter's test program runs and reports failed test cases (a GPU exercise skips
+without a GPU). Then the solutions' files are dropped in and it is rebuilt: the
+CPU exercises pass. Catch2's main is linked from the kit (compiled by the same
+compiler) to keep the test quick.
 """
 import argparse
 import json
@@ -18,81 +29,114 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
+
+# What Catch2 prints when test cases failed (the starters' tests must).
+FAILED = re.compile(r"^test cases:\s*\d+(\s*\|\s*\d+ passed)?\s*\|\s*[1-9]\d* failed", re.M)
 
 
-def run(cmd, cwd=None):
+def run(cmd, cwd=None, timeout=None):
     print("$ " + " ".join(str(c) for c in cmd), flush=True)
     p = subprocess.run([str(c) for c in cmd], cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, errors="replace")
+                       stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout)
     return p.returncode, p.stdout
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    for o in ("--grade", "--kit", "--work", "--cmake", "--ctest"):
-        ap.add_argument(o, required=True)
-    ap.add_argument("--catch2-include", default="",
-                    help="the folder holding catch2/catch.hpp that the book's build uses")
-    a = ap.parse_args()
-    repo = Path(a.grade).resolve().parent.parent
-    work = Path(a.work).resolve()
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
-    kit = json.loads((Path(a.kit) / "exercises" / "kit.json").read_text())
-    problems = []
-    archive = work / "exercises-bundle.tar.gz"
-    rc, out = run([sys.executable, a.grade, "--bundle", archive, "--kit", a.kit, "--no-kit-build"])
+def write_bundle(a, archive, chapters=()):
+    """tools/grade --bundle (reads the kit's description only); (exit status, output)."""
+    cmd = [sys.executable, a.grade, "--bundle", archive, "--kit", a.kit]
+    for c in chapters:
+        cmd += ["--chapter", c]
+    rc, out = run(cmd)
     print(out)
-    if rc != 0 or not archive.is_file():
-        print(f"exercises.bundle: FAILED: tools/grade --bundle exited {rc}")
-        return 1
+    return rc, out
 
-    # The contents.
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href")
+        if tag == "a" and href:
+            self.hrefs.append(unquote(href.split("#")[0]))
+
+
+def site_archive(html, chapter, problems):
+    """The archive the chapter's page links (one, under _downloads/), or None."""
+    page = Path(html) / f"{chapter}.html"
+    if not page.is_file():
+        problems.append(f"{page}: no such page in the built site")
+        return None
+    links = Links()
+    links.feed(page.read_text(errors="replace"))
+    name = f"{chapter}-exercises.tar.gz"
+    found = sorted({h for h in links.hrefs if h.endswith("/" + name) and "_downloads/" in h})
+    if len(found) != 1:
+        problems.append(f"{page}: links {len(found)} downloads named {name} (want one): {found}")
+        return None
+    archive = (page.parent / found[0]).resolve()
+    if not archive.is_file():
+        problems.append(f"{page}: links {found[0]}, which is not in the site")
+        return None
+    print(f"the site's download of {chapter}: {archive}")
+    return archive
+
+
+def check_contents(archive, top, kit, exercises, work, problems):
+    """The members of archive against the kit's description; unpacks it into work."""
     with tarfile.open(archive) as t:
         members = t.getmembers()
         names = [m.name for m in members]
         for m in members:
             if not m.isfile() or m.name.startswith("/") or ".." in m.name.split("/"):
                 problems.append(f"member {m.name}: not a plain file inside the bundle")
-        t.extractall(work / "unpacked", filter="data") if hasattr(tarfile, "data_filter") \
-            else t.extractall(work / "unpacked")
-    top = "cuda-book-exercises/"
+            elif m.mtime != 0 or m.uid != 0 or m.gid != 0 or m.uname or m.gname:
+                problems.append(f"member {m.name}: has a date or an owner (mtime {m.mtime}, "
+                                f"owner {m.uid}:{m.gid} {m.uname}:{m.gname})")
+        t.extractall(work, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(work)
+    prefix = top + "/"
     for n in names:
-        if not n.startswith(top):
-            problems.append(f"{n}: outside {top}")
-        if "/solutions/" in n or n.endswith("SOLUTION.md") or re.search(r"/hidden\.test\.", n):
+        if not n.startswith(prefix):
+            problems.append(f"{n}: outside {prefix}")
+        if "/solutions/" in n or n.endswith("SOLUTION.md") or re.search(r"/hidden[^/]*$", n):
             problems.append(f"{n}: a solution or a hidden test in the bundle")
-    cuda = bool(kit.get("cuda"))
-    for e in kit["exercises"]:
-        if e["gpu"] and not cuda:
-            continue
+    wanted = {e["id"] for e in exercises}
+    for n in names:
+        m = re.match(rf"{re.escape(prefix)}exercises/([^/]+/[^/]+)/", n)
+        if m and m.group(1) not in wanted:
+            problems.append(f"{n}: an exercise that was not asked for")
+    for e in exercises:
         key, ex = e["id"].split("/")
         need = [f"exercises/{e['id']}/{f}" for f in ["README.md", "exercise.cmake"] +
                 e["student_files"] + e["contract_files"]]
         need += [f"tests/{key}/exercises/{ex}/{Path(s['test_file']).name}"
                  for s in e["sets"] if not s["hidden"]]
+        need += [f"tests/{key}/exercises/{ex}/{Path(h).name}" for h in e.get("test_support", [])]
         for f in need:
-            if top + f not in names:
+            if prefix + f not in names:
                 problems.append(f"{f}: missing from the bundle")
         for s in e["sets"]:
             if s["hidden"]:
                 text = Path(s["test_file"]).read_text()
                 for m in members:
                     if m.isfile():
-                        data = (work / "unpacked" / m.name).read_text(errors="replace")
+                        data = (work / m.name).read_text(errors="replace")
                         if text.strip() and text.strip() in data:
                             problems.append(f"{m.name}: holds the hidden test {s['test_file']}")
     for f in ("CMakeLists.txt", "README.md", "cmake/BookExerciseContract.cmake", "cmake/libraries.cmake"):
-        if top + f not in names:
+        if prefix + f not in names:
             problems.append(f"{f}: missing from the bundle")
+    return names
 
-    # Build it from a clean folder, as a student would.
-    src = work / "unpacked" / "cuda-book-exercises"
-    build = work / "build"
-    cfg = [a.cmake, "-S", src, "-B", build, "-G", "Ninja",
-           f"-DEXERCISES_CATCH_MAIN={kit['catch_main']}"]
+
+def check_build(src, build, a, kit, exercises, repo, problems):
+    """Configure, build and run the unpacked bundle as a student would: the starters
+    fail their tests; with the solutions dropped in, the CPU exercises pass."""
+    cfg = [a.cmake, "-S", src, "-B", build, "-G", "Ninja", f"-DEXERCISES_CATCH_MAIN={kit['catch_main']}"]
     # The Catch2 the book's build uses: Debian's (as a student has it), or the
     # copy carried to a machine without Debian's packages (the GPU machine).
     if a.catch2_include:
@@ -104,40 +148,112 @@ def main():
         print(out[-4000:])
         if rc != 0:
             problems.append(f"{step[1]} failed (exit {rc})")
-            break
+            return
+    rc, out = run([a.ctest, "--test-dir", build, "--output-on-failure"])
+    print(out[-6000:])
+    for e in exercises:
+        status = re.search(rf"Test +#\d+: {re.escape(e['id'])} \.+\**\s*(\w+)", out)
+        got = status.group(1) if status else "absent"
+        allowed = {"Failed", "Skipped"} if e["gpu"] else {"Failed"}
+        if got not in allowed:
+            problems.append(f"starter {e['id']}: {got}, want {' or '.join(sorted(allowed))}")
+            continue
+        # Failed must mean the tests ran and found the starter wrong, not a crash.
+        prog = build / e["id"].replace("/", ".")
+        rc, text = run([prog, "--order", "decl", "--use-colour", "no"], timeout=e["timeout"] + 30)
+        if e["gpu"] and rc == 77:
+            print(f"starter {e['id']}: skipped (no GPU)")
+        elif rc == 0 or not FAILED.search(text):
+            print(text[-3000:])
+            problems.append(f"starter {e['id']}: exit {rc}, and Catch2 reports no failed test case")
+    cpu = [e for e in exercises if not e["gpu"]]
+    if not cpu:
+        return
+    for e in cpu:
+        for f in e["student_files"]:
+            shutil.copyfile(repo / "solutions" / e["id"] / f, src / "exercises" / e["id"] / f)
+    rc, out = run([a.cmake, "--build", build])
+    if rc != 0:
+        print(out[-4000:])
+        problems.append("the bundle with the solutions dropped in does not build")
+        return
+    rc, out = run([a.ctest, "--test-dir", build, "--output-on-failure", "-R",
+                   "|".join("^" + re.escape(e["id"]) + "$" for e in cpu)])
+    print(out[-3000:])
+    if rc != 0 or not re.search(rf"0 tests failed out of {len(cpu)}\b", out):
+        problems.append("with the solutions dropped in, the CPU exercises' tests do not pass")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for o in ("--grade", "--kit", "--work", "--cmake", "--ctest"):
+        ap.add_argument(o, required=True)
+    ap.add_argument("--catch2-include", default="",
+                    help="the folder holding catch2/catch.hpp that the book's build uses")
+    ap.add_argument("--site", metavar="HTML", help="check the download the built site offers")
+    ap.add_argument("--chapter", metavar="KEY", help="the chapter whose bundle is checked")
+    a = ap.parse_args()
+    if bool(a.site) and not a.chapter:
+        ap.error("--site needs --chapter")
+    name = "site.downloads.build" if a.site else "exercises.bundle"
+    repo = Path(a.grade).resolve().parent.parent
+    work = Path(a.work).resolve()
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    kit = json.loads((Path(a.kit) / "exercises" / "kit.json").read_text())
+    cuda = bool(kit.get("cuda"))
+    problems = []
+
+    def bundle(file, chapters=()):
+        rc, _ = write_bundle(a, work / file, chapters)
+        if rc != 0 or not (work / file).is_file():
+            problems.append(f"tools/grade --bundle {file} {' '.join(chapters)} exited {rc}")
+            return None
+        return (work / file).read_bytes()
+
+    chapters = [a.chapter] if a.chapter else []
+    first = bundle("first.tar.gz", chapters)
+    again = bundle("again.tar.gz", chapters)
+    if first is not None and again is not None and first != again:
+        problems.append("two bundles written from the same sources differ")
+    if a.site:
+        archive = site_archive(a.site, a.chapter, problems)
+        if archive is not None and first is not None and archive.read_bytes() != first:
+            problems.append(f"the site's {archive.name} is not what tools/grade --bundle "
+                            f"--chapter {a.chapter} writes from these sources")
+        top = f"{a.chapter}-exercises"
     else:
-        rc, out = run([a.ctest, "--test-dir", build, "--output-on-failure"])
-        print(out[-6000:])
-        for e in kit["exercises"]:
-            if e["gpu"] and not cuda:
-                continue
-            status = re.search(rf"Test +#\d+: {re.escape(e['id'])} \.+\**\s*(\w+)", out)
-            got = status.group(1) if status else "absent"
-            allowed = {"Failed", "Skipped"} if e["gpu"] else {"Failed"}
-            if got not in allowed:
-                problems.append(f"starter {e['id']}: {got}, want {' or '.join(sorted(allowed))}")
-        # The solutions pass the same tests.
-        for e in kit["exercises"]:
-            if e["gpu"]:
-                continue
-            for f in e["student_files"]:
-                shutil.copyfile(repo / "solutions" / e["id"] / f, src / "exercises" / e["id"] / f)
-        rc, out = run([a.cmake, "--build", build])
-        if rc != 0:
-            print(out[-4000:])
-            problems.append("the bundle with the solutions dropped in does not build")
-        else:
-            cpu = [e["id"] for e in kit["exercises"] if not e["gpu"]]
-            rc, out = run([a.ctest, "--test-dir", build, "--output-on-failure", "-R",
-                           "|".join(re.escape(i) for i in cpu)])
-            print(out[-3000:])
-            if rc != 0:
-                problems.append("with the solutions dropped in, the CPU exercises' tests do not pass")
-    for problem in problems:
-        print(f"exercises.bundle: FAILED: {problem}")
+        archive = work / "first.tar.gz" if first is not None else None
+        top = "cuda-book-exercises"
+        if a.chapter is None:
+            # A chapter's bundle holds that chapter's exercises only (checked below on the
+            # site's); a chapter that has none is refused and nothing is written.
+            rc, out = write_bundle(a, work / "none.tar.gz", ["ch77-no-such-chapter"])
+            if rc == 0 or "--chapter ch77-no-such-chapter: no exercises of that chapter" not in out:
+                problems.append(f"--chapter ch77-no-such-chapter: exit {rc}, want a refusal naming it")
+            if (work / "none.tar.gz").exists():
+                problems.append("--chapter ch77-no-such-chapter left an archive behind")
+    if archive is None:
+        for problem in problems:
+            print(f"{name}: FAILED: {problem}")
+        return 1
+
+    # Every exercise goes in (a GPU one also where this build has no nvcc: the
+    # student may have it); the bundle's build makes those it can.
+    exercises = [e for e in kit["exercises"] if not a.chapter or e["id"].split("/")[0] == a.chapter]
+    if not exercises:
+        problems.append(f"no exercises to check (chapter {a.chapter})")
+    names = check_contents(archive, top, kit, exercises, work / "unpacked", problems)
     if not problems:
-        print(f"exercises.bundle: ok: {len(names)} files, no solutions or hidden tests; "
-              "builds from a clean folder; starters fail, solutions pass")
+        check_build(work / "unpacked" / top, work / "build", a, kit,
+                    [e for e in exercises if cuda or not e["gpu"]], repo, problems)
+    for problem in problems:
+        print(f"{name}: FAILED: {problem}")
+    if not problems:
+        print(f"{name}: ok: {archive.name}: {len(names)} files, {len(exercises)} exercises, no "
+              "solutions or hidden tests, the same bytes twice; builds from a clean folder; "
+              "starters fail, solutions pass")
     return 1 if problems else 0
 
 

@@ -13,7 +13,10 @@
 #                            the kit byte for byte as they were, and no process behind
 #   exercises.grade.batch    a class of submissions, one of them broken
 #   exercises.grade.no-sandbox  without bubblewrap: refused, or graded with --trusted
-#   exercises.bundle         the student bundle: contents, and a clean build of it
+#   exercises.bundle         the student bundle: contents, the same bytes twice, one
+#                            chapter's alone, and a clean build of it (check_bundle.py;
+#                            tests/site's site.downloads.build checks a chapter's
+#                            download from the built site with the same script)
 #   exercises.reader-edition the reader's HTML holds no hidden test and no solution
 # They grade against this build's kit (target exercise-kit, built with ALL).
 if(NOT BOOK_EXERCISES_PYTHON)

@@ -2,15 +2,12 @@
 site is checked in a browser by check_site.py (test site.browser)."""
 from __future__ import annotations
 
-import gzip
 import importlib.util
-import io
 import json
 import os
 import re
 import subprocess
 import sys
-import tarfile
 
 import pytest
 
@@ -260,26 +257,3 @@ def test_render_plot_reports_at_the_spec(tmp_path):
     out = subprocess.run([sys.executable, tool, "runs", str(tmp_path), path], capture_output=True, text=True)
     assert out.returncode == 1
     assert out.stderr.strip() == "diagrams/ch98-test/p.plot.py:2: error: a run is named twice in RUNS"
-
-
-# ---- the exercises' download (the stand-in) -------------------------------------------------------
-
-def test_the_standin_bundle_has_starters_and_visible_tests_only_and_is_reproducible(tmp_path):
-    tool = os.path.join(ROOT, "tools", "exercise-bundle-standin.py")
-    outs = []
-    for n in (1, 2):
-        out = tmp_path / f"b{n}.tar.gz"
-        r = subprocess.run([sys.executable, tool, "bundle", "--chapter", "ch01-execution-model",
-                            "--out", str(out)], capture_output=True, text=True)
-        assert r.returncode == 0, r.stderr
-        outs.append(out.read_bytes())
-    assert outs[0] == outs[1]
-    with tarfile.open(fileobj=io.BytesIO(gzip.decompress(outs[0]))) as tar:
-        names = tar.getnames()
-    assert "ch01-execution-model-exercises/README.md" in names
-    assert any(n.endswith("ex01-warp-map/warp_map.cpp") for n in names)
-    assert not any("solutions/" in n or "hidden" in n or n.endswith("SOLUTION.md") for n in names)
-    r = subprocess.run([sys.executable, tool, "bundle", "--chapter", "ch77-nothing", "--out",
-                        str(tmp_path / "x.tar.gz")], capture_output=True, text=True)
-    assert r.returncode == 1 and "exercises/ch77-nothing/ does not exist" in r.stderr
-    assert not (tmp_path / "x.tar.gz").exists()

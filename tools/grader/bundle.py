@@ -1,23 +1,32 @@
 """The student bundle: one archive with what a student needs to build and test the
 exercises with Debian's Catch2, and nothing from solutions/ or the hidden tests.
+All the exercises, or those of the chapters chosen (the site's download of a
+chapter is the bundle of that chapter alone):
 
-    cuda-book-exercises/
+    cuda-book-exercises/ (one chapter: <key>-exercises/)
       README.md, CMakeLists.txt, cmake/BookExerciseContract.cmake,
       cmake/libraries.cmake           the book's libraries the tests link (written here)
       exercises/<key>/<ex>/...        statement, contract, starter
-      tests/<key>/exercises/<ex>/visible.test.cpp (or .cu)
+      tests/<key>/exercises/<ex>/visible.test.cpp (or .cu), and the headers
+                                      the test sets share
       tests/exercises/catch_main.cpp, catch_gpu_main.cpp
       lib/<repository path>/...       those libraries' sources and headers
 
 It is written from the kit's description of the exercises (kit.json), so that
 what the bundle holds is what the grader grades; every file is checked on the
-way in: nothing under solutions/, no test file but the visible ones.
+way in: nothing under solutions/, no test file but the visible ones. It needs
+only that description, none of the kit's compiled objects.
+
+The archive is reproducible: the same sources give the same bytes (members
+sorted, mtime 0, no owner, a gzip header with no name and no date). A depfile
+(Makefile syntax, for the build's add_custom_command DEPFILE) can name every
+file and folder it read, so that the build writes it again when one changes.
 """
+import gzip
 import io
 import os
 import tarfile
 import tempfile
-import time
 from pathlib import Path
 
 from .kit import HEADER_SUFFIXES, KitError
@@ -27,15 +36,24 @@ CATCH_MAIN = "// The Catch2 main of the exercises' tests.\n#define CATCH_CONFIG_
 
 
 class Bundle:
-    def __init__(self, kit):
+    def __init__(self, kit, chapters=()):
         self.kit = kit
         self.root = Path(kit.source_root)
         self.members = {}   # archive path -> bytes
+        self.read = set()   # every file and folder read (for the depfile)
+        known = sorted({e.id.split("/")[0] for e in kit.exercises})
+        for c in chapters:
+            if c not in known:
+                raise KitError(f"--chapter {c}: no exercises of that chapter (chapters with "
+                               f"exercises: {', '.join(known) or 'none'})")
+        self.chapters = sorted(set(chapters))
+        self.top = f"{self.chapters[0]}-exercises" if len(self.chapters) == 1 else TOP
 
     def add_file(self, rel_in_bundle, src):
         src = Path(src).resolve()
         self._guard(rel_in_bundle, src)
         self.members[rel_in_bundle] = src.read_bytes()
+        self.read.add(src)
 
     def add_text(self, rel_in_bundle, text):
         self._guard(rel_in_bundle, None)
@@ -60,25 +78,32 @@ class Bundle:
         libs_needed = []
         self.left_out = []
         for ex in kit.exercises:
+            if self.chapters and ex.id.split("/")[0] not in self.chapters:
+                continue
             if ex.gpu and "book_cuda" not in kit.libraries:
-                self.left_out.append(ex.id)  # the kit was built without nvcc: no GPU library to ship
+                self.left_out.append(ex.id)  # the kit does not describe the GPU library to ship
                 continue
             included.append(ex)
             d = Path(ex.dir)
+            self.read.add(d.resolve())  # a file added to the folder
             for f in sorted(d.iterdir()):
                 if f.is_file():
                     self.add_file(f"exercises/{ex.id}/{f.name}", f)
+            tests = f"tests/{ex.id.split('/')[0]}/exercises/{ex.id.split('/')[1]}"
             for s in ex.sets:
                 if not s.hidden:
-                    self.add_file(f"tests/{ex.id.split('/')[0]}/exercises/{ex.id.split('/')[1]}/"
-                                  f"{Path(s.test_file).name}", s.test_file)
+                    self.add_file(f"{tests}/{Path(s.test_file).name}", s.test_file)
+            for h in ex.test_support:  # the code the visible and hidden sets share
+                self.add_file(f"{tests}/{Path(h).name}", h)
             for lib in self._exercise_libs(ex):
                 if lib not in libs_needed:
                     libs_needed.append(lib)
         if not included:
             raise KitError("no exercise could go into the bundle")
         self.add_file("cmake/BookExerciseContract.cmake", self.root / "cmake" / "BookExerciseContract.cmake")
-        template = (Path(__file__).parent / "bundle" / "CMakeLists.txt").read_text()
+        template_file = Path(__file__).parent / "bundle" / "CMakeLists.txt"
+        template = template_file.read_text()
+        self.read.add(template_file.resolve())
         archs = "90"
         if kit.cuda:
             archs = ";".join(a.split("arch=compute_")[1].split(",")[0]
@@ -180,6 +205,7 @@ class Bundle:
     def _add_headers(self, src, dest):
         if not src.is_dir():
             return
+        self.read.update(p.resolve() for p in [src, *src.rglob("*")] if p.is_dir())
         for p in sorted(src.rglob("*")):
             if p.is_file() and not p.is_symlink() and p.suffix in HEADER_SUFFIXES:
                 self.add_file(f"{dest}/{p.relative_to(src).as_posix()}", p)
@@ -187,7 +213,8 @@ class Bundle:
     def _readme(self, included):
         rows = "\n".join(f"| `exercises/{e.id}/` | {e.title} | {', '.join(f'`{f}`' for f in e.student_files)} |"
                          + (" GPU |" if e.gpu else " |") for e in included)
-        return f"""# Exercises of "How GPUs Run Code"
+        which = f" ({', '.join(self.chapters)})" if self.chapters else ""
+        return f"""# Exercises of "How GPUs Run Code"{which}
 
 Each exercise is a folder under `exercises/`: read its `README.md`, edit the
 files it names, and check your work against the visible tests.
@@ -218,33 +245,64 @@ files you edit are graded: the grader uses its own copy of everything else.
 """
 
 
-def write(kit, dest):
-    """Write the bundle to dest (.tar.gz), atomically; print what went in."""
+def archive_bytes(top, members):
+    """The .tar.gz of members ({path in the bundle: bytes}) under top/, the same bytes
+    for the same members: sorted, mtime 0, owner root with no names, mode 0644, and a
+    gzip header with no file name and no date."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as t:
+        for rel in sorted(members):
+            data = members[rel]
+            info = tarfile.TarInfo(f"{top}/{rel}")
+            info.size, info.mtime, info.mode = len(data), 0, 0o644
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            t.addfile(info, io.BytesIO(data))
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as gz:
+        gz.write(raw.getvalue())
+    return out.getvalue()
+
+
+def _depfile_path(p):
+    """A path as a Makefile-syntax depfile spells it (Ninja reads the same)."""
+    return str(p).replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
+
+
+def write(kit, dest, chapters=(), depfile=None):
+    """Write the bundle to dest (.tar.gz), atomically; print what went in. With
+    chapters, only their exercises. With depfile, also write there every file and
+    folder the bundle was made from (the grader's own code included)."""
     dest = Path(dest).resolve()
     if dest.suffixes[-2:] != [".tar", ".gz"] and dest.suffix != ".tgz":
         raise ValueError(f"{dest}: the bundle is a .tar.gz")
-    b = Bundle(kit)
+    b = Bundle(kit, chapters)
     included = b.build()
+    data = archive_bytes(b.top, b.members)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(dest, data)
+    if depfile:
+        inputs = set(b.read) | {Path(kit.file).resolve()}
+        grader = Path(__file__).resolve().parent
+        inputs |= {p.resolve() for p in grader.rglob("*.py")} | {grader.parent / "grade"}
+        text = _depfile_path(dest) + ":" + "".join(
+            f" \\\n  {_depfile_path(p)}" for p in sorted(inputs)) + "\n"
+        _write_atomically(Path(depfile).resolve(), text.encode())
+    print(f"tools/grade: wrote {dest}: {len(b.members)} files, {len(included)} exercises "
+          f"({', '.join(e.id for e in included)}); no solutions, no hidden tests")
+    if b.left_out:
+        print(f"tools/grade: left out (the kit does not describe the GPU library): {', '.join(b.left_out)}")
+    return dest
+
+
+def _write_atomically(dest, data):
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
-    os.close(fd)
-    now = time.time()
     try:
-        with tarfile.open(tmp, "w:gz") as t:
-            for rel in sorted(b.members):
-                data = b.members[rel]
-                info = tarfile.TarInfo(f"{TOP}/{rel}")
-                info.size = len(data)
-                info.mode = 0o644
-                info.mtime = now
-                t.addfile(info, io.BytesIO(data))
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.chmod(tmp, 0o644)
         os.replace(tmp, dest)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    print(f"tools/grade: wrote {dest}: {len(b.members)} files, {len(included)} exercises "
-          f"({', '.join(e.id for e in included)}); no solutions, no hidden tests")
-    if b.left_out:
-        print(f"tools/grade: left out (the kit was built without nvcc): {', '.join(b.left_out)}")
-    return dest

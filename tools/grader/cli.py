@@ -5,9 +5,12 @@
     tools/grade --batch FOLDER [--out DIR]         every folder or archive in FOLDER
                                                    (one per student), a results folder
                                                    each, and a class summary
-    tools/grade --bundle FILE.tar.gz               the student bundle: exercises, visible
+    tools/grade --bundle FILE.tar.gz [--chapter KEY]...
+                                                   the student bundle: exercises, visible
                                                    tests, build files; no solutions, no
-                                                   hidden tests
+                                                   hidden tests; all the chapters' or
+                                                   those named (the site's download of
+                                                   a chapter is its bundle)
 
 Each grading writes to its output folder:
     results.json   Gradescope's format        junit.xml   one test case per test set
@@ -18,7 +21,9 @@ The grader compiles nothing of the repository's: the book's own build makes a
 kit (target exercise-kit, described by <build>/exercises/kit.json): the test
 objects, the Catch2 mains, the libraries. By default tools/grade configures and
 builds one in build/grade-kit; --kit BUILD uses another configured build (e.g.
-build/book); --no-kit-build trusts it to be built already.
+build/book); --no-kit-build trusts it to be built already. The bundle reads
+only the kit's description (kit.json, written when the build is configured):
+--bundle never builds the kit.
 
 Untrusted code runs only inside bubblewrap (see tools/grader/sandbox.py). Where
 bwrap cannot run, tools/grade says why and refuses; --trusted grades without a
@@ -65,6 +70,11 @@ def parse(argv):
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--batch", metavar="FOLDER", help="grade every folder or archive in FOLDER")
     what.add_argument("--bundle", metavar="FILE", help="write the student bundle (.tar.gz) and stop")
+    ap.add_argument("--chapter", action="append", default=[], metavar="KEY",
+                    help="with --bundle: only this chapter's exercises (repeatable; default all)")
+    ap.add_argument("--depfile", metavar="FILE",
+                    help="with --bundle: also write the files it was made from, as a depfile "
+                         "(for the build)")
     ap.add_argument("--out", help="the results folder (default build/grade/<name>, "
                                   "or build/grade/batch)")
     ap.add_argument("--kit", metavar="BUILD", help="a configured book build holding the kit "
@@ -90,6 +100,8 @@ def parse(argv):
     a = ap.parse_args(argv)
     if a.bundle and a.submission:
         ap.error("--bundle takes no submission")
+    if (a.chapter or a.depfile) and not a.bundle:
+        ap.error("--chapter and --depfile go with --bundle")
     if not a.bundle and not a.batch and not a.submission:
         ap.error("name a submission, --batch FOLDER or --bundle FILE")
     if a.batch and a.submission:
@@ -97,7 +109,9 @@ def parse(argv):
     return a
 
 
-def load_kit(a):
+def load_kit(a, built=True):
+    """The kit of --kit (or build/grade-kit, configured when missing); with built,
+    brought up to date (unless --no-kit-build) and checked complete."""
     if a.kit:
         build = Path(a.kit).resolve()
     else:
@@ -114,6 +128,8 @@ def load_kit(a):
                 fail(f"configuring {build} failed:\n{p.stdout[-3000:]}")
     try:
         kit = Kit(build)
+        if not built:
+            return kit
         if not a.no_kit_build:
             say(f"bringing the kit up to date ({build}, target exercise-kit)")
             log = build / "exercises" / "kit-build.log"
@@ -172,9 +188,9 @@ def main(argv=None):
     a = parse(sys.argv[1:] if argv is None else argv)
     if a.bundle:
         from . import bundle
-        kit = load_kit(a)
+        kit = load_kit(a, built=False)
         try:
-            bundle.write(kit, Path(a.bundle))
+            bundle.write(kit, Path(a.bundle), a.chapter, a.depfile)
         except (OSError, KitError, ValueError) as e:
             fail(f"writing the bundle failed: {e}")
         return 0

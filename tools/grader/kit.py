@@ -54,6 +54,7 @@ class Exercise:
     defines: list
     link: list
     sets: list = field(default_factory=list)
+    test_support: list = field(default_factory=list)  # headers the test sets share (shipped)
 
     @property
     def tid(self):
@@ -92,7 +93,7 @@ class Kit:
                 dir=e["dir"], student_files=e["student_files"], sources=e["sources"],
                 contract_files=e["contract_files"],
                 include_dirs=_unique(e["include_dirs"]), defines=_unique(e["defines"]),
-                link=_unique(e["link"]))
+                link=_unique(e["link"]), test_support=e.get("test_support", []))
             for s in e["sets"]:
                 ex.sets.append(TestSet(name=s["name"], points=s["points"], hidden=s["hidden"],
                                        test_file=s["test_file"], objects=_unique(s["objects"]),

@@ -255,8 +255,9 @@ def downloads_section(app, fromdoc: str):
         rows.append([chapter, [nodes.literal(name, name)], f"{size:,} bytes",
                      ", ".join(entry.get("exercises", []))])
     intro = nodes.paragraph(text=(
-        "Each chapter's exercises as one archive, made by the build from exercises/ and the visible "
-        "tests: no solutions and no hidden tests. Each chapter's page links its own."))
+        "Each chapter's exercises as one archive, the grader's student bundle of that chapter "
+        "(tools/grade --bundle --chapter): the starters, the visible tests and the files to build "
+        "them, no solutions and no hidden tests. Each chapter's page links its own."))
     return _section("Exercise downloads", "book-buildinfo-downloads", intro,
                     _table(["Chapter", "Archive", "Size", "Exercises"], rows, [20, 30, 12, 38], labels=_LABELS))
 
