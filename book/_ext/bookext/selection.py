@@ -4,20 +4,24 @@ build manifest does not list is left out of the book, as if it were not there.
 Every chapter the source tree has is listed, unless the build was configured
 for a few chapters only (``BOOK_CHAPTERS``, cmake/Book.cmake): then the pages of
 the others, whose programs, runs and tests this build does not have, are not
-read. Without a manifest nothing is left out.
+read. A build folder without a manifest stops the build here, before any page
+is read, with one error naming the folder (manifest.py).
 """
 from __future__ import annotations
 
 import os
 
-from .common import chapter_of
+from sphinx.errors import ConfigError
+
+from .common import BookError, chapter_of
 from .manifest import read_manifest
 
 
 def leave_out_other_chapters(app, config) -> None:
-    m = read_manifest(config)
-    if not m.path:
-        return
+    try:
+        m = read_manifest(config)
+    except BookError as e:
+        raise ConfigError(str(e)) from None
     listed = set(m.chapters)
     for name in sorted(os.listdir(app.srcdir)):
         doc, ext = os.path.splitext(name)
