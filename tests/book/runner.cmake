@@ -157,6 +157,12 @@ book_runner_test(toolchain-not-compared ${r_copy} ${r_record_nvcc}
 book_bad_test(runner-toolchain-changed ${r_copy} ${r_record_nvcc}
   --expect "^  nvcc changed \\(recorded 13\\.0\\.88, now 13\\.1\\.0\\)$"
   -- ${r_verify} --toolchain nvcc=13.1.0)
+# The CUDA flags the build compiles with are an input too.
+book_bad_test(runner-nvcc-flags-changed ${r_copy}
+  --before ${r_run} "--toolchain=nvcc-flags=-O3 -DNDEBUG" -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --expect "^  nvcc-flags changed \\(recorded -O3 -DNDEBUG, now -O2 -DNDEBUG\\)$"
+  -- ${r_verify} "--toolchain=nvcc-flags=-O2 -DNDEBUG")
 # The driver's own version from nvidia-smi; the driver's CUDA version under its own
 # name; the host name only in the volatile part.
 book_runner_test(driver-version ${r_copy}

@@ -13,11 +13,18 @@ set(_sx_sphinx -- "${BOOK_PYTHON}" -m sphinx -W --keep-going -q -b html -d doctr
     -D book_source_root=repo -D book_build_dir=build -c "${CMAKE_SOURCE_DIR}/book" repo/chapters html)
 
 # book_sphinx_case(<case> <expect_failure.py args>...): cases/<case>.md as the chapter.
+# The good chapter's question ch90-q1 has a tagged test; a case that does not ask
+# it drops that tag too, so that the case's own error is the build's only one.
 function(book_sphinx_case case)
+  file(READ "${_sx}/cases/${case}.md" _text)
+  set(_untag "")
+  if(NOT _text MATCHES "ch90-q1")
+    set(_untag --json-del build/cy-tags.json "tags>ch90-q1")
+  endif()
   book_bad_test("book.bad.sphinx.${case}" TIMEOUT 60
     --copy "${_sx}/repo" repo --copy "${_sx}/build" build
     --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture.md
-    ${ARGN} ${_sx_sphinx})
+    ${_untag} ${ARGN} ${_sx_sphinx})
 endfunction()
 set(_ch "ch90-fixture\\.md")
 
