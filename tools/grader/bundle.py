@@ -278,9 +278,7 @@ def write(kit, dest, chapters=(), depfile=None):
         raise ValueError(f"{dest}: the bundle is a .tar.gz")
     b = Bundle(kit, chapters)
     included = b.build()
-    data = archive_bytes(b.top, b.members)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    _write_atomically(dest, data)
+    _write_atomically(dest, archive_bytes(b.top, b.members))
     if depfile:
         inputs = set(b.read) | {Path(kit.file).resolve()}
         grader = Path(__file__).resolve().parent
