@@ -18,10 +18,7 @@
 
 namespace {
 
-const std::string kChapter = "ch01-execution-model/";
-
-nlohmann::json record(const std::string& run) { return book::test::record(kChapter + run); }
-
+using book::test::record;
 using book::test::result;
 
 // The value an expectation of the run computed (the chapter quotes some of them).

@@ -16,10 +16,7 @@
 
 namespace {
 
-const std::string kChapter = "ch02-shared-memory/";
-
-nlohmann::json record(const std::string& run) { return book::test::record(kChapter + run); }
-
+using book::test::record;
 using book::test::result;
 using ch02test::check_value;
 

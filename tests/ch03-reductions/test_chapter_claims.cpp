@@ -18,10 +18,7 @@
 
 namespace {
 
-const std::string kChapter = "ch03-reductions/";
-
-nlohmann::json record(const std::string& run) { return book::test::record(kChapter + run); }
-
+using book::test::record;
 using book::test::result;
 using book::test::text;
 using ch03test::count_lines;

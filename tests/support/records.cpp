@@ -33,7 +33,7 @@ const nlohmann::json& manifest() {
 
 }  // namespace
 
-nlohmann::json record(const std::string& run) {
+nlohmann::json record_of(const std::string& run) {
     static std::map<std::string, nlohmann::json> cache;
     static std::mutex lock;
     const std::lock_guard<std::mutex> hold(lock);

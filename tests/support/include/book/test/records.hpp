@@ -3,6 +3,10 @@
 //   const auto rec = book::test::record("ch01-execution-model/div-sweep");
 //   CHECK(book::test::result(rec, "ratio_w32") > 1.8);
 //
+// In a chapter's own tests (tests/<key>/, where book_catch_test defines
+// BOOK_TEST_CHAPTER), a run of that chapter may be named alone, as the chapter's
+// text names it: record("div-sweep").
+//
 // A record is the one the book's pages show: <build>/records/<key>/<run>.json,
 // produced by this build (live, or imported from the committed recording where
 // the GPU does not run here). Only runs the build declares (book_run, listed in
@@ -18,7 +22,16 @@
 namespace book::test {
 
 /// The record of run `<key>/<run>` that the built book shows.
-nlohmann::json record(const std::string& run);
+nlohmann::json record_of(const std::string& key);
+
+/// The record of `run`: a full key `<key>/<run>`, or, in a test of a chapter's
+/// folder, a run of that chapter named alone.
+inline nlohmann::json record(const std::string& run) {
+#ifdef BOOK_TEST_CHAPTER
+    if (run.find('/') == std::string::npos) return record_of(BOOK_TEST_CHAPTER "/" + run);
+#endif
+    return record_of(run);
+}
 
 /// The value of result `name` of a record (a number the program reported).
 double result(const nlohmann::json& record, const std::string& name);
