@@ -11,25 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "argmax_check.cuh"
 #include "warp_argmax.cuh"
 
 namespace {
 
 using ch03ex1::value_index;
-
-// "" when the results agree, else where they first differ.
-std::string first_difference(const std::vector<value_index>& got,
-                             const std::vector<value_index>& want) {
-    if (got.size() != want.size())
-        return "got " + std::to_string(got.size()) + " results, want " +
-               std::to_string(want.size());
-    for (std::size_t w = 0; w < got.size(); ++w)
-        if (got[w].value != want[w].value || got[w].index != want[w].index)
-            return "warp " + std::to_string(w) + ": got (" + std::to_string(got[w].value) + ", " +
-                   std::to_string(got[w].index) + "), want (" + std::to_string(want[w].value) +
-                   ", " + std::to_string(want[w].index) + ")";
-    return "";
-}
+using ch03ex1test::first_difference;
 
 }  // namespace
 

@@ -12,37 +12,15 @@
 #include <vector>
 
 #include "block_sum_all.cuh"
+#include "block_sum_check.cuh"
 
 namespace {
 
-std::vector<float> small_whole_numbers(std::size_t n, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::uniform_int_distribution<int> value(-8, 8);
-    std::vector<float> x(n);
-    for (float& v : x) v = static_cast<float>(value(gen));
-    return x;
-}
-
-std::vector<float> block_sums(const std::vector<float>& x, int threads, bool squares) {
-    std::vector<float> out(x.size());
-    for (std::size_t b = 0; b < x.size(); b += static_cast<std::size_t>(threads)) {
-        const std::size_t e = std::min(x.size(), b + static_cast<std::size_t>(threads));
-        double s = 0;
-        for (std::size_t i = b; i < e; ++i) s += squares ? x[i] * x[i] : x[i];
-        for (std::size_t i = b; i < e; ++i) out[i] = static_cast<float>(s);
-    }
-    return out;
-}
-
-std::string first_difference(const std::vector<float>& got, const std::vector<float>& want) {
-    if (got.size() != want.size())
-        return "got " + std::to_string(got.size()) + " values, want " + std::to_string(want.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!(got[i] == want[i]))
-            return "thread " + std::to_string(i) + ": got " + std::to_string(got[i]) + ", want " +
-                   std::to_string(want[i]);
-    return "";
-}
+using ch03ex2test::block_sums;
+using ch03ex2test::first_difference;
+using ch03ex2test::plain;
+using ch03ex2test::small_whole_numbers;
+using ch03ex2test::square;
 
 }  // namespace
 
@@ -50,15 +28,15 @@ TEST_CASE("blocks of 3 and 31 warps", "[ch03][exercise][ex02][gpu][hidden]") {
     const int threads = GENERATE(96, 992);
     CAPTURE(threads);
     const auto x = small_whole_numbers(5000, 11u);
-    CHECK(first_difference(ch03ex2::sums_on_gpu(x, threads), block_sums(x, threads, false)) == "");
+    CHECK(first_difference(ch03ex2::sums_on_gpu(x, threads), block_sums(x, threads, plain)) == "");
 }
 
 TEST_CASE("one warp per block, and a last block of one element",
           "[ch03][exercise][ex02][gpu][hidden]") {
     const auto x = small_whole_numbers(32 * 5 + 1, 12u);
-    CHECK(first_difference(ch03ex2::sums_on_gpu(x, 32), block_sums(x, 32, false)) == "");
+    CHECK(first_difference(ch03ex2::sums_on_gpu(x, 32), block_sums(x, 32, plain)) == "");
     const auto y = small_whole_numbers(1024 + 1, 13u);
-    CHECK(first_difference(ch03ex2::sums_on_gpu(y, 1024), block_sums(y, 1024, false)) == "");
+    CHECK(first_difference(ch03ex2::sums_on_gpu(y, 1024), block_sums(y, 1024, plain)) == "");
 }
 
 TEST_CASE("many blocks, two sums in a row", "[ch03][exercise][ex02][gpu][hidden]") {
@@ -69,6 +47,6 @@ TEST_CASE("many blocks, two sums in a row", "[ch03][exercise][ex02][gpu][hidden]
     const auto x = small_whole_numbers(1 << 20, 14u);
     const auto got = ch03ex2::two_sums_on_gpu(x, threads);
     REQUIRE(got.size() == 2);
-    CHECK(first_difference(got[0], block_sums(x, threads, false)) == "");
-    CHECK(first_difference(got[1], block_sums(x, threads, true)) == "");
+    CHECK(first_difference(got[0], block_sums(x, threads, plain)) == "");
+    CHECK(first_difference(got[1], block_sums(x, threads, square)) == "");
 }
