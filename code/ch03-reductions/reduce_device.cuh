@@ -94,17 +94,19 @@ __device__ float thread_sum(const float* __restrict__ x, std::size_t n) {
 // [/listing:thread-sum]
 
 // [listing:sum-partials]
-// One thread's share of the blocks' partial sums: thread t adds partials t,
-// t + blockDim.x, ...; each thread issues up to partials_per_thread loads
-// before it adds any, so a grid of up to 16 x blockDim.x blocks costs one trip
-// to memory, not one per partial sum.
-__device__ inline float sum_partials(const float* partials, unsigned count) {
+// One thread's share of the blocks' partial sums, for a group of `threads`
+// threads (a block, or one warp) of which this thread is number `rank`: it adds
+// partials rank, rank + threads, ...; it issues up to partials_per_thread
+// loads before it adds any, so up to partials_per_thread x threads partial
+// sums cost one trip to memory, not one per partial sum.
+__device__ inline float sum_partials(const float* partials, unsigned count, unsigned threads,
+                                     unsigned rank) {
     float v = 0.0f;
-    for (unsigned base = 0; base < count; base += partials_per_thread * blockDim.x) {
+    for (unsigned base = 0; base < count; base += partials_per_thread * threads) {
         float p[partials_per_thread];
 #pragma unroll
         for (int k = 0; k < partials_per_thread; ++k) {
-            const unsigned i = base + k * blockDim.x + threadIdx.x;
+            const unsigned i = base + k * threads + rank;
             p[k] = i < count ? partials[i] : 0.0f;
         }
 #pragma unroll
@@ -115,23 +117,26 @@ __device__ inline float sum_partials(const float* partials, unsigned count) {
 // [/listing:sum-partials]
 
 // [listing:finish-one-pass]
-// The end of a one-launch reduction, in every block: publish the block's sum
-// and take a ticket; the block that draws the last ticket adds all the
-// partial sums. The ticket is a read-modify-write at device scope with release
-// (publishes this block's partial sum) and acquire (the last block sees every
-// block's partial sum); __syncthreads() passes what thread 0 saw on to the
-// rest of its block. The last block resets the counter for the next launch.
+// The end of a one-launch reduction, in every block. block_sum has left the
+// block's sum in thread 0, so every warp but the first is done and leaves.
+// Thread 0 publishes the block's sum and takes a ticket: a read-modify-write
+// at device scope with release (publishes this block's partial sum) and
+// acquire (if the ticket is the last, every block's partial sum is visible to
+// this thread). __syncwarp() passes what thread 0 saw on to the rest of its
+// warp, and that one warp of the last block adds all the partial sums. It
+// resets the counter for the next launch.
 __device__ inline void finish_one_pass(float block_total, float* partials, unsigned* blocks_done,
                                        float* out) {
-    __shared__ bool last;
+    if (threadIdx.x >= 32) return;
+    unsigned last = 0;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = block_total;
         cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(*blocks_done);
         last = done.fetch_add(1, cuda::memory_order_acq_rel) == gridDim.x - 1;
     }
-    __syncthreads();
-    if (!last) return;
-    const float total = block_sum(sum_partials(partials, gridDim.x));
+    __syncwarp();
+    if (!__shfl_sync(0xffffffffu, last, 0)) return;
+    const float total = warp_sum(sum_partials(partials, gridDim.x, 32, threadIdx.x));
     if (threadIdx.x == 0) {
         *out = total;
         cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*blocks_done)

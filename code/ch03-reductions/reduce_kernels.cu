@@ -132,19 +132,22 @@ __global__ void reduce_warp_block(const float* x, std::size_t n, float* out) {
 // [/listing:step6]
 
 // ---------------------------------------------------------------------------
-// Steps 7 and 8: a grid that fills the GPU, streaming with 16-byte loads
+// Steps 7 and 8: a grid that fills the GPU, streaming with 16-byte loads.
+// Each value is read once, so the loads say so: __ldcs, "evict first"
+// (load4 in reduce_device.cuh), which measured faster on the H200 (reduce
+// --sweep: the stride layout with each load kind).
 
 // [listing:two-pass]
 // Step 7, first launch: one partial sum per block.
 template <int Unroll>
 __global__ void reduce_grid_stride(const float* __restrict__ x, std::size_t n, float* partials) {
-    const float sum = block_sum(thread_sum<layout::stride, Unroll>(x, n));
+    const float sum = block_sum(thread_sum<layout::stride, Unroll, stream_load>(x, n));
     if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
 // Step 7, second launch: one block adds the partial sums.
 __global__ void reduce_final_block(const float* partials, unsigned count, float* out) {
-    const float v = block_sum(sum_partials(partials, count));
+    const float v = block_sum(sum_partials(partials, count, blockDim.x, threadIdx.x));
     if (threadIdx.x == 0) *out = v;
 }
 // [/listing:two-pass]
@@ -155,8 +158,8 @@ __global__ void reduce_final_block(const float* partials, unsigned count, float*
 template <int Unroll>
 __global__ void reduce_one_pass(const float* __restrict__ x, std::size_t n, float* partials,
                                 unsigned* blocks_done, float* out) {
-    finish_one_pass(block_sum(thread_sum<layout::stride, Unroll>(x, n)), partials, blocks_done,
-                    out);
+    finish_one_pass(block_sum(thread_sum<layout::stride, Unroll, stream_load>(x, n)), partials,
+                    blocks_done, out);
 }
 // [/listing:one-pass]
 
@@ -164,7 +167,7 @@ __global__ void reduce_one_pass(const float* __restrict__ x, std::size_t n, floa
 // The read-stream ceiling: the loads of steps 7 and 8, no combining at all.
 template <int Unroll>
 __global__ void read_ceiling_kernel(const float* __restrict__ x, std::size_t n, float* sink) {
-    const float sum = thread_sum<layout::stride, Unroll>(x, n);
+    const float sum = thread_sum<layout::stride, Unroll, stream_load>(x, n);
     if (sum == -1.0f) *sink = sum;  // never, for non-negative input; keeps the loads alive
 }
 // [/listing:ceiling]

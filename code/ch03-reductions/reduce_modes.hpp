@@ -23,8 +23,9 @@ struct settings {
     bool full = false;                        ///< --sweep: the whole grid
     bool quick = false;                       ///< small sizes only (for compute-sanitizer)
     int max_log2 = 28;                        ///< the largest size is 2^max_log2 floats
-    int reps = 20;                            ///< timed calls per measurement
-    int rounds = 10;                          ///< rounds against CUB, alternating
+    int reps = 20;                            ///< calls per timed batch
+    int rounds = 10;                          ///< rounds against CUB, alternating, a batch each
+    int batches = 5;                          ///< timed batches of every other row
     bool graphs = true;                       ///< also time CUDA-graph replays
     int profile_log2 = 24;                    ///< --profile: one call of each on 2^this floats
     long long seed = 20240611;
@@ -63,8 +64,9 @@ struct pair_times {
     book::timing_stats a, b;
 };
 
-/// Time a() and b() in `rounds` alternating rounds of `reps` calls each,
-/// every call between its own pair of events (reduce.cpp: time_alternating).
+/// Time a() and b() in `rounds` alternating rounds of one batch of `reps`
+/// calls each, a batch between one pair of events: medians of the time per
+/// call (reduce.cpp: time_alternating).
 pair_times time_pair(const std::function<void()>& a, const std::function<void()>& b, int warmup,
                      int rounds, int reps);
 

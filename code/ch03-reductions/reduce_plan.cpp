@@ -212,10 +212,10 @@ launch_policy parse_policy(std::string_view text) {
 // [listing:default-policy]
 launch_policy default_policy() {
     // Up to 2^22 floats: blocks of 256 threads, four per SM, four float4s in
-    // flight each. Up to 2^24: eight such blocks per SM, two float4s each.
-    // Above: 1024 threads per block, two blocks per SM, four float4s each.
-    // (Chosen from the sweep of launch settings on the H200: reduce --sweep.)
-    return launch_policy({{22, {256, 4, 4}}, {24, {256, 8, 2}}, {0, {1024, 2, 4}}});
+    // flight each. Above: 1024 threads per block, two blocks per SM, four
+    // float4s each. (Chosen from the sweep of launch settings on the H200:
+    // reduce --sweep.)
+    return launch_policy({{22, {256, 4, 4}}, {0, {1024, 2, 4}}});
 }
 // [/listing:default-policy]
 
@@ -311,6 +311,9 @@ std::size_t log2_exact(std::size_t p) {
 // in warp 0 over the warps' sums (at most 32 of them).
 constexpr std::size_t block_sum_depth = 10;
 
+// warp_sum in warp_tails.cuh: five shuffle levels.
+constexpr std::size_t warp_sum_depth = 5;
+
 }  // namespace
 
 std::size_t accumulator_chain(layout lay, std::size_t n, const tuning& t, int sms) {
@@ -331,14 +334,28 @@ std::size_t accumulator_chain(layout lay, std::size_t n, const tuning& t, int sm
     throw std::invalid_argument("accumulator_chain: unknown layout");
 }
 
-std::size_t layout_depth(layout lay, std::size_t n, const tuning& t, int sms) {
-    // A thread: 2 adds inside a float4, the chain of its accumulator, 2 scalar
-    // adds (the unaligned head and tail), `unroll` accumulators added in order;
-    // block_sum; then the last block: a chain of ceil(G/threads) partial sums
-    // per thread and block_sum again.
-    const std::size_t g = stride_blocks(n, t, sms);
+namespace {
+
+// A thread of a streaming kernel: 2 adds inside a float4, the chain of its
+// accumulator, 2 scalar adds (the unaligned head and tail), `unroll`
+// accumulators added in order; then block_sum.
+std::size_t streaming_depth(layout lay, std::size_t n, const tuning& t, int sms) {
     return 2 + accumulator_chain(lay, n, t, sms) + 2 + static_cast<std::size_t>(t.unroll) +
-           block_sum_depth + ceil_div(g, static_cast<std::size_t>(t.threads)) + block_sum_depth;
+           block_sum_depth;
+}
+
+}  // namespace
+
+std::size_t layout_depth(layout lay, std::size_t n, const tuning& t, int sms) {
+    const std::size_t g = stride_blocks(n, t, sms);
+    // The first version's last block: each thread a chain of ceil(G / threads)
+    // partial sums, then block_sum.
+    if (lay == layout::old)
+        return streaming_depth(lay, n, t, sms) + ceil_div(g, static_cast<std::size_t>(t.threads)) +
+               block_sum_depth;
+    // finish_one_pass: the last block's first warp, each lane a chain of
+    // ceil(G / 32) partial sums, then warp_sum.
+    return streaming_depth(lay, n, t, sms) + ceil_div(g, std::size_t{32}) + warp_sum_depth;
 }
 
 std::size_t summation_depth(step s, std::size_t n, const tuning& t, int sms) {
@@ -353,7 +370,10 @@ std::size_t summation_depth(step s, std::size_t n, const tuning& t, int sms) {
             return tree_passes(n, values_per_block(s)).size() * (1 + tree);
         case step::warp_block:  // one add at the load, then block_sum
             return tree_passes(n, values_per_block(s)).size() * (1 + block_sum_depth);
-        case step::two_pass:
+        case step::two_pass:  // the second launch: one block adds the G partial sums
+            return streaming_depth(layout::stride, n, t, sms) +
+                   ceil_div(stride_blocks(n, t, sms), static_cast<std::size_t>(t.threads)) +
+                   block_sum_depth;
         case step::one_pass:
             return layout_depth(layout::stride, n, t, sms);
     }

@@ -222,6 +222,10 @@ enum class load_kind {
     l2_256,  ///< ld.global.nc.L2::256B: also bring the 256-byte block into L2
 };
 
+/// The loads of steps 7 and 8 and of the read ceiling: streaming, for input
+/// that is read once (the sweep's `stride.ldcs`).
+inline constexpr load_kind stream_load = load_kind::ldcs;
+
 /// A kernel of the layout comparison: a layout and a load kind.
 struct variant {
     layout lay = layout::stride;
@@ -285,9 +289,10 @@ CH03_HD inline thread_walk walk(layout lay, std::size_t vectors, unsigned block,
 inline constexpr double float_u = 0x1p-24;
 inline constexpr double double_u = 0x1p-53;
 
-/// The partial sums each thread of the last block loads at once (sum_partials
-/// in reduce_device.cuh): a grid of up to threads x this blocks is added with
-/// one round trip to memory.
+/// The partial sums each thread loads at once when a block (step 7) or one
+/// warp (the last block of step 8) adds them (sum_partials in
+/// reduce_device.cuh): up to threads x this partial sums cost one round trip
+/// to memory.
 inline constexpr int partials_per_thread = 16;
 
 /// The longest chain of additions into one accumulator of one thread in a
@@ -295,9 +300,9 @@ inline constexpr int partials_per_thread = 16;
 /// adds into one of its `unroll` accumulators (for `old`: into its first).
 std::size_t accumulator_chain(layout lay, std::size_t n, const tuning& t, int sms);
 
-/// The most additions any input value passes through in a streaming kernel of
-/// layout `lay` (steps 7 and 8 are `stride`), an upper bound derived from the
-/// kernels in reduce_device.cuh and reduce_layouts.cu.
+/// The most additions any input value passes through in a one-launch
+/// streaming kernel of layout `lay` (step 8 is `stride`), an upper bound
+/// derived from the kernels in reduce_device.cuh and reduce_layouts.cu.
 std::size_t layout_depth(layout lay, std::size_t n, const tuning& t, int sms);
 
 /// The most additions any input value passes through in step `s` on n values

@@ -7,7 +7,7 @@
 // The rows: a few per variant (the book's run), the whole grid (--full), or
 // those named by --candidates. At the end: the best at each size, the best by
 // margin over the four targets, each variant at its best, and the size policy
-// the rows of step 8's own kernel (stride.plain) suggest.
+// the rows of step 8's own kernel (stride.ldcs) suggest.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -62,7 +62,7 @@ std::vector<candidate> book_rows() {
 // waves of blocks), every other variant at a dozen tunings, the old kernel at four.
 std::vector<candidate> full_rows() {
     std::vector<candidate> rows;
-    const variant step8{layout::stride, load_kind::plain};
+    const variant step8{layout::stride, stream_load};
     for (int threads : {128, 256, 512, 1024})
         for (int bps : {1, 2, 4, 8, 16, 32, 64})
             for (int unroll : {1, 2, 4, 8})
@@ -125,8 +125,8 @@ int run_sweep(const settings& s) {
 
     page_print(
         "\none-launch variants against CUB: CUB's median time over the variant's\n"
-        "(%d calls each, alternating rounds); margin: the least ratio / target\n",
-        s.rounds * s.reps);
+        "(%d alternating rounds of %d calls each); margin: the least ratio / target\n",
+        s.rounds, s.reps);
     page_print("%-14s %-9s %3s", "variant", "tuning", "fit");
     for (int lg : logs) page_print(" %7s", ("2^" + std::to_string(lg)).c_str());
     page_print(" %8s %6s\n", ("us 2^" + std::to_string(logs[us_col])).c_str(), "margin");
@@ -225,7 +225,7 @@ int run_sweep(const settings& s) {
     }
 
     // The size policy step 8's own rows suggest: the best tuning at each size.
-    const variant step8{layout::stride, load_kind::plain};
+    const variant step8{layout::stride, stream_load};
     std::vector<size_rule> rules;
     const row_result* best_step8 = nullptr;
     for (const row_result& r : by_margin)

@@ -190,16 +190,22 @@ TEST_CASE("summation_depth: the most roundings any value meets", "[ch03][float]"
     CHECK(ch03::summation_depth(step::first_add, m28, t, 132) == 36);
     CHECK(ch03::summation_depth(step::last_warp, m16, t, 132) == 18);
     CHECK(ch03::summation_depth(step::warp_block, m28, t, 132) == 44);
-    // Step 8 on 2^28 with 528 blocks of 256: thread 0 adds float4s 0, 4S, 8S, ...
-    // (S = 135168 threads) into its first accumulator: ceil(2^26 / 540672) = 125;
-    // 2 + 125 + 2 + 4 + 10 + ceil(528 / 256) + 10 = 156.
-    CHECK(ch03::summation_depth(step::one_pass, m28, t, 132) == 156);
+    // Steps 7 and 8 on 2^28 with 528 blocks of 256: thread 0 adds float4s 0,
+    // 4S, 8S, ... (S = 135168 threads) into its first accumulator:
+    // ceil(2^26 / 540672) = 125; with block_sum, 2 + 125 + 2 + 4 + 10 = 143.
+    // Step 7's second launch, one block: ceil(528 / 256) + 10 = 13 more;
+    // step 8's last warp: ceil(528 / 32) + 5 = 22 more.
     CHECK(ch03::summation_depth(step::two_pass, m28, t, 132) == 156);
-    // The first version put every float4 of a thread into one chain:
-    // ceil(2^26 / 135168) = 497; 2 + 497 + 2 + 4 + 10 + 3 + 10 = 528.
+    CHECK(ch03::summation_depth(step::one_pass, m28, t, 132) == 165);
+    CHECK(ch03::layout_depth(ch03::layout::stride, m28, t, 132) == 165);
+    // The first version put every float4 of a thread into one chain,
+    // ceil(2^26 / 135168) = 497, and its last block used all its threads:
+    // 2 + 497 + 2 + 4 + 10 + 3 + 10 = 528.
     CHECK(ch03::layout_depth(ch03::layout::old, m28, t, 132) == 528);
-    // On 2^16: 16 blocks, one round: 2 + 1 + 2 + 4 + 10 + 1 + 10 = 30.
-    CHECK(ch03::summation_depth(step::one_pass, m16, t, 132) == 30);
+    // On 2^16: 16 blocks, one round: 2 + 1 + 2 + 4 + 10, then 1 + 5 (step 8)
+    // or 1 + 10 (step 7).
+    CHECK(ch03::summation_depth(step::one_pass, m16, t, 132) == 25);
+    CHECK(ch03::summation_depth(step::two_pass, m16, t, 132) == 30);
     // Even the deepest tree of the book keeps the bound meaningful at 2^28.
     for (const auto& s : ch03::steps)
         CHECK(ch03::gamma(ch03::summation_depth(s.id, m28, t, 132), ch03::float_u) < 1e-4);
