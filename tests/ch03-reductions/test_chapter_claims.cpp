@@ -237,9 +237,8 @@ TEST_CASE("Try it: no layout or load hint reads 2^24 floats much faster than ste
             best.push_back(
                 result(sweep, std::string("sweep_best_") + layout + "_" + hint + "_2e24"));
     const double top = *std::max_element(best.begin(), best.end());
-    const double bottom = *std::min_element(best.begin(), best.end());
-    CHECK(top / bottom < 1.12);
-    CHECK(top / result(sweep, "sweep_best_stride_plain_2e24") < 1.07);
+    // Step 8's own kernel is stride.ldcs (stream_load in reduce_plan.hpp).
+    CHECK(top / result(sweep, "sweep_best_stride_ldcs_2e24") < 1.07);
     CHECK(result(sweep, "sweep_best_over_cub_2e24") >= top);
 }
 
