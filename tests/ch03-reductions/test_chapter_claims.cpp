@@ -228,6 +228,13 @@ TEST_CASE("3.7: at 2^28 step 8, CUB and the ceiling read within a few percent of
     CHECK(result(bench, "cub_tbs_2e28") / ceiling == Approx(1.0).margin(0.05));
 }
 
+TEST_CASE("3.5: on 2^24 floats step 8's kernel is faster with streaming loads than without",
+          "[ch03][claims]") {
+    const auto sweep = record("reduce-sweep");
+    CHECK(result(sweep, "sweep_best_stride_ldcs_2e24") >
+          result(sweep, "sweep_best_stride_plain_2e24"));
+}
+
 TEST_CASE("Try it: no layout or load hint reads 2^24 floats much faster than step 8's own",
           "[ch03][claims]") {
     const auto sweep = record("reduce-sweep");
