@@ -34,8 +34,9 @@ set(r_verify ${bookrun_exe} verify ${r_inputs} ${r_checks} --gpu-model "NVIDIA H
              --recording rec/fixture.json)
 
 # ---- case 3: every header the compiler sees is an input ------------------------
-# A header included only under __CUDACC__ (nvcc's passes), and one only under
-# __CUDA_ARCH__ >= 900 (the device pass): editing either makes the recording stale.
+# A header included only under __CUDACC__ (nvcc's passes), one only under
+# __CUDA_ARCH__ >= 900 (the device pass) and one only in the host pass: editing
+# any of them makes the recording stale.
 book_bad_test(runner-cuda-only-header ${r_copy} ${r_record}
   --replace src/cuda_only.cuh "= 256" "= 512"
   --expect "the recording of t/fixture is stale"
@@ -45,6 +46,13 @@ book_bad_test(runner-arch-only-header ${r_copy} ${r_record}
   --replace src/sm90_only.cuh "= 8" "= 16"
   --expect "the recording of t/fixture is stale"
   --expect "^  src/sm90_only\\.cuh changed$"
+  -- ${r_verify})
+# One only in nvcc's host pass (__CUDACC__ without __CUDA_ARCH__): the device
+# passes do not see it, so only the host pass can make it an input.
+book_bad_test(runner-host-pass-header ${r_copy} ${r_record}
+  --replace src/host_pass_only.cuh "= 4" "= 8"
+  --expect "the recording of t/fixture is stale"
+  --expect "^  src/host_pass_only\\.cuh changed$"
   -- ${r_verify})
 # A quoted include the runner cannot place is an error at its file and line, and no record is left.
 book_bad_test(runner-unplaced-header ${r_copy}
