@@ -485,7 +485,7 @@ endfunction()
 function(book_run run)
   set(where "book_run(${run})")
   _book_parse(R "${where}"
-    "CHAPTER;PROGRAM;TIMEOUT;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
+    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
     "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS"
     PROGRAM ${ARGN})
   if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
@@ -504,6 +504,17 @@ function(book_run run)
   endif()
   if(NOT R_TIMEOUT)
     set(R_TIMEOUT 120)
+  endif()
+  if(NOT DEFINED R_REPEATS OR R_REPEATS STREQUAL "")
+    set(R_REPEATS 1)
+  endif()
+  if(NOT R_REPEATS MATCHES "^[1-9][0-9]?$")
+    message(FATAL_ERROR "${where}: REPEATS is how many times the run is made (1 to 99), "
+                        "not '${R_REPEATS}'")
+  endif()
+  if(R_REPEATS GREATER 1 AND R_SANITIZER)
+    message(FATAL_ERROR "${where}: REPEATS is for runs that measure; a run under "
+                        "compute-sanitizer (SANITIZER) is made once")
   endif()
   list(APPEND R_SASS_FUNCTIONS ${R_SASS_FUNCTION})
   list(APPEND R_NCU_KERNELS ${R_NCU_KERNEL})
@@ -541,7 +552,7 @@ function(book_run run)
 
   set(record "${BOOK_RECORDS_DIR}/${key}/${run}.json")
   _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
-  set(common --name "${name}" ${hash_args} ${sanitizer_id})
+  set(common --name "${name}" ${hash_args} ${sanitizer_id} --repeats ${R_REPEATS})
   set(deps bookrun "${BOOK_SCHEMA}")
   if(R_CHECKS)
     get_filename_component(R_CHECKS "${R_CHECKS}" ABSOLUTE)
@@ -634,8 +645,8 @@ function(book_run run)
   # another directory) can depend on the file itself.
   add_custom_target("record.${tname}" ALL DEPENDS "${record}")
   if(live AND cuda)
-    # A GPU run times kernels: book_finish makes it wait until everything is
-    # compiled, so that no compiler competes with it for the CPU that launches them.
+    # A GPU run times kernels: _book_order_gpu_runs makes it wait until everything
+    # else has been compiled and run, so that nothing competes with it for the host.
     set_property(GLOBAL APPEND PROPERTY BOOK_GPU_RECORD_TARGETS "record.${tname}")
   endif()
 
@@ -648,27 +659,20 @@ function(book_run run)
              COMMAND bookrun verify ${common} --gpu-model "${BOOK_GPU_MODEL}"
                      --recording "${recording}")
     set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
-    # Live on a GPU: run again and check; skipped (77) without one.
-    if(BOOK_HAVE_CUDA)
-      # The same run as the record's, with its SASS and Nsight Compute captures
-      # where this build runs GPU programs live, so every check can be made.
-      set(test_extra "")
-      if(live)
-        set(test_extra ${extra})
-      endif()
+    # Where the build ran it live: the build's own record, checked (unedited, of
+    # the sources as they are, every check holding in every repeat), never a second
+    # run, which would be timed again beside other tests and thrown away.
+    # Skipped (77) where the build took the recording instead.
+    if(live)
       add_test(NAME "gpu.${tname}"
-               COMMAND bookrun run ${common} ${prov} ${tool_args} ${test_extra}
-                       --timeout ${R_TIMEOUT} --skip-without-gpu
-                       --out "${CMAKE_CURRENT_BINARY_DIR}/gpu-test-records/${run}.json"
-                       -- $<TARGET_FILE:${tgt}> ${R_ARGS})
+               COMMAND bookrun check ${common} --record "${record}")
+    elseif(BOOK_HAVE_CUDA)
+      add_test(NAME "gpu.${tname}" COMMAND bookrun skip "no GPU: ${name} came from its recording")
     else()
       add_test(NAME "gpu.${tname}" COMMAND bookrun skip "no CUDA compiler: ${name} was not built")
     endif()
-    # A re-run is timed again and its checks hold it to the text: it runs alone
-    # (RUN_SERIAL), for a busy host moves launch-bound timings (a reductions run
-    # at 2^16 floats, next to 16 compiles on the GPU machine, missed its checks).
     set_tests_properties("gpu.${tname}" PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77
-                         TIMEOUT ${R_TIMEOUT} RESOURCE_GROUPS "gpus:1" RUN_SERIAL TRUE)
+                         TIMEOUT ${R_TIMEOUT})
     if(R_SANITIZE_ARGS)
       foreach(tool memcheck racecheck synccheck initcheck)
         if(BOOK_HAVE_CUDA AND BOOK_SANITIZER)
@@ -730,17 +734,41 @@ function(_book_compile_targets out dir)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
-function(book_finish)
-  # GPU runs start once every program, test and library is compiled (see book_run).
+# GPU runs time kernels on a quiet host: none starts before every program, test
+# and library is compiled, every CPU run has run and every output registered in
+# BOOK_BEFORE_GPU_OUTPUTS (the diagrams) is made; and they run one at a time
+# (the pool book_gpu). Targets: book_before_gpu (all of that), book_gpu_runs
+# (every live GPU run; `tools/book record` builds it alone with -j 1).
+# Called at the end of the top-level CMakeLists.txt (book_finish defers it), when
+# every target exists.
+function(_book_order_gpu_runs)
   get_property(gpu_records GLOBAL PROPERTY BOOK_GPU_RECORD_TARGETS)
-  if(gpu_records)
-    _book_compile_targets(compiled "${CMAKE_SOURCE_DIR}")
-    add_custom_target(book_compiled)
-    add_dependencies(book_compiled ${compiled})
-    foreach(t IN LISTS gpu_records)
-      add_dependencies(${t} book_compiled)
-    endforeach()
+  if(NOT gpu_records)
+    return()
   endif()
+  _book_compile_targets(compiled "${CMAKE_SOURCE_DIR}")
+  add_custom_target(book_compiled)
+  add_dependencies(book_compiled ${compiled})
+  get_property(outputs GLOBAL PROPERTY BOOK_BEFORE_GPU_OUTPUTS)
+  add_custom_target(book_before_gpu DEPENDS ${outputs})
+  add_dependencies(book_before_gpu book_compiled)
+  get_property(names GLOBAL PROPERTY BOOK_RUNS)
+  foreach(name IN LISTS names)
+    get_property(gpu GLOBAL PROPERTY "BOOK_R_${name}_GPU")
+    if(NOT gpu)
+      string(REPLACE "/" "." tname "${name}")
+      add_dependencies(book_before_gpu "record.${tname}")
+    endif()
+  endforeach()
+  add_custom_target(book_gpu_runs)
+  foreach(t IN LISTS gpu_records)
+    add_dependencies(${t} book_before_gpu)
+    add_dependencies(book_gpu_runs ${t})
+  endforeach()
+endfunction()
+
+function(book_finish)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _book_order_gpu_runs)
   get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
   foreach(id IN LISTS programs)
     get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")

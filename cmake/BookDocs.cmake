@@ -45,6 +45,8 @@ foreach(src IN LISTS _mmd)
     VERBATIM)
   list(APPEND _svgs "${svg}")
 endforeach()
+# Rendered before any GPU run starts, so that no browser shares the host with one.
+set_property(GLOBAL APPEND PROPERTY BOOK_BEFORE_GPU_OUTPUTS ${_svgs})
 
 # Doxygen: the shared library's headers, as XML for Breathe.
 file(GLOB_RECURSE _headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/code/common/include/*")

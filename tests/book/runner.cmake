@@ -23,8 +23,9 @@ endfunction()
 set(r_copy --copy "${rfx}/src" src)
 set(r_inputs --name t/fixture --source-root . --cxx "${CMAKE_CXX_COMPILER}" --source src/prog.cu
              --flags fixture)
-set(r_run ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --provenance nvcc=13.0
-          --out x.json)
+# A recording names the clean commit it was made at (tools/book record sets BOOK_COMMIT).
+set(r_run env BOOK_COMMIT=0123456789ab ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --provenance nvcc=13.0
+          --gpu --nvidia-smi "${fake_tools}/nvidia-smi" --out x.json)
 set(r_checks --checks "${rfx}/checks/good.checks.json")
 # A recording made the way `tools/book record` makes one: run live, then save.
 set(r_record
@@ -174,7 +175,7 @@ book_bad_test(runner-nvcc-flags-changed ${r_copy}
 # The driver's own version from nvidia-smi; the driver's CUDA version under its own
 # name; the host name only in the volatile part.
 book_runner_test(driver-version ${r_copy}
-  --before ${r_run} --gpu --nvidia-smi "${fake_tools}/nvidia-smi" -- ${fake_gpu} gpu --before-end
+  --before ${r_run} -- ${fake_gpu} gpu --before-end
   --has x.json "provenance>driver_version" "^580\\.65\\.06$"
   --has x.json "provenance>driver_cuda_version" "^13\\.0$"
   --lacks rec/fixture.json "provenance>host"
@@ -234,3 +235,49 @@ book_bad_test(runner-sanitizer-expects-clean ${r_copy} --env FAKE_SANITIZER_ERRO
   --expect "program t/fixture under compute-sanitizer memcheck reported 1 error and 0 warnings, but the run expects neither"
   --absent "x.json*"
   -- ${r_sanitize} --sanitizer-expect clean -- ${fake_gpu} ok)
+
+# ---- provenance is the runner's ------------------------------------------------------
+# A program may report only its device's properties, and only in a GPU run; the
+# commit, the date, the host, the compilers and the driver are the runner's.
+book_bad_test(runner-forged-provenance ${r_copy}
+  --expect "program t/fixture reported provenance 'commit' \\(\"cafebabe0000\"\\)"
+  --absent "x.json"
+  -- ${r_run} -- ${fake_gpu} forge)
+book_bad_test(runner-cpu-reports-gpu ${r_copy}
+  --expect "reported provenance '[a-z_]+' \\(\"[^\"]+\"\\), which a CPU program cannot report"
+  --absent "x.json"
+  -- ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --out x.json -- ${fake_gpu} ok)
+
+# ---- a recording's volatile part is what the runner wrote -------------------------------
+book_bad_test(runner-volatile-commit-text ${r_copy} ${r_record}
+  --json-set rec/fixture.volatile.json "provenance>commit" "\"reviewed and approved by NVIDIA\""
+  --expect "rec/fixture\\.volatile\\.json: 'provenance\\.commit' is \"reviewed and approved by NVIDIA\""
+  -- ${r_verify})
+book_bad_test(runner-volatile-date-text ${r_copy} ${r_record}
+  --json-set rec/fixture.volatile.json "provenance>date" "\"on an NVIDIA B200 in 2031\""
+  --expect "rec/fixture\\.volatile\\.json: 'provenance\\.date' is"
+  -- ${r_verify})
+book_bad_test(runner-volatile-negative-time ${r_copy} ${r_record}
+  --json-set rec/fixture.volatile.json "wall_s" "-3"
+  --expect "rec/fixture\\.volatile\\.json: 'wall_s' is -3, but it must be a positive number"
+  -- ${r_verify})
+
+# ---- repeats: every repeat kept, the medians shown, every check in every repeat ------
+set(r_record3
+  --before ${r_run} --repeats 3 ${r_checks} -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+book_runner_test(repeats-kept ${r_copy} ${r_record3}
+  --has x.json "repeats>2>results>ratio>value" "^1\\.02$"
+  --has x.json "shown_repeat" "^[0-2]$"
+  --has x.json "checks>0>values>2" "^1\\.02$"
+  --has rec/fixture.json "stdout>0" "^GPU 0: NVIDIA H200"
+  -- ${r_verify} --repeats 3)
+# The third repeat moves out of bounds: the median (1.04) would pass, the run does not.
+book_bad_test(runner-repeat-fails-check ${r_copy}
+  --expect "check 'ratio-near-one' failed: .*median of 3 repeats. 1 to 1\\.5.*failed in repeat 3"
+  --absent "x.json"
+  -- ${r_run} --repeats 3 ${r_checks} -- ${fake_gpu} vary)
+# A recording of another number of repeats than book_run declares is re-recorded.
+book_bad_test(runner-repeats-changed ${r_copy} ${r_record3}
+  --expect "rec/fixture\\.json: the recording holds 3 repeats of t/fixture, but its book_run declares REPEATS 5"
+  -- ${r_verify} --repeats 5)

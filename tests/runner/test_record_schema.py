@@ -31,7 +31,7 @@ failures = []
 
 
 def run(args, env=None):
-    e = dict(os.environ, **(env or {}))
+    e = dict(os.environ, BOOK_COMMIT="0123456789ab", **(env or {}))
     return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=e)
 
 
@@ -39,6 +39,7 @@ def make(name, mode, extra=(), env=None):
     out = f"{name}.json"
     p = run([bookrun, "run", "--name", f"t/{name}", "--source-root", ".", "--source", "src/prog.cu",
              "--schema", schema_path, "--provenance", "cxx=fixture", "--provenance", "nvcc=13.0",
+             "--gpu", "--nvidia-smi", os.path.join(tools, "nvidia-smi"),
              "--out", out, *extra, "--", "/bin/sh", os.path.join(fixtures, "fake_gpu.sh"), mode],
             env)
     if p.returncode != 0:
@@ -50,7 +51,9 @@ def make(name, mode, extra=(), env=None):
 
 records = {
     "ok": make("ok", "ok", ["--checks", os.path.join(fixtures, "checks", "good.checks.json")]),
-    "gpu": make("gpu", "gpu", ["--gpu", "--nvidia-smi", os.path.join(tools, "nvidia-smi")]),
+    "gpu": make("gpu", "gpu"),
+    "repeats": make("repeats", "ok", ["--repeats", "3", "--checks",
+                                      os.path.join(fixtures, "checks", "good.checks.json")]),
     "floats": make("floats", "floats"),
     "big": make("big", "big"),
     "env": make("env", "env", ["--env", "BOOK_FIXTURE_WARPS=4", "--toolchain", "nvcc=13.0.88"]),
@@ -103,7 +106,7 @@ cases = {
     "text-number": lambda r: r.update(texts={"sass:k": 3}),
     "check-ok-string": lambda r: set_path(r, ["checks", 0, "ok"], "yes"),
     "ncu-bad": lambda r: r.update(ncu={"a:m": {"value": "3", "unit": ""}}),
-    "schema-3": lambda r: r.update(schema=3),
+    "schema-4": lambda r: r.update(schema=4),
     # A record made to look older than digests: no schema of the past is read.
     "schema-1-no-digest": lambda r: (r.update(schema=1), r.pop("digest")),
     "schema-1-with-legacy-note": lambda r: r.update(schema=1, legacy="made before digests existed"),

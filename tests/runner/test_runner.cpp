@@ -52,7 +52,7 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 }
 
 json good_record() {
-    json r = {{"schema", 2},
+    json r = {{"schema", 3},
               {"name", "ch/x"},
               {"command", {"x"}},
               {"exit_status", 0},
@@ -315,7 +315,7 @@ TEST_CASE("processes: a runaway stream is kept up to the capture limit and count
 
 TEST_CASE("the schema file reads, and states what the runner needs", "[runner][schema]") {
     const auto& s = schema();
-    CHECK(s.version == 2);
+    CHECK(s.version == 3);
     CHECK(s.stream_bytes == 1048576);
     CHECK(contains(s.volatile_provenance, "host"));
     CHECK(contains(s.volatile_record, "wall_s"));
@@ -370,7 +370,7 @@ TEST_CASE("record validation names the field: missing, mistyped, unknown", "[run
 TEST_CASE("a record is read only under the schema it was made with", "[runner][schema]") {
     // A record made to look older than digests (schema 1, no digest, none of
     // the fields that came later) is an error, as is any other version.
-    for (int version : {1, 3}) {
+    for (int version : {1, 2, 4}) {
         auto r = gpu_record();
         r["schema"] = version;
         r.erase("digest");
@@ -627,6 +627,111 @@ TEST_CASE("volatile fields split off and join back", "[runner][record]") {
     CHECK(vol["provenance"]["host"] == "h");
     CHECK(join_volatile(stable, vol) == r);
     CHECK(record_digest(stable, schema()) == r["digest"].get<std::string>());
+}
+
+TEST_CASE("repeats: medians, the repeat nearest them, and every repeat reports alike",
+          "[runner][repeats]") {
+    auto res = [](double a, long long n) {
+        return json{{"t", {{"value", a}, {"unit", "us"}}}, {"n", {{"value", n}, {"unit", "count"}}}};
+    };
+    std::vector<json> reps = {res(3.0, 7), res(1.0, 7), res(2.5, 7)};
+    auto m = median_results(reps, "ch/x");
+    CHECK(m["t"]["value"].get<double>() == 2.5);
+    CHECK(m["n"]["value"].is_number_integer());
+    CHECK(m["n"]["value"].get<long long>() == 7);
+    CHECK(nearest_repeat(reps, m) == 2);
+    CHECK(median_of({4, 1, 3, 2}) == 2.5);
+    auto missing = reps;
+    missing[1].erase("n");
+    CHECK_THROWS_WITH(median_results(missing, "ch/x"),
+                      Catch::Contains("repeat 2 did not report result 'n'"));
+    auto extra = reps;
+    extra[2]["z"] = {{"value", 1}, {"unit", "x"}};
+    CHECK_THROWS_WITH(median_results(extra, "ch/x"),
+                      Catch::Contains("repeat 3 reported result 'z'"));
+    auto units = reps;
+    units[1]["t"]["unit"] = "ms";
+    CHECK_THROWS_WITH(median_results(units, "ch/x"), Catch::Contains("in us in repeat 1 and in ms"));
+}
+
+TEST_CASE("repeats: a check holds only when it holds in every repeat", "[runner][repeats]") {
+    json checks = {{"checks",
+                    {{{"id", "fast"}, {"value", "t"}, {"max", 2.8}},
+                     {{"id", "ratio"}, {"value", "t"}, {"over", "u"}, {"min", 1.0}}}}};
+    json record = {{"results", {{"t", {{"value", 2.5}, {"unit", "us"}}},
+                                {"u", {{"value", 1.0}, {"unit", "us"}}}}}};
+    record["repeats"] = json::array();
+    for (double t : {2.0, 2.5, 3.0})
+        record["repeats"].push_back({{"results", {{"t", {{"value", t}, {"unit", "us"}}}}}});
+    auto e = evaluate_checks_repeated(checks, record);
+    REQUIRE(e.size() == 2);
+    // The median (2.5) holds, repeat 3 (3.0) does not: the check fails.
+    CHECK_FALSE(e[0]["ok"].get<bool>());
+    CHECK(e[0]["values"] == json({2.0, 2.5, 3.0}));
+    CHECK(e[0]["value"].get<double>() == 2.5);
+    CHECK(e[0]["detail"].get<std::string>().find("failed in repeat 3") != std::string::npos);
+    CHECK(e[0]["detail"].get<std::string>().find("median of 3 repeats; 2 to 3") !=
+          std::string::npos);
+    // A result no repeat holds (u: an ncu metric, say) is the record's own.
+    CHECK(e[1]["ok"].get<bool>());
+    CHECK(e[1]["values"] == json({2.0, 2.5, 3.0}));
+    record.erase("repeats");
+    CHECK(evaluate_checks_repeated(checks, record)[0]["ok"].get<bool>());
+}
+
+TEST_CASE("provenance: the runner's keys are the runner's", "[runner][provenance]") {
+    CHECK_NOTHROW(check_program_provenance({{"gpu_name", "NVIDIA H200"}}, true, schema(), "ch/x"));
+    for (const char* k : {"commit", "date", "host", "cxx", "nvcc", "driver_version", "whatever"})
+        CHECK_THROWS_WITH(check_program_provenance({{k, "forged"}}, true, schema(), "ch/x"),
+                          Catch::Contains(fmt::format("reported provenance '{}'", k)));
+    CHECK_THROWS_WITH(check_program_provenance({{"gpu_name", "NVIDIA H200"}}, false, schema(),
+                                               "ch/x"),
+                      Catch::Contains("a CPU program cannot report"));
+}
+
+TEST_CASE("a recording's volatile part holds a commit, a date, a host and a time",
+          "[runner][record]") {
+    json good = {{"provenance",
+                  {{"date", "2026-12-01T20:00:00Z"}, {"commit", "0123456789ab"}, {"host", "gpu-1"}}},
+                 {"wall_s", 1.5},
+                 {"source", "live"}};
+    CHECK_NOTHROW(check_volatile_formats(good, "x.volatile.json", schema()));
+    auto bad = [&](const char* field, json value) {
+        json v = good;
+        std::string f = field;
+        if (f.rfind("provenance.", 0) == 0)
+            v["provenance"][f.substr(11)] = value;
+        else
+            v[f] = value;
+        return v;
+    };
+    CHECK_THROWS_WITH(check_volatile_formats(bad("provenance.commit", "reviewed and approved by NVIDIA"),
+                                             "x.volatile.json", schema()),
+                      Catch::Contains("x.volatile.json: 'provenance.commit'"));
+    CHECK_THROWS_WITH(check_volatile_formats(bad("provenance.date", "on an NVIDIA B200 in 2031"),
+                                             "x.volatile.json", schema()),
+                      Catch::Contains("'provenance.date'"));
+    CHECK_THROWS_WITH(check_volatile_formats(bad("provenance.host", "a b"), "x.volatile.json",
+                                             schema()),
+                      Catch::Contains("'provenance.host'"));
+    CHECK_THROWS_WITH(check_volatile_formats(bad("wall_s", -3.0), "x.volatile.json", schema()),
+                      Catch::Contains("positive"));
+}
+
+TEST_CASE("a recording stores its streams as lines, and reads them back exactly",
+          "[runner][record]") {
+    auto r = good_record();
+    r["stdout"] = "a\nb\n";
+    r["stderr"] = "";
+    r["texts"] = {{"sass:k", "X\nY"}};
+    auto lines = to_recording_lines(r, schema());
+    CHECK(lines["stdout"] == json({"a", "b", ""}));
+    CHECK(lines["stderr"] == json({""}));
+    CHECK(lines["texts"]["sass:k"] == json({"X", "Y"}));
+    CHECK(from_recording_lines(lines, "r.json", schema()) == r);
+    lines["stdout"] = json({"a", 3});
+    CHECK_THROWS_WITH(from_recording_lines(lines, "r.json", schema()),
+                      Catch::Contains("r.json: 'stdout': line 2 is not a string"));
 }
 
 // ---- tools ------------------------------------------------------------------------

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -350,6 +352,210 @@ void write_file_atomically(const std::string& path, const std::string& text) {
         }
     }
     fs::rename(tmp, path);
+}
+
+double median_of(std::vector<double> v) {
+    if (v.empty()) throw Error("the median of no values");
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+json median_results(const std::vector<json>& reps, const std::string& name) {
+    if (reps.empty()) throw Error(fmt::format("program {}: no repeats", name));
+    json medians = json::object();
+    for (auto& [key, first] : reps.front().items()) {
+        std::vector<double> values;
+        bool integral = true;
+        for (std::size_t i = 0; i < reps.size(); ++i) {
+            if (!reps[i].contains(key))
+                throw Error(fmt::format("program {}: repeat {} did not report result '{}', which "
+                                        "repeat 1 did: every repeat must report the same results",
+                                        name, i + 1, key));
+            const json& r = reps[i][key];
+            if (r.at("unit") != first.at("unit"))
+                throw Error(fmt::format("program {}: result '{}' is in {} in repeat 1 and in {} in "
+                                        "repeat {}",
+                                        name, key, first["unit"].get<std::string>(),
+                                        r["unit"].get<std::string>(), i + 1));
+            integral = integral && r.at("value").is_number_integer();
+            values.push_back(r.at("value").get<double>());
+        }
+        const double m = median_of(values);
+        json value = m;
+        if (integral && std::floor(m) == m && std::fabs(m) < 9.0e15)
+            value = static_cast<long long>(m);
+        medians[key] = {{"value", value}, {"unit", first["unit"]}};
+    }
+    for (std::size_t i = 1; i < reps.size(); ++i)
+        for (auto& [key, r] : reps[i].items())
+            if (!reps.front().contains(key))
+                throw Error(fmt::format("program {}: repeat {} reported result '{}', which repeat "
+                                        "1 did not: every repeat must report the same results",
+                                        name, i + 1, key));
+    return medians;
+}
+
+std::size_t nearest_repeat(const std::vector<json>& reps, const json& medians) {
+    std::size_t best = 0;
+    double best_distance = INFINITY;
+    for (std::size_t i = 0; i < reps.size(); ++i) {
+        double d = 0;
+        for (auto& [key, m] : medians.items()) {
+            const double mv = m.at("value").get<double>();
+            const double v = reps[i].at(key).at("value").get<double>();
+            const double scale = std::max(std::fabs(mv), 1e-30);
+            d += std::fabs(v - mv) / scale;
+        }
+        if (d < best_distance) {
+            best_distance = d;
+            best = i;
+        }
+    }
+    return best;
+}
+
+json evaluate_checks_repeated(const json& checks_file, const json& record) {
+    if (!record.contains("repeats") || !record["repeats"].is_array() || record["repeats"].empty())
+        return evaluate_checks(checks_file, record);
+    const json& reps = record["repeats"];
+    std::vector<json> per;
+    for (const auto& rep : reps) {
+        json scratch = {{"results", record.at("results")}};
+        for (auto& [k, v] : rep.at("results").items()) scratch["results"][k] = v;
+        per.push_back(evaluate_checks(checks_file, scratch));
+    }
+    json out = json::array();
+    for (std::size_t c = 0; c < per.front().size(); ++c) {
+        json e = per.front()[c];
+        bool ok = true;
+        std::vector<double> values;
+        std::vector<std::string> failed;
+        for (std::size_t i = 0; i < per.size(); ++i) {
+            const json& ei = per[i][c];
+            if (!ei.value("ok", false)) {
+                ok = false;
+                failed.push_back(fmt::format("repeat {}: {}", i + 1, ei.value("detail", "")));
+            }
+            if (ei.contains("value")) values.push_back(ei["value"].get<double>());
+        }
+        e["ok"] = ok;
+        if (values.size() == per.size()) {
+            const double m = median_of(values);
+            e["value"] = m;
+            e["values"] = values;
+            const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+            std::string detail = per.front()[c].value("detail", "");
+            // "<label> = <v>, expected <bounds>": the median and the range in its place.
+            const auto eq = detail.rfind(" = ");
+            const auto comma = detail.find(", expected ", eq == std::string::npos ? 0 : eq);
+            std::string label = eq == std::string::npos ? e.value("id", "") : detail.substr(0, eq);
+            // A ratio's label shows repeat 1's operands: keep only its names.
+            if (const auto op = label.find(" = "); op != std::string::npos) label.resize(op);
+            const std::string expected =
+                comma == std::string::npos ? "" : detail.substr(comma + 2);
+            e["detail"] = fmt::format("{} = {:.6g} (median of {} repeats; {:.6g} to {:.6g}){}{}",
+                                      label, m, values.size(), *lo, *hi,
+                                      expected.empty() ? "" : ", ", expected);
+        }
+        if (!ok) e["detail"] = e["detail"].get<std::string>() + "; failed in " +
+                               fmt::format("{}", fmt::join(failed, "; "));
+        out.push_back(e);
+    }
+    return out;
+}
+
+void check_program_provenance(const json& reported, bool gpu, const Schema& schema,
+                              const std::string& name) {
+    for (auto& [key, value] : reported.items()) {
+        const bool allowed =
+            gpu && std::find(schema.program_provenance.begin(), schema.program_provenance.end(),
+                             key) != schema.program_provenance.end();
+        if (!allowed)
+            throw Error(fmt::format(
+                "program {} reported provenance '{}' (\"{}\"), which {}: provenance says where and "
+                "how a run was made, and the runner owns it (a GPU program may report only {})",
+                name, key, value.is_string() ? value.get<std::string>() : value.dump(),
+                gpu ? "is not a device property" : "a CPU program cannot report",
+                fmt::format("{}", fmt::join(schema.program_provenance, ", "))));
+    }
+}
+
+void check_volatile_formats(const json& vol, const std::string& where, const Schema& schema) {
+    for (const auto& [field, format] : schema.volatile_formats) {
+        const json* v = &vol;
+        std::string part = field;
+        if (part.rfind("provenance.", 0) == 0) {
+            if (!vol.contains("provenance")) continue;
+            v = &vol["provenance"];
+            part = part.substr(11);
+        }
+        if (!v->contains(part)) continue;
+        const json& x = (*v)[part];
+        if (format == "positive") {
+            if (!x.is_number() || !(x.get<double>() > 0) || !std::isfinite(x.get<double>()))
+                throw Error(fmt::format("{}: '{}' is {}, but it must be a positive number of "
+                                        "seconds",
+                                        where, field, x.dump()));
+            continue;
+        }
+        if (!x.is_string() || !std::regex_match(x.get<std::string>(), std::regex(format)))
+            throw Error(fmt::format("{}: '{}' is {}, which is not what a recording holds there "
+                                    "(it must match {}): a recording's volatile part is written "
+                                    "by `tools/book record`, never by hand",
+                                    where, field, x.dump(), format));
+    }
+}
+
+namespace {
+json split_lines(const std::string& text) {
+    json lines = json::array();
+    std::size_t a = 0;
+    while (true) {
+        auto b = text.find('\n', a);
+        if (b == std::string::npos) {
+            lines.push_back(text.substr(a));
+            return lines;
+        }
+        lines.push_back(text.substr(a, b - a));
+        a = b + 1;
+    }
+}
+
+std::string join_lines(const json& lines, const std::string& where) {
+    if (lines.is_string()) return lines.get<std::string>();
+    if (!lines.is_array() || lines.empty())
+        throw Error(fmt::format("{} should be an array of lines", where));
+    std::string text;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (!lines[i].is_string())
+            throw Error(fmt::format("{}: line {} is not a string", where, i + 1));
+        if (i > 0) text += '\n';
+        text += lines[i].get<std::string>();
+    }
+    return text;
+}
+}  // namespace
+
+json to_recording_lines(json stable, const Schema& schema) {
+    for (const auto& f : schema.line_fields)
+        if (stable.contains(f) && stable[f].is_string()) stable[f] = split_lines(stable[f]);
+    for (const auto& o : schema.line_objects)
+        if (stable.contains(o) && stable[o].is_object())
+            for (auto& [k, v] : stable[o].items())
+                if (v.is_string()) v = split_lines(v.get<std::string>());
+    return stable;
+}
+
+json from_recording_lines(json stable, const std::string& where, const Schema& schema) {
+    if (!stable.is_object()) return stable;
+    for (const auto& f : schema.line_fields)
+        if (stable.contains(f)) stable[f] = join_lines(stable[f], fmt::format("{}: '{}'", where, f));
+    for (const auto& o : schema.line_objects)
+        if (stable.contains(o) && stable[o].is_object())
+            for (auto& [k, v] : stable[o].items())
+                v = join_lines(v, fmt::format("{}: '{}.{}'", where, o, k));
+    return stable;
 }
 
 std::pair<json, json> split_volatile(const json& record, const Schema& schema) {

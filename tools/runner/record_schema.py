@@ -176,3 +176,45 @@ def check_digest(record, schema, where="record"):
             "that made it. A recording is never edited by hand: re-record it on its GPU with "
             "`tools/book record`.")
 
+
+
+def from_recording_lines(stable, schema, where="recording"):
+    """A recording file's stdout, stderr and texts (arrays of lines, the schema's
+    recording_lines) joined back into the strings a record holds."""
+    lines = schema["recording_lines"]
+
+    def join(v, what):
+        if isinstance(v, str):
+            return v
+        if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+            raise RecordError(f"{where}: '{what}' should be an array of lines")
+        return "\n".join(v)
+
+    out = dict(stable)
+    for f in lines["record"]:
+        if f in out:
+            out[f] = join(out[f], f)
+    for o in lines["objects"]:
+        if isinstance(out.get(o), dict):
+            out[o] = {k: join(v, f"{o}.{k}") for k, v in out[o].items()}
+    return out
+
+
+def load_recording(path, schema):
+    """A committed recording (recordings/<gpu>/<key>/<run>.json and its
+    .volatile.json) as one record, its lines joined; not validated."""
+    with open(path, encoding="utf-8") as f:
+        stable = json.load(f)
+    vpath = str(path)[:-len(".json")] + ".volatile.json"
+    try:
+        with open(vpath, encoding="utf-8") as f:
+            vol = json.load(f)
+    except FileNotFoundError:
+        vol = {}
+    record = from_recording_lines(stable, schema, where=str(path))
+    for k, v in vol.items():
+        if k == "provenance":
+            record.setdefault("provenance", {}).update(v)
+        else:
+            record[k] = v
+    return record

@@ -106,6 +106,13 @@ struct Schema {
     int version = 0;
     std::size_t stream_bytes = 0;
     std::vector<std::string> volatile_provenance, volatile_record, build_only;
+    /// The provenance keys a GPU program may report itself (all others are the runner's).
+    std::vector<std::string> program_provenance;
+    /// "provenance.date" -> a regular expression, "wall_s" -> "positive".
+    std::map<std::string, std::string> volatile_formats;
+    /// Fields stored as arrays of lines in a recording file ("stdout"), and
+    /// objects whose every member is ("texts").
+    std::vector<std::string> line_fields, line_objects;
 };
 
 /// The schema file next to the sources this bookrun was built from.
@@ -171,6 +178,38 @@ std::string read_file(const std::string& path);
 /// Writes text to path through a temporary file and a rename, so a reader
 /// never sees a half-written file. Creates parent folders.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+/// Evaluates checks on every repeat of a record that has "repeats" (each
+/// repeat's results over the record's own, such as ncu:*), else on its results:
+/// a check is ok only when it holds in every repeat; its value is the median
+/// of the repeats' values, and "values" keeps each.
+json evaluate_checks_repeated(const json& checks_file, const json& record);
+
+/// The medians of each result over the repeats (every repeat must report the
+/// same results, in the same units); throws Error naming the run otherwise.
+json median_results(const std::vector<json>& repeat_results, const std::string& name);
+
+/// The repeat whose results lie nearest the medians (the least sum of
+/// relative distances): the one whose stdout a record shows.
+std::size_t nearest_repeat(const std::vector<json>& repeat_results, const json& medians);
+
+/// The median of a list of numbers (the mean of the middle two for an even count).
+double median_of(std::vector<double> v);
+
+/// Throws Error naming the program when it reported provenance the runner owns:
+/// a CPU program may report none, a GPU program only schema.program_provenance.
+void check_program_provenance(const json& reported, bool gpu, const Schema& schema,
+                              const std::string& name);
+
+/// Throws Error naming the file and field when a recording's volatile part is
+/// not what the schema's volatile.formats say (a commit, a date, a positive time).
+void check_volatile_formats(const json& volatile_part, const std::string& where,
+                            const Schema& schema);
+
+/// A recording file's form of a record: stdout, stderr and every text as arrays
+/// of lines (recording_lines in the schema), and back.
+json to_recording_lines(json stable, const Schema& schema);
+json from_recording_lines(json stable, const std::string& where, const Schema& schema);
 
 /// Splits a record into its stable part and its volatile part (as the schema says).
 std::pair<json, json> split_volatile(const json& record, const Schema& schema);

@@ -187,6 +187,16 @@ Schema parse_schema(const json& doc, const std::string& path) {
     s.build_only = string_list(doc, "build_only", "record", path);
     string_list(doc, "provenance_required", "always", path);
     string_list(doc, "provenance_required", "gpu", path);
+    s.program_provenance = string_list(doc, "provenance_required", "program", path);
+    if (!doc["volatile"].contains("formats") || !doc["volatile"]["formats"].is_object())
+        throw Error(fmt::format("{}: the schema needs an object \"formats\" in \"volatile\"", path));
+    for (auto& [k, v] : doc["volatile"]["formats"].items()) {
+        if (!v.is_string())
+            throw Error(fmt::format("{}: volatile.formats.{} should be a string", path, k));
+        s.volatile_formats[k] = v.get<std::string>();
+    }
+    s.line_fields = string_list(doc, "recording_lines", "record", path);
+    s.line_objects = string_list(doc, "recording_lines", "objects", path);
     if (!doc.contains("limits") || !doc["limits"].contains("stream_bytes") ||
         !doc["limits"]["stream_bytes"].is_number_unsigned() ||
         doc["limits"]["stream_bytes"].get<std::size_t>() == 0)

@@ -4,7 +4,9 @@
 ``record-text``     a text a run recorded (a kernel's SASS), optionally only the
                     lines matching ``:match:`` with ``:context:`` lines around
 ``value`` (role)    one number of a run's results: ``run:result`` or
-                    ``run:result|format`` (in a Markdown table cell write ``\\|``)
+                    ``run:result|format`` (in a Markdown table cell write ``\\|``);
+                    for a measuring run the median of its repeats, followed by
+                    their range where they differ at the printed precision
 
 A page shows a record only when its run is declared (the build manifest, I2),
 checks it against the record schema (book/record-schema.json, I1), and depends
@@ -295,19 +297,42 @@ def lookup_value(record: dict, run: str, key: str):
     """A result's value, or with `check:<id>` the value one of the run's checks
     computed (a ratio `value / over` where the check has `over`), so that prose
     can quote a derived number that an expectation also bounds."""
+    return lookup_values(record, run, key)[0]
+
+
+def lookup_values(record: dict, run: str, key: str) -> tuple:
+    """(the value, every repeat's value): for a run made once the list holds the
+    value alone; for a measuring run (book_run REPEATS) the value is the median
+    over its repeats, and the list holds each (a result's from `repeats`, a
+    check's from its `values`)."""
     if key.startswith("check:"):
         cid = key[len("check:"):]
         for check in record.get("checks") or []:
             if check.get("id") == cid:
                 if "value" not in check:
                     raise BookError(f"check '{cid}' of '{run}' computed no value")
-                return check["value"]
+                return check["value"], list(check.get("values") or [check["value"]])
         ids = ", ".join(c.get("id", "?") for c in record.get("checks") or []) or "none"
         raise BookError(f"run record '{run}' has no check '{cid}' (it has: {ids})")
     results = record["results"]
     if key not in results:
         raise BookError(f"run record '{run}' has no result '{key}'")
-    return results[key]["value"]
+    value = results[key]["value"]
+    repeats = [r["results"][key]["value"] for r in record.get("repeats") or []
+               if key in r.get("results", {})]
+    return value, repeats or [value]
+
+
+def format_figure(value, values: list, spec: str) -> tuple:
+    """The figure as the page prints it, and the range note when its repeats
+    differ at that precision: ("2.2", "2.0 to 2.4 over 5 runs"), else (text, "")."""
+    shown = format_value(value, spec)
+    if len(values) < 2:
+        return shown, ""
+    lo, hi = format_value(min(values), spec), format_value(max(values), spec)
+    if lo == hi:
+        return shown, ""
+    return shown, f"{lo} to {hi} over {len(values)} runs"
 
 
 def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
@@ -322,15 +347,22 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
                             "(in a Markdown table cell, write the '|' as '\\|')")
         run = resolve_key(env.docname, run)
         record, _ = load_record(env, run)
-        value = lookup_value(record, run, key)
+        value, values = lookup_values(record, run, key)
         try:
-            shown = format_value(value, spec)
+            shown, spread = format_figure(value, values, spec)
         except BookError as e:
             raise BookError(f"result '{key}' of '{run}': {e}") from None
     except BookError as e:
         msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
-    node = nodes.inline(shown, shown, classes=["book-value"])
+    if spread:
+        # The median, and the range of the repeats where they differ at the
+        # printed precision: the page claims no more digits than reproduce.
+        node = nodes.inline("", "", classes=["book-value", "book-value-range"])
+        node += nodes.Text(shown)
+        node += nodes.inline("", f" ({spread})", classes=["book-value-spread"])
+    else:
+        node = nodes.inline(shown, shown, classes=["book-value"])
     if record.get("stale"):
         node["classes"].append("book-stale-value")
     return [node], []

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Drift: every figure the book quotes, in a new recording against the committed one.
+
+    drift.py --root . --old recordings/nvidia-h200 --new build/gpu/recordings-new/nvidia-h200
+             [--chapter KEY] [--out FILE]
+
+A figure the book quotes is a ``{value}`run:result|format``` role in a chapter
+(chapters/*.md). For each, the table gives the committed recording's median and
+range over its repeats, the new one's, and flags a figure whose new median lies
+outside the committed range (beyond the precision the page prints). It prints
+the table (and writes it to --out) and exits 0: drift is for a reader to judge;
+the checks are what fail a record.
+"""
+import argparse
+import glob
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import record_schema  # noqa: E402
+
+ROLE = re.compile(r"\{value\}`([^`]+)`")
+
+
+def quoted_figures(root, chapter=None):
+    """(chapter key, run, result, format, file:line) for each {value} role, in order, once each."""
+    seen, out = set(), []
+    for path in sorted(glob.glob(os.path.join(root, "chapters", "ch*.md"))):
+        key = os.path.basename(path)[:-3]
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                for m in ROLE.finditer(line):
+                    ref, _, spec = m.group(1).replace("\\|", "|").partition("|")
+                    run, _, result = ref.partition(":")
+                    if "/" not in run:
+                        run = f"{key}/{run}"
+                    if chapter and not run.startswith(chapter + "/"):
+                        continue
+                    if (run, result, spec) in seen:
+                        continue
+                    seen.add((run, result, spec))
+                    out.append((run, result, spec, f"chapters/{key}.md:{lineno}"))
+    return out
+
+
+def figure(record, result):
+    """(median, [each repeat's value]) of a result or a check's value; None when absent."""
+    if record is None:
+        return None
+    if result.startswith("check:"):
+        cid = result[len("check:"):]
+        for c in record.get("checks") or []:
+            if c.get("id") == cid and "value" in c:
+                return c["value"], list(c.get("values") or [c["value"]])
+        return None
+    r = (record.get("results") or {}).get(result)
+    if r is None:
+        return None
+    values = [rep["results"][result]["value"] for rep in record.get("repeats") or []
+              if result in rep.get("results", {})]
+    return r["value"], values or [r["value"]]
+
+
+def fmt(value, spec):
+    try:
+        if spec:
+            return format(value, spec)
+    except (ValueError, TypeError):
+        pass
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:g}"
+
+
+def shown(fig, spec):
+    if fig is None:
+        return "-"
+    med, values = fig
+    lo, hi = min(values), max(values)
+    text = fmt(med, spec)
+    if fmt(lo, spec) != fmt(hi, spec):
+        text += f" ({fmt(lo, spec)} to {fmt(hi, spec)}, {len(values)} runs)"
+    elif len(values) > 1:
+        text += f" ({len(values)} runs agree)"
+    return text
+
+
+def moved(old, new, spec):
+    if old is None or new is None:
+        return "new" if old is None and new is not None else ("gone" if new is None else "")
+    lo, hi = min(old[1]), max(old[1])
+    med = new[0]
+    if lo <= med <= hi:
+        return ""
+    printed = fmt(med, spec)
+    if printed in (fmt(lo, spec), fmt(hi, spec)):
+        return ""
+    return "MOVED"
+
+
+def load(folder, run, schema, cache):
+    if run not in cache:
+        path = os.path.join(folder, run + ".json")
+        try:
+            cache[run] = record_schema.load_recording(path, schema) if os.path.exists(path) else None
+        except (OSError, ValueError) as e:
+            print(f"drift: {path}: {e}", file=sys.stderr)
+            cache[run] = None
+    return cache[run]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--old", required=True, help="the committed recordings/<gpu>")
+    ap.add_argument("--new", required=True, help="the new recordings/<gpu>")
+    ap.add_argument("--chapter")
+    ap.add_argument("--out")
+    a = ap.parse_args(argv)
+    schema = record_schema.load_schema(os.path.join(a.root, "book", "record-schema.json"))
+    old_cache, new_cache = {}, {}
+    rows = []
+    for run, result, spec, where in quoted_figures(a.root, a.chapter):
+        old = figure(load(a.old, run, schema, old_cache), result)
+        new = figure(load(a.new, run, schema, new_cache), result)
+        if old is None and new is None:
+            continue  # a CPU run's figure: no recording
+        rows.append((f"{run}:{result}", shown(old, spec), shown(new, spec), moved(old, new, spec),
+                     where))
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in
+              enumerate(("figure", "committed", "new"))]
+    lines = [f"{'figure':<{widths[0]}}  {'committed':<{widths[1]}}  {'new':<{widths[2]}}  flag"]
+    for r in rows:
+        lines.append(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}")
+    flagged = sum(1 for r in rows if r[3] == "MOVED")
+    lines.append(f"drift: {len(rows)} quoted figures of GPU runs; {flagged} moved beyond the "
+                 "committed range")
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    if a.out:
+        with open(a.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
