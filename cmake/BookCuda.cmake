@@ -68,14 +68,16 @@ if(BOOK_GPU_COUNT GREATER 0)
   set(BOOK_GPU_LIVE ON)
 endif()
 
-# A CTest resource specification: one "gpus" slot per GPU, so that a machine
-# with several GPUs runs one GPU test per GPU at a time.
+# A CTest resource specification: four "gpus" slots per GPU. No test times
+# anything (the timed runs are the build's, made alone: book_gpu_runs), so up to
+# four GPU tests (sanitizers, the GPU exercises) share one GPU, and a machine with
+# several GPUs spreads them over all.
 set(_spec "{\n  \"version\": {\"major\": 1, \"minor\": 0},\n  \"local\": [{\n    \"gpus\": [")
 set(_sep "")
 if(BOOK_GPU_COUNT GREATER 0)
   math(EXPR _last_gpu "${BOOK_GPU_COUNT} - 1")
   foreach(i RANGE 0 ${_last_gpu})
-    string(APPEND _spec "${_sep}{\"id\": \"${i}\", \"slots\": 1}")
+    string(APPEND _spec "${_sep}{\"id\": \"${i}\", \"slots\": 4}")
     set(_sep ", ")
   endforeach()
 else()
