@@ -85,7 +85,7 @@ set_property(GLOBAL PROPERTY BOOK_RUNS "")
 set_property(GLOBAL PROPERTY BOOK_PROGRAMS "")
 set_property(GLOBAL PROPERTY BOOK_CATCH2_TESTS "")
 # GPU runs time kernels: never two at once on one GPU (a Ninja pool of one).
-set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1)
+set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1 book_gpu_shared=4)
 
 # ---- chapters ------------------------------------------------------------------
 
@@ -612,9 +612,20 @@ function(book_run run)
         list(APPEND extra "--ncu-arg=${x}")
       endforeach()
     endif()
+    # A GPU run that measures (REPEATS, or profiled by Nsight Compute) has the
+    # GPU and the host to itself (the pool book_gpu, of one); the others (checks
+    # of correctness, sanitizer reports, SASS) share it, four at a time, once
+    # the measuring runs are done. bookrun refuses a run that reports a time
+    # without declaring REPEATS.
+    set(timed OFF)
+    if(cuda AND (R_REPEATS GREATER 1 OR R_NCU_KERNELS))
+      set(timed ON)
+    endif()
     set(pool "")
-    if(cuda)
+    if(timed)
       set(pool JOB_POOL book_gpu)
+    elseif(cuda)
+      set(pool JOB_POOL book_gpu_shared)
     endif()
     add_custom_command(
       OUTPUT "${record}"
@@ -644,10 +655,13 @@ function(book_run run)
   # A target per run gives the record's rule a home, so the HTML step (in
   # another directory) can depend on the file itself.
   add_custom_target("record.${tname}" ALL DEPENDS "${record}")
-  if(live AND cuda)
+  if(live AND timed)
     # A GPU run times kernels: _book_order_gpu_runs makes it wait until everything
     # else has been compiled and run, so that nothing competes with it for the host.
     set_property(GLOBAL APPEND PROPERTY BOOK_GPU_RECORD_TARGETS "record.${tname}")
+  elseif(live AND cuda)
+    # ... and the GPU runs that time nothing wait for those that do.
+    set_property(GLOBAL APPEND PROPERTY BOOK_GPU_SHARED_TARGETS "record.${tname}")
   endif()
 
   if(NOT BOOK_TESTS)
@@ -734,11 +748,12 @@ function(_book_compile_targets out dir)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
-# GPU runs time kernels on a quiet host: none starts before every program, test
-# and library is compiled, every CPU run has run and every output registered in
-# BOOK_BEFORE_GPU_OUTPUTS (the diagrams) is made; and they run one at a time
-# (the pool book_gpu). Targets: book_before_gpu (all of that), book_gpu_runs
-# (every live GPU run; `tools/book record` builds it alone with -j 1).
+# GPU runs that measure time kernels on a quiet host: none starts before every
+# program, test and library is compiled, every CPU run has run and every output
+# registered in BOOK_BEFORE_GPU_OUTPUTS (the diagrams) is made; and they run one
+# at a time (the pool book_gpu). The GPU runs that time nothing come after them.
+# Targets: book_before_gpu (all of that), book_gpu_runs (every live GPU run that
+# measures; `tools/book record` builds it alone with -j 1).
 # Called at the end of the top-level CMakeLists.txt (book_finish defers it), when
 # every target exists.
 function(_book_order_gpu_runs)
@@ -764,6 +779,10 @@ function(_book_order_gpu_runs)
   foreach(t IN LISTS gpu_records)
     add_dependencies(${t} book_before_gpu)
     add_dependencies(book_gpu_runs ${t})
+  endforeach()
+  get_property(shared GLOBAL PROPERTY BOOK_GPU_SHARED_TARGETS)
+  foreach(t IN LISTS shared)
+    add_dependencies(${t} book_gpu_runs)
   endforeach()
 endfunction()
 

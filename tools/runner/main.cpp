@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -49,6 +50,10 @@ struct Options {
 
 const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck",
                                                   "initcheck"};
+
+/// Units of measured times and rates: a GPU run reporting one measures.
+const std::set<std::string> kTimeUnits = {"s",    "ms",   "us",     "\u00b5s", "ns",
+                                          "cycles", "ms/wave", "GB/s", "TB/s",   "Gadd/s"};
 
 void add_schema_option(CLI::App* app, Options& o) {
     app->add_option(
@@ -338,6 +343,17 @@ int cmd_run(const Options& o, const Schema& schema) {
     }
     std::vector<json> per;
     for (const auto& a : attempts) per.push_back(a.reported["results"]);
+    // A GPU run that measures time is scheduled alone and repeated (book_run
+    // REPEATS, or profiled by ncu): one that reports a time without saying so
+    // would be run beside others, once.
+    if (o.gpu && o.repeats == 1 && o.ncu.empty() && !sanitized)
+        for (auto& [key, r] : per.front().items())
+            if (kTimeUnits.count(r.value("unit", "")) != 0)
+                throw Error(fmt::format(
+                    "program {} reported '{}' in {}, a measured time or rate, but its run "
+                    "declares no REPEATS: a GPU run that measures declares REPEATS N (book_run "
+                    "... REPEATS 5), so that it runs alone on a quiet host, N times",
+                    o.name, key, r.value("unit", "")));
     const json medians = o.repeats > 1 ? median_results(per, o.name) : per.front();
     const std::size_t shown = o.repeats > 1 ? nearest_repeat(per, medians) : 0;
     const Attempt& a = attempts[shown];
