@@ -1,0 +1,14 @@
+# Comparisons are checks (book/_ext/bookext/claims.py): a {check} that the
+# records, or one of their repeats, make false fails the build at its line;
+# and every comparative sentence of the chapters carries one (claims_checked.py).
+# Included from tests/book/CMakeLists.txt after sphinx.cmake (book_sphinx_case).
+if(BOOK_DOCS)
+  # The record's median makes the sentence's comparison false.
+  book_sphinx_case(check-flipped
+    --expect "${_ch}:5: ERROR: check 'hello:ratio < 0\\.5' does not hold in the medians \\('results'\\) of 'ch90-fixture/hello': hello:ratio = 0\\.5")
+  # A re-record whose second repeat flips the comparison, though its median holds.
+  book_sphinx_case(check-repeat
+    --json-set build/records/ch90-fixture/hello.json repeats
+      "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
+    --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
+endif()
