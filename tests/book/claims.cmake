@@ -12,3 +12,11 @@ if(BOOK_DOCS)
       "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
     --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
 endif()
+# Every comparative sentence of every chapter carries a {check} (or is on the
+# short list of sentences that compare no recorded figure, each with its reason),
+# and a sentence that asks the reader to predict gives no answer in it.
+add_test(NAME book.claims-checked
+         COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" --counts
+                 "${CMAKE_SOURCE_DIR}/chapters")
+set_tests_properties(book.claims-checked PROPERTIES LABELS "unit;book" TIMEOUT 60
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
