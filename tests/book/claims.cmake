@@ -20,3 +20,12 @@ add_test(NAME book.claims-checked
                  "${CMAKE_SOURCE_DIR}/chapters")
 set_tests_properties(book.claims-checked PROPERTIES LABELS "unit;book" TIMEOUT 60
                      ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+# The test itself: an unchecked comparative sentence and an answer given in the
+# sentence that asks for a prediction each fail it, at their lines.
+book_bad_test(claims-unchecked
+  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/claims/ch90-fixture.md" chapters/ch90-fixture.md
+  --expect "ch90-fixture\\.md:5: a comparative sentence \\(slower\\) carries no \\{check\\}: The unchecked kernel"
+  --expect "ch90-fixture\\.md:10: a sentence that asks the reader to predict gives the answer in it"
+  --expect "ch90-fixture +2 +1 +0 +1"
+  --reject "ch90-fixture\\.md:3:"
+  -- "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" chapters)
