@@ -56,6 +56,7 @@ def setup(app):
     app.add_post_transform(checkyourself.AnswersAtChapterEnd)
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
+    app.add_transform(claims.CheckMarkers)
     app.connect("build-finished", publish.build_finished)
     app.add_css_file("book.css")
     theme.setup(app)

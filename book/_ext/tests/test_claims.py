@@ -30,8 +30,9 @@ def test_a_check_that_holds_in_every_repeat_builds_clean_and_shows_nothing(tree)
     _, warnings, _ = tree.sphinx()
     assert warnings == ""
     page = visible(tree.html())
-    assert "Its ratio is at most one half" in page and "in every repeat the record holds" in page
-    assert "hello:ratio" not in page
+    # the check leaves nothing, not even a space before the comma that follows it
+    assert "Its ratio is at most one half,\nin every repeat the record holds." in page
+    assert "hello:ratio" not in page and "book-check" not in tree.html()
 
 
 def test_one_repeat_that_breaks_the_comparison_fails_at_its_line(tree):
