@@ -6,6 +6,7 @@ and tested.
 ``program-output``    a run's output, with provenance              (records.py)
 ``record-text``       a text a run recorded (SASS)                 (records.py)
 ``value`` (role)      one number of a run's results                (records.py)
+``check`` (role)      a comparison of recorded figures, checked     (claims.py)
 ``diagram``           a Mermaid diagram as the build rendered it   (diagrams.py)
 ``plot``              a plot drawn from run records                (plots.py, plotting.py)
 ``check-yourself``    a question whose answer a test checks        (checkyourself.py)
@@ -27,7 +28,7 @@ that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations
 
-from . import (booknodes, buildinfo, checkyourself, diagrams, downloads, exercises, figures, inline,
+from . import (booknodes, buildinfo, checkyourself, claims, diagrams, downloads, exercises, figures, inline,
                listings, plots, publish, records, selection, site, terms, theme)
 
 
@@ -45,6 +46,7 @@ def setup(app):
     app.add_directive("program-output", records.ProgramOutput)
     app.add_directive("record-text", records.RecordText)
     app.add_role("value", records.value_role)
+    app.add_role("check", claims.check_role)
     app.add_directive("listing", listings.Listing)
     app.add_directive("diagram", diagrams.Diagram)
     app.add_directive("check-yourself", checkyourself.CheckYourself)
@@ -54,6 +56,7 @@ def setup(app):
     app.add_post_transform(checkyourself.AnswersAtChapterEnd)
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
+    app.add_transform(claims.CheckMarkers)
     app.connect("build-finished", publish.build_finished)
     app.add_css_file("book.css")
     theme.setup(app)

@@ -1,0 +1,31 @@
+# Comparisons are checks (book/_ext/bookext/claims.py): a {check} that the
+# records, or one of their repeats, make false fails the build at its line;
+# and every comparative sentence of the chapters carries one (claims_checked.py).
+# Included from tests/book/CMakeLists.txt after sphinx.cmake (book_sphinx_case).
+if(BOOK_DOCS)
+  # The record's median makes the sentence's comparison false.
+  book_sphinx_case(check-flipped
+    --expect "${_ch}:5: ERROR: check 'hello:ratio < 0\\.5' does not hold in the medians \\('results'\\) of 'ch90-fixture/hello': hello:ratio = 0\\.5")
+  # A re-record whose second repeat flips the comparison, though its median holds.
+  book_sphinx_case(check-repeat
+    --json-set build/records/ch90-fixture/hello.json repeats
+      "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
+    --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
+endif()
+# Every comparative sentence of every chapter carries a {check} (or is on the
+# short list of sentences that compare no recorded figure, each with its reason),
+# and a sentence that asks the reader to predict gives no answer in it.
+add_test(NAME book.claims-checked
+         COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" --counts
+                 "${CMAKE_SOURCE_DIR}/chapters")
+set_tests_properties(book.claims-checked PROPERTIES LABELS "unit;book" TIMEOUT 60
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+# The test itself: an unchecked comparative sentence and an answer given in the
+# sentence that asks for a prediction each fail it, at their lines.
+book_bad_test(claims-unchecked
+  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/claims/ch90-fixture.md" chapters/ch90-fixture.md
+  --expect "ch90-fixture\\.md:5: a comparative sentence \\(slower\\) carries no \\{check\\}: The unchecked kernel"
+  --expect "ch90-fixture\\.md:10: a sentence that asks the reader to predict gives the answer in it"
+  --expect "ch90-fixture +2 +1 +0 +1"
+  --reject "ch90-fixture\\.md:3:"
+  -- "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" chapters)
