@@ -196,6 +196,23 @@ if(CMAKE_SCRIPT_MODE_FILE)
   return()
 endif()
 
+# A tool a test needs is missing: where tools/book set this machine up
+# (BOOK_REQUIRE_TOOLS, which `tools/book build`, `test`, `pdf` and `bench` pass)
+# that is an error naming the Debian package that provides it, for every test
+# must run on a machine the README's commands set up; elsewhere (a GPU machine
+# without Debian's packages) the test is left out, and configure says so.
+#   book_tool_missing(<what is missing> <Debian package> <what is left out>)
+option(BOOK_REQUIRE_TOOLS "Fail to configure when a tool a test needs is missing" OFF)
+function(book_tool_missing what package consequence)
+  if(BOOK_REQUIRE_TOOLS)
+    message(FATAL_ERROR "${what} is missing, so ${consequence} cannot run. The Debian package ${package} "
+                        "provides it: `tools/book deps` installs it (it is in tools/book's "
+                        "package list); configured without BOOK_REQUIRE_TOOLS, the test is left "
+                        "out instead.")
+  endif()
+  message(STATUS "Book: ${what} is missing (${package}): ${consequence} is left out")
+endfunction()
+
 # Python (Debian's, with Sphinx): for the build's scripts.
 find_program(BOOK_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(NOT BOOK_PYTHON)

@@ -73,6 +73,12 @@ book_sphinx_case(missing-exercise
   --expect "${_ch}:3: ERROR: exercise 'ch90-fixture/ex99-nope' is not in .*exercises\\.json")
 
 # The extension's parsing and formatting, and what must work (pytest; a few seconds).
+execute_process(COMMAND "${BOOK_PYTHON}" -c "import pytest"
+                RESULT_VARIABLE _sphinx_no_pytest OUTPUT_QUIET ERROR_QUIET)
+if(NOT _sphinx_no_pytest EQUAL 0)
+  book_tool_missing("pytest for ${BOOK_PYTHON}" python3-pytest
+                    "the tests book.sphinx.pytest and site.pytest")
+endif()
 add_test(NAME book.sphinx.pytest
          COMMAND "${BOOK_PYTHON}" -m pytest -q -p no:cacheprovider "${CMAKE_SOURCE_DIR}/book/_ext/tests")
 set_tests_properties(book.sphinx.pytest PROPERTIES LABELS "unit;book" TIMEOUT 120

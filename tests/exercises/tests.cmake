@@ -40,8 +40,8 @@ if(_bt_no_pytest EQUAL 0)
   _bt_add(exercises.grader-units 120 -B -m pytest -q -p no:cacheprovider "${_bt}/test_grader_units.py")
   set_tests_properties(exercises.grader-units PROPERTIES LABELS "exercises;unit")
 else()
-  message(STATUS "Exercises: no pytest for ${BOOK_EXERCISES_PYTHON} (python3-pytest): "
-                 "exercises.grader-units is left out")
+  book_tool_missing("pytest for ${BOOK_EXERCISES_PYTHON}" python3-pytest
+                    "the test exercises.grader-units")
 endif()
 _bt_add(exercises.layout 120 "${_bt}/check_layout.py" --cmake "${CMAKE_COMMAND}"
         --root "${CMAKE_SOURCE_DIR}" --work "${_bt_scratch}/layout")

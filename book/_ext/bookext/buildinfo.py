@@ -30,7 +30,7 @@ from sphinx.util import logging
 from .common import BookDirective, BookError, load_json
 from .manifest import read_manifest
 from .plotting import PlotError, read_spec, spec_key
-from .records import _date
+from .records import _date, format_value, lookup_values
 from .site import site_settings
 
 logger = logging.getLogger(__name__)
@@ -196,6 +196,42 @@ def figures_section(app, fromdoc: str) -> nodes.section:
                     _table(["Source", "What", "Shown in"], rows, [30, 40, 20], labels=_LABELS))
 
 
+def measured_section(app, fromdoc: str):
+    """Every figure of a measuring run (book_run REPEATS) that a page quotes:
+    its median, the range of its repeats, and where it is quoted."""
+    env, builder = app.env, app.builder
+    quoted = getattr(env, "book_quoted_figures", {})
+    where: dict = {}
+    for doc, figures in quoted.items():
+        for fig in figures:
+            where.setdefault(fig, set()).add(doc)
+    if not where:
+        return None
+    runs = {k: path for k, path, _ in _runs(app.config)}
+    rows = []
+    for (run, key, spec), docs in sorted(where.items()):
+        try:
+            record = load_json(runs[run], "run record")
+            value, values = lookup_values(record, run, key)
+            median = format_value(value, spec)
+            lo, hi = format_value(min(values), spec), format_value(max(values), spec)
+        except (BookError, KeyError) as e:
+            rows.append([[nodes.literal(f"{run}:{key}", f"{run}:{key}")], str(e), "", "", ""])
+            continue
+        spread = lo if lo == hi else f"{lo} to {hi}"
+        ref = f"{run}:{key}"
+        rows.append([[nodes.literal(ref, ref)], median, spread, str(len(values)),
+                     _page_links(env, builder, fromdoc, sorted(docs))])
+    intro = nodes.paragraph(text=(
+        "Every figure of a measuring run that the book quotes. Such a run is repeated, each "
+        "repeat a fresh process on a host doing nothing else; a page shows the median, followed "
+        "by the range of the repeats wherever they differ at the precision it prints, and every "
+        "check of the run and every comparison of the text holds in every repeat."))
+    return _section("Measured figures", "book-buildinfo-measured", intro,
+                    _table(["Figure", "Median", "Range of the repeats", "Repeats", "Quoted in"],
+                           rows, [34, 14, 22, 8, 14], labels=_LABELS))
+
+
 def _git(root: str, *args) -> str:
     try:
         out = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True, timeout=10)
@@ -268,6 +304,9 @@ def fill(app, doctree, docname) -> None:
     _LABELS = app.builder.format == "html"
     for node in list(doctree.findall(build_info)):
         parts = [runs_section(app, docname), figures_section(app, docname)]
+        m = measured_section(app, docname)
+        if m is not None:
+            parts.append(m)
         d = downloads_section(app, docname)
         if d is not None:
             parts.append(d)
@@ -286,12 +325,17 @@ def always_outdated(app, env, added, changed, removed):
 
 def purge(app, env, docname):
     getattr(env, "book_buildinfo_docs", set()).discard(docname)
+    getattr(env, "book_quoted_figures", {}).pop(docname, None)
 
 
 def merge(app, env, docnames, other):
     mine = getattr(env, "book_buildinfo_docs", set())
     mine |= {d for d in getattr(other, "book_buildinfo_docs", set()) if d in docnames}
     env.book_buildinfo_docs = mine
+    quoted = env.__dict__.setdefault("book_quoted_figures", {})
+    for doc, figures in getattr(other, "book_quoted_figures", {}).items():
+        if doc in docnames:
+            quoted[doc] = figures
 
 
 def visit_plain(self, node):

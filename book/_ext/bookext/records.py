@@ -355,6 +355,10 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
     except BookError as e:
         msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    if len(values) > 1:
+        # For "How this book was built": every measured figure a page quotes.
+        quoted = env.__dict__.setdefault("book_quoted_figures", {})
+        quoted.setdefault(env.docname, set()).add((run, key, spec))
     if spread:
         # The median, and the range of the repeats where they differ at the
         # printed precision: the page claims no more digits than reproduce.
