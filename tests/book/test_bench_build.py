@@ -73,6 +73,13 @@ def test_the_report_sums_step_time_per_kind_and_counts_a_command_once(tmp_path):
     assert "hierarchy.svg (+2 more outputs)" in slowest[2]
 
 
+def test_a_rebuilt_output_counts_once_with_its_last_step(tmp_path):
+    write_log(tmp_path, LOG + [(40000, 40900, LOG[4][2], "b5")])
+    steps = bench.ninja_log_steps(str(tmp_path))
+    assert len(steps) == len(LOG) - 2
+    assert [s for s, outs in steps if LOG[4][2] in outs] == [0.9]
+
+
 def test_a_missing_log_is_said(tmp_path):
     assert ".ninja_log" in bench.step_report(str(tmp_path))[0]
 
