@@ -267,9 +267,11 @@ if(BOOK_TESTS)
   endif()
   # Test code (Catch2's runners, the tests, the exercises they build) is compiled
   # for a quick build, not for speed: -O1 after the build type's -O3, and -O0 for
-  # the static libraries that hold Catch2's runner (the heaviest files of the
-  # build, with no test logic in them). The programs the book measures never
-  # link Catch2 and keep their flags.
+  # the static libraries that hold Catch2's mains and for Catch2's implementation
+  # (a target with the property BOOK_CATCH_RUNNER: the heaviest file of the
+  # build, with no test logic in it). The programs the book measures never link
+  # Catch2 and keep their flags.
+  set(_runner "$<OR:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,STATIC_LIBRARY>,$<BOOL:$<TARGET_PROPERTY:BOOK_CATCH_RUNNER>>>")
   target_compile_options(book_catch2 INTERFACE
-    "$<$<COMPILE_LANGUAGE:CXX>:$<IF:$<STREQUAL:$<TARGET_PROPERTY:TYPE>,STATIC_LIBRARY>,-O0,-O1>>")
+    "$<$<COMPILE_LANGUAGE:CXX>:$<IF:${_runner},-O0,-O1>>")
 endif()

@@ -27,24 +27,55 @@ set(BOOK_DOCS_DIR "${CMAKE_BINARY_DIR}")
 set(BOOK_DIAGRAMS_OUT "${CMAKE_BINARY_DIR}/diagrams")
 set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
 
-# Diagrams: one SVG per diagrams/<chapter>/<name>.mmd.
+# Diagrams: one SVG per diagrams/<chapter>/<name>.mmd (and, for the PDF edition,
+# one PDF: cmake/BookSite.cmake). One step renders all of a folder's diagrams
+# in one browser session (tools/render-diagram.py): Chromium starts once per
+# chapter, not once per diagram, and a diagram edited re-renders its chapter's.
+#   book_render_diagrams(<out var> <suffix> <label> <sources>...)
+# adds those steps, writing BOOK_DIAGRAMS_OUT/<chapter>/<name>.<suffix>, and
+# sets <out var> to the outputs.
+function(book_render_diagrams out suffix label)
+  set(outputs "")
+  set(groups "")
+  foreach(src IN LISTS ARGN)
+    file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
+    get_filename_component(group "${rel}" DIRECTORY)
+    if(NOT group)
+      set(group ".")
+    endif()
+    string(MAKE_C_IDENTIFIER "${group}" gid)
+    if(NOT gid IN_LIST groups)
+      list(APPEND groups "${gid}")
+      set(group_${gid} "${group}")
+      set(args_${gid} "")
+      set(srcs_${gid} "")
+      set(outs_${gid} "")
+    endif()
+    string(REGEX REPLACE "\\.mmd$" ".${suffix}" rel "${rel}")
+    list(APPEND args_${gid} "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}")
+    list(APPEND srcs_${gid} "${src}")
+    list(APPEND outs_${gid} "${BOOK_DIAGRAMS_OUT}/${rel}")
+  endforeach()
+  foreach(gid IN LISTS groups)
+    list(LENGTH srcs_${gid} n)
+    add_custom_command(
+      OUTPUT ${outs_${gid}}
+      COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+              "${CMAKE_SOURCE_DIR}" ${args_${gid}}
+      DEPENDS ${srcs_${gid}} "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+              "${CMAKE_SOURCE_DIR}/tools/mermaid-batch.mjs"
+              "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
+      COMMENT "Rendering diagrams/${group_${gid}}: ${n} diagrams (${label}, one browser)"
+      VERBATIM)
+    list(APPEND outputs ${outs_${gid}})
+  endforeach()
+  set(${out} "${outputs}" PARENT_SCOPE)
+endfunction()
+
 file(GLOB_RECURSE _mmd CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
 book_select_chapter_paths(_mmd)  # BOOK_CHAPTERS
-set(_svgs "")
-foreach(src IN LISTS _mmd)
-  file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
-  string(REGEX REPLACE "\\.mmd$" ".svg" rel "${rel}")
-  set(svg "${BOOK_DIAGRAMS_OUT}/${rel}")
-  add_custom_command(
-    OUTPUT "${svg}"
-    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-            "${CMAKE_SOURCE_DIR}" "${src}" "${svg}"
-    DEPENDS "${src}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-            "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
-    COMMENT "Rendering diagrams/${rel}"
-    VERBATIM)
-  list(APPEND _svgs "${svg}")
-endforeach()
+list(SORT _mmd)
+book_render_diagrams(_svgs svg SVG ${_mmd})
 # Rendered before any GPU run starts, so that no browser shares the host with one.
 set_property(GLOBAL APPEND PROPERTY BOOK_BEFORE_GPU_OUTPUTS ${_svgs})
 

@@ -231,21 +231,8 @@ add_custom_command(OUTPUT "${BOOK_HTML_STAMP}" APPEND
 # ---- the PDF edition (target pdf) -----------------------------------------------------------
 file(GLOB_RECURSE _mmd_sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
 book_select_chapter_paths(_mmd_sources)
-set(_diagram_pdfs "")
-foreach(src IN LISTS _mmd_sources)
-  file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
-  string(REGEX REPLACE "\\.mmd$" ".pdf" rel "${rel}")
-  set(_pdf "${BOOK_DIAGRAMS_OUT}/${rel}")
-  add_custom_command(
-    OUTPUT "${_pdf}"
-    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-            "${CMAKE_SOURCE_DIR}" "${src}" "${_pdf}"
-    DEPENDS "${src}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-            "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
-    COMMENT "Rendering diagrams/${rel} (PDF)"
-    VERBATIM)
-  list(APPEND _diagram_pdfs "${_pdf}")
-endforeach()
+list(SORT _mmd_sources)
+book_render_diagrams(_diagram_pdfs pdf PDF ${_mmd_sources})  # cmake/BookDocs.cmake
 set(_pdf_missing "")
 foreach(_tool BOOK_XELATEX BOOK_LATEXMK)
   if(NOT ${_tool})

@@ -1,22 +1,31 @@
 #!/usr/bin/env python3
-"""Render one Mermaid diagram to SVG (the HTML book) or PDF (the PDF edition)
-with Mermaid CLI on Debian's Chromium.
+"""Render Mermaid diagrams to SVG (the HTML book) or PDF (the PDF edition)
+with Mermaid CLI on Debian's Chromium, all of one call in one browser session.
 
-    render-diagram.py <repo> <in.mmd> <out.svg|out.pdf>
+    render-diagram.py <repo> <in.mmd> <out.svg|out.pdf> [<in.mmd> <out> ...]
 
-The format follows the output's suffix. The SVG gets its drawing size as its
+The build calls it once per chapter and format (cmake/BookDocs.cmake), so a
+clean build starts Chromium once per chapter, not once per diagram, and a
+diagram edited re-renders only its chapter's diagrams. The browser is driven
+by tools/mermaid-batch.mjs with Mermaid CLI's own renderer and the options its
+command line would give (tools/puppeteer.json, tools/mermaid.json).
+
+Each format follows its output's suffix. An SVG gets its drawing size as its
 width and height (tools/mermaid.json turns Mermaid's useMaxWidth off), so a
 page shows it at that size or, where the column is narrower, scaled to the
-column, never stretched. The PDF is a vector figure cut to the drawing
+column, never stretched. A PDF is a vector figure cut to the drawing
 (`--pdfFit`), for LaTeX.
 
 A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no
-output behind; the output appears only complete (written to a temporary file,
+output behind for that diagram (the others of the call are still rendered, and
+the call fails); an output appears only complete (written to a temporary file,
 then renamed).
 """
 import bisect
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -106,64 +115,125 @@ def sized_svg(text: str) -> str:
     return text[:m.start()] + fixed + text[m.end():]
 
 
-def main() -> int:
-    repo, src, out = sys.argv[1:4]
-    rel = os.path.relpath(src, repo)
-    mmdc = os.path.join(repo, "node_modules", ".bin", "mmdc")
-    if not os.access(mmdc, os.X_OK):
-        print(f"{rel}: error: Mermaid CLI is not installed ({mmdc}); run `tools/book deps`",
-              file=sys.stderr)
-        return 1
-    with open(src, encoding="utf-8") as f:
-        source = f.read()
-    n_lines = max(1, source.count("\n"))
-    file_lines = parsed_to_file_lines(source)
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    pdf = out.endswith(".pdf")
-    fd, tmp = tempfile.mkstemp(suffix=".pdf" if pdf else ".svg", dir=os.path.dirname(out))
-    os.close(fd)
-    try:
-        proc = subprocess.run(
-            [mmdc, "--quiet", "-p", os.path.join(repo, "tools", "puppeteer.json"),
-             "-c", os.path.join(repo, "tools", "mermaid.json"),
-             "-b", "white" if pdf else "transparent", *(["--pdfFit"] if pdf else []),
-             "-i", src, "-o", tmp],
-            capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0 or os.path.getsize(tmp) == 0:
-            text = proc.stderr + proc.stdout
-            m = re.search(r"(?:Parse|Lexical) error on line (\d+):?\s*(.*?)(?:\n\s*at |\Z)", text, re.S)
-            if m:
-                parsed = int(m.group(1))
-                line = file_lines[parsed - 1] if 0 < parsed <= len(file_lines) else parsed
-                line = min(line, n_lines)
-                detail = " ".join(m.group(2).split())
-                detail = re.sub(r"\s*Parser\.parseError.*", "", detail)
-                if len(detail) > 240:
-                    detail = detail[:240] + "..."
-                print(f"{rel}:{line}: error: Mermaid syntax error: {detail}", file=sys.stderr)
-            else:
-                print(f"{rel}: error: {tool_failure(text, proc.returncode)}", file=sys.stderr)
-            return 1
-        if not pdf:
-            with open(tmp, encoding="utf-8") as f:
+def render_error(rel: str, text: str, file_lines: list, n_lines: int) -> str:
+    """The error line for one diagram Mermaid CLI could not render: its file and
+    line for a syntax error, else why the tool failed."""
+    m = re.search(r"(?:Parse|Lexical) error on line (\d+):?\s*(.*?)(?:\n\s*at |\Z)", text, re.S)
+    if m:
+        parsed = int(m.group(1))
+        line = file_lines[parsed - 1] if 0 < parsed <= len(file_lines) else parsed
+        line = min(line, n_lines)
+        detail = " ".join(m.group(2).split())
+        detail = re.sub(r"\s*Parser\.parseError.*", "", detail)
+        if len(detail) > 240:
+            detail = detail[:240] + "..."
+        return f"{rel}:{line}: error: Mermaid syntax error: {detail}"
+    return f"{rel}: error: {tool_failure(text, 1)}"
+
+
+class Diagram:
+    """One diagram of a batch: its source, where it goes, and the temporary file
+    Mermaid CLI writes first."""
+
+    def __init__(self, repo: str, src: str, out: str):
+        self.src, self.out = src, out
+        self.rel = os.path.relpath(src, repo)
+        self.pdf = out.endswith(".pdf")
+        with open(src, encoding="utf-8") as f:
+            source = f.read()
+        self.n_lines = max(1, source.count("\n"))
+        self.file_lines = parsed_to_file_lines(source)
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        fd, self.tmp = tempfile.mkstemp(suffix=".pdf" if self.pdf else ".svg",
+                                        dir=os.path.dirname(os.path.abspath(out)))
+        os.close(fd)
+
+    def finish(self) -> str:
+        """Puts the rendered file in place; returns an error line, or "" when done."""
+        if not os.path.exists(self.tmp) or os.path.getsize(self.tmp) == 0:
+            return f"{self.rel}: error: {tool_failure('Mermaid CLI wrote nothing', 1)}"
+        if not self.pdf:
+            with open(self.tmp, encoding="utf-8") as f:
                 text = f.read()
             try:
                 text = sized_svg(text)
             except ValueError as e:
-                print(f"{rel}:1: error: Mermaid CLI wrote no usable SVG ({e})", file=sys.stderr)
-                return 1
-            with open(tmp, "w", encoding="utf-8") as f:
+                return f"{self.rel}:1: error: Mermaid CLI wrote no usable SVG ({e})"
+            with open(self.tmp, "w", encoding="utf-8") as f:
                 f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-        tmp = None
-        return 0
-    except subprocess.TimeoutExpired:
-        print(f"{rel}:1: error: Mermaid CLI did not finish within 120 s", file=sys.stderr)
+        os.chmod(self.tmp, 0o644)
+        os.replace(self.tmp, self.out)
+        self.tmp = None
+        return ""
+
+    def clean(self):
+        if self.tmp and os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+
+
+def main() -> int:
+    if len(sys.argv) < 4 or len(sys.argv) % 2 != 0:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    repo, pairs = sys.argv[1], sys.argv[2:]
+    mmdc = os.path.join(repo, "node_modules", ".bin", "mmdc")
+    batch = os.path.join(repo, "tools", "mermaid-batch.mjs")
+    srcs = [os.path.relpath(s, repo) for s in pairs[0::2]]
+    if not os.access(mmdc, os.X_OK):
+        for rel in srcs:
+            print(f"{rel}: error: Mermaid CLI is not installed ({mmdc}); run `tools/book deps`",
+                  file=sys.stderr)
         return 1
+    node = shutil.which("node")
+    if not node:
+        for rel in srcs:
+            print(f"{rel}: error: Node.js (node) is not on PATH; run `tools/book deps`",
+                  file=sys.stderr)
+        return 1
+    diagrams = []
+    try:
+        for src, out in zip(pairs[0::2], pairs[1::2]):
+            diagrams.append(Diagram(repo, src, out))
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"puppeteer": os.path.join(repo, "tools", "puppeteer.json"),
+                       "mermaid": os.path.join(repo, "tools", "mermaid.json"),
+                       "jobs": [{"input": os.path.abspath(d.src), "output": d.tmp,
+                                 "format": "pdf" if d.pdf else "svg"} for d in diagrams]}, f)
+            jobs = f.name
+        limit = 60 + 30 * len(diagrams)
+        try:
+            proc = subprocess.run([node, batch, jobs], capture_output=True, text=True,
+                                  timeout=limit)
+        except subprocess.TimeoutExpired:
+            for d in diagrams:
+                print(f"{d.rel}:1: error: Mermaid CLI did not finish within {limit} s "
+                      f"({len(diagrams)} diagrams in one batch)", file=sys.stderr)
+            return 1
+        finally:
+            os.unlink(jobs)
+        results = {}
+        for line in proc.stdout.splitlines():
+            try:
+                r = json.loads(line)
+                results[r["output"]] = r["error"]
+            except (ValueError, KeyError, TypeError):
+                pass  # not one of the batch's result lines
+        failed = False
+        for d in diagrams:
+            if d.tmp not in results:  # the batch stopped before this diagram
+                why = tool_failure(proc.stderr + proc.stdout, proc.returncode)
+                message = f"{d.rel}: error: {why}"
+            elif results[d.tmp] is not None:
+                message = render_error(d.rel, results[d.tmp], d.file_lines, d.n_lines)
+            else:
+                message = d.finish()
+            if message:
+                print(message, file=sys.stderr)
+                failed = True
+        return 1 if failed else 0
     finally:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
+        for d in diagrams:
+            d.clean()
 
 
 if __name__ == "__main__":

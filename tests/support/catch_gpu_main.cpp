@@ -4,16 +4,13 @@
 // uses the GPU CTest allocated to the test (book::use_allocated_gpu), so a
 // machine with several GPUs runs one GPU test per GPU. Listing the tests
 // (--list-tests, --list-tags: how the build reads their check-yourself
-// tags) needs no GPU.
-#define CATCH_CONFIG_CONSOLE_WIDTH 300
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+// tags) needs no GPU. Catch2 itself is catch_session.cpp's, compiled once.
 #include <cstdio>
 #include <exception>
 #include <string_view>
 
 #include "book/device.hpp"
+#include "book/test/catch_run.hpp"
 
 int main(int argc, char** argv) {
     bool listing = false;
@@ -32,7 +29,7 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    const int failed = Catch::Session().run(argc, argv);
+    const int failed = book::test::run_catch_session(argc, argv);
     // Catch2 exits with the number of failed assertions; 77 failures must not
     // read as "skipped".
     return failed == 0 ? 0 : 1;

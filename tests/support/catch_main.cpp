@@ -1,6 +1,5 @@
-// The one Catch2 main for every test program of the book.
-// Listings (--list-tags, --list-tests: how the build reads the check-yourself
-// tags) are not wrapped at 80 columns.
-#define CATCH_CONFIG_CONSOLE_WIDTH 300
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The Catch2 main of the book's CPU tests: what CATCH_CONFIG_MAIN's main does,
+// over Catch2's implementation compiled once (catch_session.cpp).
+#include "book/test/catch_run.hpp"
+
+int main(int argc, char* argv[]) { return book::test::run_catch_session(argc, argv); }
