@@ -9,8 +9,9 @@ The site is served over HTTP on 127.0.0.1 (a port of its own) and driven with
 Selenium and chromium-driver. Every page is opened at each width (a 1280 px
 window, a 390 px phone) in each theme (THEMES): "light" and "dark" (chosen by
 the reader, the system light), "auto-light" and "auto-dark" (the reader left
-furo's "auto": the system's preference decides), and "print" (a reader who
-chose dark, on a dark system, prints the page: paper is always light). A page
+furo's "auto": the system's preference decides), and "print" and "print-dark"
+(a reader who chose dark prints the page, on a light and on a dark system:
+paper is always light). A page
 fails on:
 
   - a console error (a script that throws, a resource that fails to load);
@@ -76,14 +77,15 @@ HEIGHTS = {1280: 900, 390: 844}
 
 # ---- the page-side checks (run in the page; returns a JSON-able report) ----------------------
 #: theme -> (what the reader chose in furo's toggle, what the system prefers, the
-#: media, what the page must look like). "print": a reader who chose dark, on a
-#: dark system, prints the page: paper is light.
+#: media, what the page must look like). "print" and "print-dark": a reader who
+#: chose dark prints the page, on a light and on a dark system: paper is light.
 THEMES = {
     "light": ("light", "light", "screen", "light"),
     "dark": ("dark", "light", "screen", "dark"),
     "auto-light": ("auto", "light", "screen", "light"),
     "auto-dark": ("auto", "dark", "screen", "dark"),
-    "print": ("dark", "dark", "print", "light"),
+    "print": ("dark", "light", "print", "light"),
+    "print-dark": ("dark", "dark", "print", "light"),
 }
 PAGE_CHECKS = "const THEME_LOOKS = " + json.dumps({k: v[3] for k, v in THEMES.items()}) + ";\n" + r"""
 const [chosen, width, measureFigures, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
@@ -178,6 +180,13 @@ async function smallestText(img) {
         if (a.width && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
           { say(`on a phone the copy button covers a code block's first line: ${describe(pre)}`); break; }
       }
+    }
+    // "On this page" shown from 1200 px, inside the window.
+    const toc = document.querySelector('.toc-drawer:not(.no-toc)');
+    if (width >= 1200 && toc && toc.querySelector('.toc-tree a')) {
+      const r = toc.getBoundingClientRect();
+      if (!shown(toc) || r.left >= window.innerWidth || r.right > window.innerWidth + 1 || r.right <= 0)
+        say(`"On this page" is not shown at ${width} px (its box spans ${Math.round(r.left)}-${Math.round(r.right)} px)`);
     }
     // The theme's script ran, and the colours follow the theme.
     if (document.documentElement.classList.contains('no-js')) say("the theme's script did not run (<html> still has class no-js)");
