@@ -85,9 +85,8 @@ latex_elements = {
 \setmonofont{DejaVu Sans Mono}[Scale=0.9]
 """,
     "fncychap": r"\usepackage[Bjornstrup]{fncychap}",
-    # The index in the PDF's bookmarks too.
-    "printindex": r"\cleardoublepage\phantomsection\addcontentsline{toc}{chapter}{Index}"
-                  r"\footnotesize\raggedright\printindex",
+    # (sphinxmanual.cls adds the index to the bookmarks itself.)
+    "printindex": r"\footnotesize\raggedright\printindex",
     # A long line wraps at a space, never inside a number or a name (no forced
     # wraps); an output wider than the page is set smaller (site.py).
     "sphinxsetup": "verbatimwithframe=true, verbatimwrapslines=true, verbatimforcewraps=false",
@@ -109,6 +108,7 @@ latex_elements = {
 % them: LaTeX adds no numbers of its own.
 \setcounter{secnumdepth}{-1}
 % Table headers and cells do not hyphenate ("whitepa-per").
+\usepackage{etoolbox}
 \AtBeginEnvironment{tabulary}{\hyphenpenalty=10000\exhyphenpenalty=10000}
 \AtBeginEnvironment{longtable}{\hyphenpenalty=10000\exhyphenpenalty=10000}
 \AtBeginEnvironment{tabular}{\hyphenpenalty=10000\exhyphenpenalty=10000}

@@ -149,7 +149,8 @@ class AnswersAtChapterEnd(SphinxPostTransform):
                 pointer += nodes.reference("", "", nodes.emphasis(text="The answer is at the end of the chapter."),
                                            refid=a_id, internal=True)
                 answer.replace_self(pointer)
-                head = nodes.paragraph(ids=[a_id])
+                section += nodes.target("", "", ids=[a_id])
+                head = nodes.paragraph()
                 head += nodes.strong(text=f"Question {n}.")
                 head += nodes.Text(" ")
                 head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),
