@@ -43,7 +43,9 @@ fails on:
   - a broken internal link: a file that is not there, or a #fragment that
     names no element of the target page;
   - an archive the pages link (a student's bundle) with a Markdown file that
-    shows MyST markup raw (``2{sup}`28```).
+    shows MyST markup raw (``2{sup}`28```);
+  - a search (for "bank conflicts": a term, an index entry and a section's
+    title) that lists a page twice.
 
 Screenshots of each chapter's first screen in each theme and width, and of
 the first diagram and the first plot in each theme, go to <out>/shots.
@@ -575,6 +577,38 @@ def wait_ready(driver) -> None:
         "if (document.readyState === 'complete') ready(); else window.addEventListener('load', ready);")
 
 
+SEARCH_RESULTS = r"""
+const done = arguments[0], started = Date.now();
+(function poll() {
+  const status = document.querySelector('#search-results .search-summary, #search-results p');
+  const items = document.querySelectorAll('#search-results li');
+  const finished = status && /finished|did not match/i.test(status.textContent);
+  const snippets = Array.from(items).every((li) => li.querySelector('.context'));
+  if ((finished && snippets) || Date.now() - started > 20000)
+    done(Array.from(items).map((li) => [li.querySelector('a').href, (li.querySelector('.context') || {}).textContent || '']));
+  else setTimeout(poll, 200);
+})();
+"""
+
+
+def search_problems(driver, server, query: str = "bank+conflicts") -> list:
+    """The search page for a term that is also a section's title (Sphinx lists
+    such a page once per way it matched): one result per page (a
+    section of a page already listed joins its result)."""
+    driver.get(server.url(f"search.html?q={query}"))
+    wait_ready(driver)
+    results = driver.execute_async_script(SEARCH_RESULTS)
+    out, seen = [], set()
+    if not results:
+        return [f"search.html?q={query}: no result"]
+    for href, snippet in results:
+        page = urllib.parse.urlsplit(href).path
+        if page in seen:
+            out.append(f"search.html?q={query}: {page} is listed twice")
+        seen.add(page)
+    return out
+
+
 def views(pages: list, theme: str, width: int, explicit: bool, every: bool) -> list:
     """The pages opened in one theme at one width. Every page in the light theme
     at every width (the layout checks); in the other themes, whose colours are
@@ -686,6 +720,8 @@ def main() -> int:
                                 if els:
                                     capture(driver, os.path.join(shots, f"figure-{kind}-{theme}.png"), els[0])
                                     shot_figures.add((kind, theme))
+        if os.path.isfile(os.path.join(root, "search.html")) and not a.pages:
+            problems += search_problems(driver, server)
         for p in server.failed:
             problems.append(f"the server answered {p[0]} for {p[1]}")
     finally:
