@@ -10,8 +10,8 @@ ROOT = os.path.dirname(HERE)
 BUILD = os.environ.get("BOOK_BUILD_DIR", os.path.join(ROOT, "build", "book"))
 
 project = "How GPUs Run Code"
-author = "The book's authors"
-copyright = "2026, the book's authors"
+author = "The maintainers of How GPUs Run Code"
+copyright = "2026, the maintainers of How GPUs Run Code"
 html_title = "How GPUs Run Code — an executable CUDA textbook"
 
 extensions = ["myst_parser", "breathe", "sphinx_copybutton", "bookext"]
@@ -37,12 +37,14 @@ html_show_sourcelink = False
 html_copy_source = False
 html_last_updated_fmt = None
 html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/scroll-start.html",
-                        "sidebar/navigation.html", "sidebar/book-editions.html",
+                        "sidebar/navigation.html", "sidebar/book-reference.html",
+                        "sidebar/book-editions.html",
                         "sidebar/scroll-end.html"]}
-# A copy button on every code block; on an output block it copies the command
-# (the line after "$ "), not what the program printed.
+# A copy button on every code block: on an output block it copies the block as
+# it is shown, less the "$ " of its command line (the raw text, one click away);
+# the command alone is in the block's "Run it yourself" (site.py).
 copybutton_prompt_text = "$ "
-copybutton_only_copy_prompt_lines = True
+copybutton_only_copy_prompt_lines = False
 copybutton_remove_prompts = True
 
 breathe_projects = {"book": os.path.join(BUILD, "doxygen", "xml")}
@@ -83,13 +85,33 @@ latex_elements = {
 \setmonofont{DejaVu Sans Mono}[Scale=0.9]
 """,
     "fncychap": r"\usepackage[Bjornstrup]{fncychap}",
+    # (sphinxmanual.cls adds the index to the bookmarks itself.)
     "printindex": r"\footnotesize\raggedright\printindex",
-    "sphinxsetup": "verbatimwithframe=true, verbatimwrapslines=true, verbatimforcewraps=true, "
-                   "verbatimmaxunderfull=2, verbatimmaxoverfull=1",
+    # A long line wraps at a space, never inside a number or a name (no forced
+    # wraps); an output wider than the page is set smaller (site.py).
+    "sphinxsetup": "verbatimwithframe=true, verbatimwrapslines=true, verbatimforcewraps=false",
+    "maketitle": r"""
+\begin{titlepage}
+\centering
+\vspace*{0.22\textheight}
+{\sffamily\bfseries\fontsize{30}{36}\selectfont How GPUs Run Code\par}
+\vspace{1.2em}
+{\sffamily\Large An executable CUDA textbook\par}
+\vspace{2.5em}
+{\large Every listing compiled, every output run, every answer a test.\par}
+\vfill
+{\sffamily The maintainers of \emph{How GPUs Run Code}\par}
+\end{titlepage}
+""",
     "preamble": r"""
 % The chapters number their own headings ("1.4 Divergence"), as the HTML shows
 % them: LaTeX adds no numbers of its own.
 \setcounter{secnumdepth}{-1}
+% Table headers and cells do not hyphenate ("whitepa-per").
+\usepackage{etoolbox}
+\AtBeginEnvironment{tabulary}{\hyphenpenalty=10000\exhyphenpenalty=10000}
+\AtBeginEnvironment{longtable}{\hyphenpenalty=10000\exhyphenpenalty=10000}
+\AtBeginEnvironment{tabular}{\hyphenpenalty=10000\exhyphenpenalty=10000}
 % A figure and its caption fit on one page.
 \makeatletter\AtBeginDocument{\spx@image@maxheight=0.72\textheight}\makeatother
 """,

@@ -1,7 +1,14 @@
 // The book's own script (book/_ext/bookext/site.py adds it to every page).
 //
-// A listing's caption links to the page of its file with ?lines=a-b[,c-d]#L-a:
-// mark those lines, so the reader sees which part of the file the listing showed.
+// - A listing's caption links to the page of its file with ?lines=a-b[,c-d]#L-a:
+//   mark those lines, so the reader sees which part of the file the listing showed.
+// - A code block's lines become one block each, so that a line longer than the
+//   column wraps with a hanging indent and is marked as wrapped (class
+//   book-wrapped: a bar beside its continuation rows), never read as indentation.
+// - An output block keeps its lines whole (a table stays a table): where it is
+//   wider than the column it scrolls sideways, and says so (class book-scrolls
+//   and a cue above it).
+// tests/site/check_site.py checks all three in the browser.
 (function () {
   "use strict";
   function markLines() {
@@ -17,9 +24,111 @@
       }
     });
   }
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", markLines);
-  } else {
+
+  // The text of `pre` as lines, each a list of [text, ancestors] pieces (the
+  // elements between `pre` and the text, outermost first).
+  function piecesByLine(pre) {
+    var lines = [[]];
+    (function walk(node, chain) {
+      node.childNodes.forEach(function (child) {
+        if (child.nodeType === Node.TEXT_NODE) {
+          child.data.split("\n").forEach(function (part, i) {
+            if (i > 0) lines.push([]);
+            if (part) lines[lines.length - 1].push([part, chain]);
+          });
+        } else if (child.nodeType === Node.ELEMENT_NODE) {
+          walk(child, chain.concat([child]));
+        }
+      });
+    })(pre, []);
+    if (lines.length > 1 && lines[lines.length - 1].length === 0) lines.pop();
+    return lines;
+  }
+
+  function splitIntoLines(pre) {
+    if (pre.dataset.bookLines) return;
+    pre.dataset.bookLines = "1";
+    var lines = piecesByLine(pre);
+    var out = document.createDocumentFragment();
+    lines.forEach(function (pieces) {
+      var line = document.createElement("span");
+      line.className = "book-line";
+      pieces.forEach(function (piece) {
+        var at = line;
+        piece[1].forEach(function (el) {
+          var copy = el.cloneNode(false);
+          copy.removeAttribute("id");
+          at.appendChild(copy);
+          at = copy;
+        });
+        at.appendChild(document.createTextNode(piece[0]));
+      });
+      out.appendChild(line);
+    });
+    pre.textContent = "";
+    pre.appendChild(out);
+  }
+
+  function rowHeight(el) {
+    var lh = parseFloat(getComputedStyle(el).lineHeight);
+    return lh > 0 ? lh : parseFloat(getComputedStyle(el).fontSize) * 1.5;
+  }
+
+  function markWrapped(pre) {
+    var row = rowHeight(pre);
+    pre.style.setProperty("--book-row", row + "px");
+    pre.querySelectorAll(":scope > .book-line, :scope > span[id^='L-']").forEach(function (line) {
+      line.classList.toggle("book-wrapped", line.getBoundingClientRect().height > row * 1.5);
+    });
+  }
+
+  // `box` scrolls sideways where `scroller` (itself or the block inside) is wider
+  // than the column: mark it and show the cue before it.
+  function markScrolling(box, scroller) {
+    if (!scroller) return;
+    var scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
+    box.classList.toggle("book-scrolls", scrolls);
+    var cue = box.previousElementSibling;
+    if (!(cue && cue.classList.contains("book-scroll-cue"))) {
+      cue = document.createElement("p");
+      cue.className = "book-scroll-cue";
+      cue.textContent = box.tagName === "A" ? "Scroll the figure sideways \u21c6 (or tap it to open it alone)"
+                                            : "Wider than the page: scroll the block sideways \u21c6";
+      box.parentNode.insertBefore(cue, box);
+    }
+    cue.hidden = !scrolls;
+  }
+
+  function layout() {
+    document.querySelectorAll("article .highlight pre").forEach(function (pre) {
+      if (!pre.closest(".book-output")) markWrapped(pre);
+    });
+    document.querySelectorAll("article div.book-output").forEach(function (box) {
+      markScrolling(box, box.querySelector("pre"));
+    });
+    document.querySelectorAll("article figure a.book-zoom").forEach(function (link) {
+      markScrolling(link, link);
+    });
+  }
+
+  function start() {
     markLines();
+    document.querySelectorAll("article .highlight pre").forEach(function (pre) {
+      if (pre.closest(".book-output") || pre.closest(".book-source")) return;
+      splitIntoLines(pre);
+    });
+    layout();
+    var pending = null;
+    window.addEventListener("resize", function () {
+      if (pending) cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(layout);
+    });
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(layout);
+    window.addEventListener("load", layout);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();

@@ -7,7 +7,8 @@ the grader keeps back.
 For every chapter the list names, its archive must be a readable .tar.gz and:
 
   - hold every file of exercises/<key>/<ex>/ (the statement, the contract, the
-    starter code), byte for byte, and every visible test of the chapter's
+    starter code), byte for byte (a statement with its MyST roles as plain
+    Markdown: tools/grader/student_markdown.py), and every visible test of the chapter's
     exercises (tests/<key>/exercises/, but files or folders named hidden*);
   - hold no solution: no file whose bytes are those of a solved source
     (solutions/<key>/<ex>/<file> where it differs from the starter's), no
@@ -24,6 +25,10 @@ import json
 import os
 import sys
 import tarfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "tools"))
+from grader.student_markdown import student_bytes  # noqa: E402
 
 
 def digest(data: bytes) -> str:
@@ -76,7 +81,9 @@ def main() -> int:
         starters = os.path.join(exercises_root, chapter)
         for path in files_under(starters):
             with open(path, "rb") as f:
-                if digest(f.read()) not in held:
+                # A statement as the student gets it: its MyST roles as plain Markdown.
+                data = student_bytes(os.path.basename(path), f.read(), path)
+                if digest(data) not in held:
                     problems.append(f"{chapter}: {os.path.relpath(path, a.repo)} is not in {os.path.basename(archive)}")
         tests = os.path.join(a.repo, "tests", chapter, "exercises")
         for path in files_under(tests) if os.path.isdir(tests) else []:

@@ -74,7 +74,10 @@ def test_dark_rules_also_apply_for_a_dark_system_preference():
            '  body[data-theme="dark"] .only-dark {\n    display: block; } }\n')
     out = theme.restore_auto_dark(css)
     added = out[len(css):]
-    assert "@media not print and (prefers-color-scheme: dark)" in added
+    # A screen only: "not print and (...)" negates the whole query (every light
+    # screen and every print would match).
+    assert "@media screen and (prefers-color-scheme: dark)" in added
+    assert "not print and" not in added
     assert 'body:not([data-theme="light"]) {\n    --c: #000; }' in added
     assert 'body:not([data-theme="light"]) .only-dark' in added
     assert theme.restore_auto_dark(out) == out  # a stylesheet that has them is unchanged
@@ -257,3 +260,32 @@ def test_render_plot_reports_at_the_spec(tmp_path):
     out = subprocess.run([sys.executable, tool, "runs", str(tmp_path), path], capture_output=True, text=True)
     assert out.returncode == 1
     assert out.stderr.strip() == "diagrams/ch98-test/p.plot.py:2: error: a run is named twice in RUNS"
+
+
+def student_markdown():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from grader import student_markdown as sm
+    return sm
+
+
+def test_the_students_markdown_has_no_myst_roles():
+    sm = student_markdown()
+    out = sm.plain_markdown("over 2{sup}`28` values; γ{sub}`h` Σ|*x*{sub}`i`|; 2{sup}`k+1`, e{sup}`iπ`", "R.md")
+    assert out == "over 2²⁸ values; γₕ Σ|*x*ᵢ|; 2ᵏ⁺¹, e<sup>iπ</sup>" or out == "over 2²⁸ values; γₕ Σ|*x*ᵢ|; 2<sup>k+1</sup>, e<sup>iπ</sup>"
+    assert "{" not in out
+    with pytest.raises(sm.StudentMarkdownError, match=r"R\.md:2: the MyST role \{value\}"):
+        sm.plain_markdown("fine\nsee {value}`run:x`", "R.md")
+    with pytest.raises(sm.StudentMarkdownError, match=r"R\.md:1: a MyST directive \(\{note\}\)"):
+        sm.plain_markdown("```{note}\nx\n```", "R.md")
+    assert sm.student_bytes("a.cpp", b"2{sup}`28`", "a.cpp") == b"2{sup}`28`"  # only Markdown
+
+
+def test_every_exercise_statement_reads_as_plain_markdown():
+    sm = student_markdown()
+    import glob
+    readmes = glob.glob(os.path.join(ROOT, "exercises", "*", "*", "README.md"))
+    assert readmes
+    for path in readmes:
+        with open(path, encoding="utf-8") as f:
+            out = sm.plain_markdown(f.read(), path)
+        assert not re.search(r"\{[a-z]+\}`", out), path

@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from .kit import HEADER_SUFFIXES, KitError
+from .student_markdown import student_bytes
 
 TOP = "cuda-book-exercises"
 CATCH_MAIN = "// The Catch2 main of the exercises' tests.\n#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"
@@ -52,7 +53,7 @@ class Bundle:
     def add_file(self, rel_in_bundle, src):
         src = Path(src).resolve()
         self._guard(rel_in_bundle, src)
-        self.members[rel_in_bundle] = src.read_bytes()
+        self.members[rel_in_bundle] = student_bytes(rel_in_bundle, src.read_bytes(), str(src))
         self.read.add(src)
 
     def add_text(self, rel_in_bundle, text):

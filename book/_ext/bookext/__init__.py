@@ -12,6 +12,7 @@ and tested.
 ``check-yourself``    a question whose answer a test checks        (checkyourself.py)
 ``exercise``          an exercise from its folder                  (exercises.py)
 ``build-info``        the page on how the book was built           (buildinfo.py)
+``answer``            a "Try it" answer behind a reveal            (reveal.py)
 
 The reader's site around them: the theme's assets fixed (theme.py), listings
 linked to their files (site.py), figures that open at full size and describe
@@ -28,8 +29,9 @@ that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations
 
-from . import (booknodes, buildinfo, checkyourself, claims, diagrams, downloads, exercises, figures, inline,
-               listings, plots, publish, records, selection, site, terms, theme)
+from . import (booknodes, buildinfo, checkyourself, claims, diagrams, downloads, exercises,
+               figures, inline, listings, plots, publish, records, reveal, selection, site, terms,
+               theme)
 
 
 def setup(app):
@@ -67,5 +69,6 @@ def setup(app):
     buildinfo.setup(app)
     terms.setup(app)
     selection.setup(app)
+    reveal.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}

@@ -141,12 +141,20 @@ class AnswersAtChapterEnd(SphinxPostTransform):
             section = nodes.section(ids=[f"book-answers-{k}"], classes=["book-answers"])
             section += nodes.title(text="Answers to the check-yourself questions")
             for n, (card, answer) in enumerate(items, 1):
+                # The question and its answer link to each other.
+                q_id, a_id = f"book-question-{k}-{n}", f"book-answer-{k}-{n}"
                 card["label"] = f"Question {n}"
+                card.insert(0, nodes.target("", "", ids=[q_id]))
                 pointer = nodes.paragraph()
-                pointer += nodes.emphasis(text="The answer is at the end of the chapter.")
+                pointer += nodes.reference("", "", nodes.emphasis(text="The answer is at the end of the chapter."),
+                                           refid=a_id, internal=True)
                 answer.replace_self(pointer)
+                section += nodes.target("", "", ids=[a_id])
                 head = nodes.paragraph()
                 head += nodes.strong(text=f"Question {n}.")
+                head += nodes.Text(" ")
+                head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),
+                                        refid=q_id, internal=True)
                 section += head
                 section.extend(answer.children)
             chapter += section

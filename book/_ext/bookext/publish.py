@@ -36,6 +36,7 @@ def _prune_html(app) -> None:
                     os.unlink(os.path.join(dirpath, f))
     pages = set(env.all_docs) | {"genindex", "search", "py-modindex"}
     pages |= set(getattr(app.config, "html_additional_pages", {}) or {})
+    pages |= set(getattr(app, "book_collected_pages", ()))  # html-collect-pages of the book's own
     for index in getattr(app.builder, "domain_indices", []) or []:
         pages.add(f"{index[0].name}-{index[1].name}")
     suffix = getattr(app.builder, "out_suffix", ".html")

@@ -26,6 +26,7 @@ from .common import (BookDirective, BookError, cap_text, literal, load_json, res
                      visible_text)
 from .inline import role_line
 from .manifest import manifest
+from .site import run_yourself_node
 
 TYPES = {"string": str, "integer": int, "number": (int, float), "array": list,
          "object": dict, "boolean": bool}
@@ -192,6 +193,7 @@ def run_block(record: dict, body: list) -> nodes.container:
     container += stale_banner(record)
     container += body
     container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
+    container += run_yourself_node(record)  # site.py: "Run it yourself"
     return container
 
 

@@ -18,6 +18,20 @@ of them from ``-D`` on the Sphinx line.
 The PDF edition is linked from every page's sidebar once it has been built
 (``BUILD/pdf/book.pdf``, made by the ``pdf`` target): the HTML build then
 publishes a copy beside the pages.
+
+Also here, for the reader:
+
+- "Run it yourself" under every output block (records.run_block adds the
+  node): the repository and commit, the build target, the binary's path after
+  ``tools/book build``, the exact command, and on a GPU block the GPU it needs.
+  The repository is ``book_repository_url`` (BOOK_REPOSITORY_URL) or, where the
+  build names none, said to be unnamed: an address is never made up.
+- The front page's roles: ``{chapter}`ch01-execution-model``` (a link, or the
+  name where this build left the chapter out) and ``{repository}`text```.
+- The sidebar lists each chapter's sections; the index lists concepts (the API
+  appendix lists the API).
+- In the PDF an output wider than the page is set in a smaller size, so that a
+  table's rows stay whole.
 """
 from __future__ import annotations
 
@@ -96,6 +110,18 @@ def local_link(ranges: list) -> str:
     return f"?lines={spans}#L-{ranges[0][0]}"
 
 
+def path_html(text: str) -> nodes.raw:
+    """A file's path (and the lines after it) as inline code that breaks only after
+    a '/' or at a space, never inside a name (``ch01-execution-`` / ``model``):
+    each piece ends in '/' and does not break, with a <wbr> between pieces."""
+    words = []
+    for word in text.split(" "):
+        parts = [p for p in word.replace("/", "/\0").split("\0") if p]
+        words.append("<wbr>".join(f'<span class="pre book-path-part">{html.escape(p)}</span>' for p in parts))
+    return nodes.raw("", f'<code class="docutils literal notranslate book-path">{" ".join(words)}</code>',
+                     format="html")
+
+
 class SourceLinks(SphinxPostTransform):
     """Each source_ref becomes a link (see the module's text) or, where there
     is nothing to link to, its text."""
@@ -111,10 +137,13 @@ class SourceLinks(SphinxPostTransform):
                 internal = True
             else:
                 internal = False
+            children = node.children
+            if builder.format == "html":
+                children = [path_html(node.astext())]
             if url is None:
-                node.replace_self(node.children)
+                node.replace_self(children)
                 continue
-            ref = nodes.reference("", "", *node.children, refuri=url, internal=internal,
+            ref = nodes.reference("", "", *children, refuri=url, internal=internal,
                                   classes=["book-source-link"])
             node.replace_self(ref)
 
@@ -125,6 +154,185 @@ class SourceCollector(PerPageCollector):
 
     def found(self, doctree):
         return {n["path"] for n in doctree.findall(source_ref)}
+
+
+# ---- "Run it yourself" under every output block ---------------------------------------------
+
+class run_yourself(nodes.General, nodes.Element):
+    """Where a run's output came from, for a reader who wants to reproduce it:
+    attributes ``run`` (<key>/<run>), ``argv`` (the command), ``env``
+    ({name: value} set for the run), ``gpu`` (the GPU it ran on, '' for a CPU
+    run), ``cc`` (its compute capability) and ``commit``. Replaced by the
+    transform RunYourselfBlocks once the configuration is known."""
+
+
+def run_yourself_node(record: dict) -> run_yourself:
+    """The "Run it yourself" of a run record (records.run_block adds it to every
+    output block)."""
+    p = record.get("provenance", {})
+    inputs = record.get("inputs", {}) if isinstance(record.get("inputs"), dict) else {}
+    env = inputs.get("env", {}) if isinstance(inputs.get("env"), dict) else {}
+    return run_yourself("", run=str(record.get("name", "")), argv=[str(a) for a in record.get("command", [])],
+                        env={str(k): str(v) for k, v in sorted(env.items())},
+                        gpu=str(p.get("gpu_name", "")), cc=str(p.get("compute_capability", "")),
+                        commit=str(p.get("commit", "")))
+
+
+def _shell_word(word: str) -> str:
+    import shlex
+    return shlex.quote(word)
+
+
+def run_yourself_parts(config, node) -> dict:
+    """What the block says, from the node and the configuration: the repository
+    (book_repository_url, or none configured), the commit, the build target, the
+    binary's path after `tools/book build` and the exact command, from the
+    repository's root."""
+    key = node["run"].split("/")[0] if "/" in node["run"] else ""
+    program = node["argv"][0] if node["argv"] else ""
+    root = os.path.abspath(config.book_source_root or ".")
+    build = os.path.abspath(config.book_build_dir) if config.book_build_dir else os.path.join(root, "build", "book")
+    build_rel = os.path.relpath(build, root).replace(os.sep, "/")
+    if build_rel.startswith(".."):
+        build_rel = "build/book"
+    binary = f"{build_rel}/bin/{key}/{program}"
+    words = [f"{k}={_shell_word(v)}" for k, v in node["env"].items()]
+    words += [binary] + [_shell_word(a) for a in node["argv"][1:]]
+    return {"repository": (config.book_repository_url or "").rstrip("/"), "commit": node["commit"],
+            "target": f"{key}.{program}", "binary": binary, "command": " ".join(words),
+            "chapter": key, "gpu": node["gpu"], "cc": node["cc"]}
+
+
+class RunYourselfBlocks(SphinxPostTransform):
+    """HTML: a fold "Run it yourself" under the output; elsewhere (the PDF) one
+    line with the command."""
+    default_priority = 100
+
+    def run(self, **kwargs):
+        from .booknodes import fold
+        from .common import literal
+        config = self.app.config
+        for node in list(self.document.findall(run_yourself)):
+            p = run_yourself_parts(config, node)
+            if self.app.builder.format != "html":
+                para = nodes.paragraph(classes=["book-run-yourself"])
+                para += nodes.Text("Run it yourself: ")
+                para += nodes.literal(p["command"], p["command"])
+                para += nodes.Text(f" (after tools/book build{'; needs an NVIDIA GPU' if p['gpu'] else ''}).")
+                node.replace_self(para)
+                continue
+            box = fold(summary="Run it yourself", classes=["book-run-yourself"])
+            items = nodes.bullet_list()
+
+            def item(*children):
+                li = nodes.list_item()
+                para = nodes.paragraph()
+                para.extend(children)
+                li += para
+                items.append(li)
+
+            if p["repository"]:
+                code = nodes.reference(p["repository"], p["repository"], refuri=p["repository"])
+                item(nodes.Text("The code: "), code,
+                     nodes.Text(f", at commit {p['commit']}" if p["commit"] else ""), nodes.Text("."))
+            else:
+                item(nodes.Text("The code: this book's source tree"
+                                + (f" at commit {p['commit']}" if p["commit"] else "")
+                                + " (this build names no public address for it: the build setting "),
+                     nodes.literal("BOOK_REPOSITORY_URL", "BOOK_REPOSITORY_URL"), nodes.Text(" does)."))
+            item(nodes.Text("Build: "), nodes.literal("tools/book build", "tools/book build"),
+                 nodes.Text(" from the repository's root (the build target is "),
+                 nodes.literal(p["target"], p["target"]), nodes.Text("); the program is then "),
+                 nodes.literal(p["binary"], p["binary"]), nodes.Text("."))
+            if p["gpu"]:
+                cc = f", compute capability {p['cc']}" if p["cc"] else ""
+                item(nodes.Text(f"Needs an NVIDIA GPU and nvcc; this output came from an {p['gpu']}"
+                                f"{cc}. Numbers that are times differ from GPU to GPU."))
+            else:
+                item(nodes.Text("Runs on the CPU: no GPU needed."))
+            box += items
+            box += nodes.paragraph(text="The command that printed this block:")
+            box += literal("$ " + p["command"], "text", ["book-run-command"])
+            node.replace_self(box)
+
+
+# ---- the PDF: an output wider than the page is set smaller -----------------------------------
+
+#: (most columns, font size) for an output block in the PDF: a table's rows stay
+#: whole where a smaller size fits them (at 10 pt, DejaVu Sans Mono scaled 0.9,
+#: the text block holds about 76 columns).
+LATEX_OUTPUT_SIZES = ((76, ""), (94, r"\footnotesize"), (108, r"\scriptsize"))
+
+
+class NarrowOutputsInLatex(SphinxPostTransform):
+    default_priority = 100
+    formats = ("latex",)
+
+    def run(self, **kwargs):
+        for block in list(self.document.findall(nodes.literal_block)):
+            if "book-output" not in block.get("classes", []):
+                continue
+            widest = max((len(line) for line in block.astext().split("\n")), default=0)
+            size = next((s for cols, s in LATEX_OUTPUT_SIZES if widest <= cols), LATEX_OUTPUT_SIZES[-1][1])
+            if not size:
+                continue
+            parent = block.parent
+            at = parent.index(block)
+            parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
+            parent.insert(at, nodes.raw("", f"\\begingroup\\fvset{{fontsize={size}}}\n", format="latex"))
+
+
+# ---- the front page's links: a chapter that may not be built, the repository ----------------
+
+class chapter_link(nodes.Inline, nodes.TextElement):
+    """A link to a chapter (attribute ``doc``), or its name where this build left
+    the chapter out (BOOK_CHAPTERS)."""
+
+
+def chapter_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{chapter}`ch01-execution-model` or {chapter}`text <ch01-execution-model>`."""
+    import re
+    m = re.match(r"^(.*?)\s*<([^<>]+)>$", text.strip())
+    label, doc = (m.group(1), m.group(2)) if m else ("", text.strip())
+    return [chapter_link(rawtext, label, doc=doc)], []
+
+
+def repository_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{repository}`the code`: a link to book_repository_url where one is set;
+    else the text, and that no public address is configured."""
+    return [repository_link_node(rawtext, text.strip())], []
+
+
+class repository_link_node(nodes.Inline, nodes.TextElement):
+    pass
+
+
+class FrontPageLinks(SphinxPostTransform):
+    default_priority = 100
+
+    def run(self, **kwargs):
+        env, config = self.env, self.app.config
+        for node in list(self.document.findall(chapter_link)):
+            doc = node["doc"]
+            title = env.titles[doc].astext() if doc in env.titles else doc
+            label = node.astext() or title
+            if doc in env.all_docs and self.app.builder.format == "html":
+                uri = self.app.builder.get_relative_uri(env.docname, doc)
+                node.replace_self(nodes.reference("", label, refuri=uri, internal=True))
+            elif doc in env.all_docs:
+                node.replace_self(nodes.Text(label))  # the PDF: the chapters follow in order
+            else:
+                node.replace_self(nodes.Text(f"{label} (not in this build)"))
+        for node in list(self.document.findall(repository_link_node)):
+            url = (config.book_repository_url or "").rstrip("/")
+            label = node.astext()
+            if url:
+                node.replace_self(nodes.reference("", label, refuri=url))
+            else:
+                node.replace_self([nodes.Text(label + " (this build names no public address for it; "
+                                              "the build setting "),
+                                   nodes.literal("BOOK_REPOSITORY_URL", "BOOK_REPOSITORY_URL"),
+                                   nodes.Text(" does)")])
 
 
 # ---- a page per listed file -------------------------------------------------------------
@@ -186,7 +394,54 @@ def prune_code_pages(app) -> None:
 
 # ---- the PDF edition's link -------------------------------------------------------------
 
+def navigation_by_section(context) -> None:
+    """The sidebar lists each chapter's sections, not only its title (furo lists
+    titles only): furo's own tree, built from the toctree with sections. A
+    chapter's sections fold (furo's checkboxes); the current one is open."""
+    toctree = context.get("toctree")
+    if not toctree:
+        return
+    try:
+        from furo.navigation import get_navigation_tree
+    except ImportError:
+        return
+    tree = toctree(collapse=False, titles_only=False, maxdepth=2, includehidden=True)
+    if tree:
+        context["furo_navigation_tree"] = get_navigation_tree(tree)
+
+
+def concepts_only(context) -> None:
+    """The index lists the book's concepts: an entry whose every link is to the
+    API appendix (a book:: name; the appendix lists them all) is left out."""
+    entries = context.get("genindexentries")
+    if not entries:
+        return
+    kept = []
+    for letter, items in entries:
+        keep = []
+        for name, (links, subitems, key) in items:
+            def concept(uri):
+                return not uri.split("#")[0].startswith(API_PAGES)
+            links = [link for link in links if concept(link[1])]
+            subitems = [(sub, [link for link in sublinks if concept(link[1])])
+                        for sub, sublinks in subitems]
+            subitems = [(sub, sublinks) for sub, sublinks in subitems if sublinks]
+            if links or subitems:
+                keep.append((name, (links, subitems, key)))
+        if keep:
+            kept.append((letter, keep))
+    context["genindexentries"] = kept
+
+
+#: Pages whose index entries are API names, not concepts.
+API_PAGES = ("appendix-api",)
+
+
 def page_context(app, pagename, templatename, context, doctree):
+    if app.builder.format == "html":
+        navigation_by_section(context)
+        if pagename == "genindex":
+            concepts_only(context)
     if app.config.book_pdf:
         context["book_pdf"] = posixpath.relpath("book.pdf", posixpath.dirname(pagename) or ".")
     else:
@@ -227,10 +482,19 @@ def setup(app) -> None:
     app.add_config_value("book_pdf", "", "html")
     plain = (visit_source_ref, depart_source_ref)
     app.add_node(source_ref, html=plain, latex=plain, text=plain, man=plain, texinfo=plain)
+    app.add_node(run_yourself, html=plain, latex=plain, text=plain, man=plain, texinfo=plain)
     app.add_post_transform(SourceLinks)
+    app.add_post_transform(RunYourselfBlocks)
+    app.add_node(chapter_link, html=plain, latex=plain, text=plain, man=plain, texinfo=plain)
+    app.add_node(repository_link_node, html=plain, latex=plain, text=plain, man=plain, texinfo=plain)
+    app.add_role("chapter", chapter_role)
+    app.add_role("repository", repository_role)
+    app.add_post_transform(FrontPageLinks)
+    app.add_post_transform(NarrowOutputsInLatex)
     app.add_env_collector(SourceCollector)
     app.connect("config-inited", config_inited)
     app.connect("html-collect-pages", collect_pages)
-    app.connect("html-page-context", page_context)
+    app.connect("html-page-context", page_context, priority=900)  # after furo's
     app.connect("build-finished", build_finished)
     app.add_js_file("book.js")
+    app.add_js_file("book-search.js", loading_method="defer")

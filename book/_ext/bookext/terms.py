@@ -1,7 +1,9 @@
 """The index of terms: a chapter defines a term in bold where it first uses it
 (book/STYLE.md), so each bold term in a chapter's running text becomes an
 index entry pointing there: the PDF's index and the site's index page list
-the book's vocabulary, not only the library's API.
+the book's vocabulary, not only the library's API. The same terms make the
+glossary (glossary.html, linked from every page's sidebar): each term with the
+sentence that defines it, linked to where it does.
 
 A bold phrase counts as a term when it stands in a paragraph of a section (not
 in a list, a table, a box, an exercise or a question), has at most four words
@@ -16,7 +18,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
-from .common import chapter_of
+from .common import PerPageCollector, chapter_of
 
 MAX_WORDS = 4
 SENTENCE_END = re.compile(r"[.!?:;]\s*$")
@@ -32,6 +34,79 @@ def _is_term_place(strong: nodes.strong) -> bool:
             return False
         section = section.parent
     return True
+
+
+def read_concepts(path: str) -> list:
+    """[(concept, [patterns], code)] from book/concepts.txt (see its header)."""
+    import os
+    out = []
+    if not path or not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            names = [n.strip() for n in line.split("|") if n.strip()]
+            code = names[0].startswith("`") and names[0].endswith("`")
+            names = [n.strip("`") for n in names]
+            patterns = [re.compile(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", 0 if code else re.I)
+                        for n in names]
+            out.append((names[0], patterns, code))
+    return out
+
+
+def _in_running_text(node) -> bool:
+    """In a paragraph or title of a section, outside boxes, lists of options and code."""
+    p = node.parent
+    while p is not None and not isinstance(p, nodes.section):
+        if isinstance(p, (nodes.literal_block, nodes.table, nodes.admonition, nodes.figure,
+                          nodes.caption, nodes.container, addnodes.index)):
+            return False
+        p = p.parent
+    return p is not None
+
+
+class ConceptIndex(SphinxTransform):
+    """Each concept of book/concepts.txt, in the index, at its first mention in
+    each chapter (a heading's section, or the paragraph)."""
+    default_priority = 841
+
+    def apply(self, **kwargs):
+        if chapter_of(self.env.docname) is None:
+            return
+        import os
+        path = os.path.join(self.config.book_source_root or "", "book", "concepts.txt")
+        self.env.note_dependency(path)
+        for n, (concept, patterns, code) in enumerate(read_concepts(path)):
+            found = None
+            for text in self.document.findall(nodes.Text):
+                parent = text.parent
+                if code != isinstance(parent, nodes.literal) or not _in_running_text(parent):
+                    continue
+                block = parent
+                while block is not None and not isinstance(block, (nodes.paragraph, nodes.title)):
+                    block = block.parent
+                if block is None or not isinstance(block.parent, nodes.section):
+                    continue
+                if any(p.search(text.astext()) for p in patterns):
+                    found = block
+                    break
+            if found is None:
+                continue
+            if isinstance(found, nodes.title):
+                section = found.parent
+                ident = section["ids"][0]
+                section.insert(section.index(found) + 1,
+                               addnodes.index(entries=[("single", concept, ident, "", None)], inline=False))
+            else:
+                ident = f"concept-{nodes.make_id(concept) or n}"
+                if ident in self.document.ids:
+                    ident = f"{ident}-{n}"
+                target = nodes.target("", "", ids=[ident])
+                found.insert(0, target)
+                found.insert(0, addnodes.index(entries=[("single", concept, ident, "", None)], inline=True))
+                self.document.note_explicit_target(target)
 
 
 class TermIndex(SphinxTransform):
@@ -54,7 +129,8 @@ class TermIndex(SphinxTransform):
             ident = f"term-{nodes.make_id(term)}"
             if ident in self.document.ids:
                 ident = f"{ident}-{n}"
-            target = nodes.target("", "", ids=[ident])
+            target = nodes.target("", "", ids=[ident], book_term=term,
+                                  book_definition=defining_sentence(strong))
             entry = addnodes.index(entries=[("single", term, ident, "", None)], inline=True)
             parent = strong.parent
             at = parent.index(strong)
@@ -63,5 +139,71 @@ class TermIndex(SphinxTransform):
             self.document.note_explicit_target(target)
 
 
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+
+
+def defining_sentence(strong: nodes.strong) -> str:
+    """The sentence of the paragraph in which the term stands."""
+    text = " ".join(strong.parent.astext().split())
+    term = " ".join(strong.astext().split())
+    for sentence in SENTENCE.split(text):
+        if term in sentence:
+            return sentence
+    return text
+
+
+class GlossaryCollector(PerPageCollector):
+    """Per page, its terms: [(term, anchor, sentence)] in env.book_glossary."""
+    attr = "book_glossary"
+
+    def found(self, doctree):
+        return [(n["book_term"], n["ids"][0], n.get("book_definition", ""))
+                for n in doctree.findall(nodes.target) if n.get("book_term")]
+
+
+def glossary_entries(app) -> list:
+    """[(term, docname, anchor, sentence)], sorted by term, of the pages built."""
+    out = []
+    for docname, terms in GlossaryCollector.pages(app.env).items():
+        if docname not in app.env.all_docs:
+            continue
+        for term, anchor, sentence in terms:
+            out.append((term, docname, anchor, sentence))
+    return sorted(out, key=lambda e: (e[0].lower(), e[1]))
+
+
+def collect_glossary(app):
+    """html-collect-pages: glossary.html."""
+    import html as h
+    if app.builder.format != "html":
+        return
+    entries = glossary_entries(app)
+    if not entries:
+        return
+    rows = []
+    for term, docname, anchor, sentence in entries:
+        uri = h.escape(app.builder.get_relative_uri("glossary", docname) + "#" + anchor)
+        title = app.env.titles[docname].astext() if docname in app.env.titles else docname
+        rows.append(f'<dt id="glossary-{h.escape(anchor)}">{h.escape(term)}</dt>\n'
+                    f'<dd><p>{h.escape(sentence)} <a class="reference internal" href="{uri}">'
+                    f'({h.escape(title)})</a></p></dd>')
+    body = ('<section id="glossary"><h1>Glossary'
+            '<a class="headerlink" href="#glossary" title="Link to this heading">#</a></h1>\n'
+            '<p>The terms the chapters define, each with the sentence that defines it and a link to '
+            'where it does. The <a class="reference internal" href="genindex.html">index of concepts</a> '
+            'lists every place a concept is discussed.</p>\n'
+            f'<dl class="glossary book-glossary">\n{chr(10).join(rows)}\n</dl></section>')
+    app.book_collected_pages = set(getattr(app, "book_collected_pages", ())) | {"glossary"}
+    yield "glossary", {"title": "Glossary", "body": body, "parents": [], "display_toc": False}, "page.html"
+
+
+def page_context(app, pagename, templatename, context, doctree):
+    context["book_glossary"] = bool(glossary_entries(app)) if app.builder.format == "html" else False
+
+
 def setup(app) -> None:
     app.add_transform(TermIndex)
+    app.add_transform(ConceptIndex)
+    app.add_env_collector(GlossaryCollector)
+    app.connect("html-collect-pages", collect_glossary)
+    app.connect("html-page-context", page_context)

@@ -28,7 +28,9 @@ each ``@import`` of an absolute path is replaced by the stylesheet it
 names, looked up under /usr/share, and where a stylesheet has dark rules for
 ``body[data-theme="dark"]`` under ``@media not print`` but none for the
 system's preference, the same rules are added for ``body:not([data-theme=
-"light"])`` under ``@media not print and (prefers-color-scheme: dark)``; the
+"light"])`` under ``@media screen and (prefers-color-scheme: dark)`` (not
+``@media not print and (...)``: ``not`` negates the whole query, so that one
+matches every light screen and every print); the
 scroll spy's ``useLastItem`` checks that there is an item (PATCHES: each one
 applied only where its text is found, so a furo that fixed it is unchanged). A theme whose assets are already fine (a
 newer furo) is copied unchanged. What cannot be fixed is an error that names
@@ -130,6 +132,10 @@ def inline_css_imports(path: str, roots=SHARE_ROOTS) -> str:
 
 
 DARK_BLOCK = re.compile(r"@media not print\s*\{")
+#: A dark system preference on a screen. `@media not print and (prefers-color-scheme:
+#: dark)` would read as "not (print and dark)": true on every light screen and every
+#: print (the test site.browser checks light, dark and auto in both preferences, and print).
+AUTO_DARK_MEDIA = "@media screen and (prefers-color-scheme: dark)"
 
 
 def _block_end(text: str, open_brace: int) -> int:
@@ -160,7 +166,7 @@ def restore_auto_dark(text: str) -> str:
         return text
     return (text + "\n/* The dark colours for a dark system preference in \"auto\" mode, from the rules "
             "above (restored by the book: book/_ext/bookext/theme.py) */\n"
-            "@media not print and (prefers-color-scheme: dark) {" + "".join(added) + "}\n")
+            f"{AUTO_DARK_MEDIA} {{" + "".join(added) + "}\n")
 
 
 def _write_if_changed(path: str, text: str) -> None:
