@@ -127,4 +127,4 @@ add_custom_command(
   USES_TERMINAL
   VERBATIM)
 add_custom_target(book ALL DEPENDS "${BOOK_HTML_STAMP}")
-include(BookSite)  # the reader's site and the PDF edition: cmake/BookSite.cmake (H7)
+include(BookSite)  # the reader's site and the PDF edition: cmake/BookSite.cmake

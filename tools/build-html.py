@@ -25,6 +25,7 @@ def write_depfile(stamp: str, doctrees: str) -> None:
     """<stamp>.d from the list of inputs the extension wrote after the build."""
     with open(os.path.join(doctrees, "book-inputs.json"), encoding="utf-8") as f:
         inputs = json.load(f)
+
     def esc(p):
         return p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
     with open(stamp + ".d.tmp", "w", encoding="utf-8") as f:

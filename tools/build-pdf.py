@@ -91,7 +91,8 @@ def main() -> int:
     shutil.copyfile(pdf, out + ".tmp")
     os.replace(out + ".tmp", out)
     depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")])
-    print(f"build-pdf: {out} (Sphinx {sphinx_s:.0f} s, XeLaTeX {time.monotonic() - started - sphinx_s:.0f} s)")
+    latex_s = time.monotonic() - started - sphinx_s
+    print(f"build-pdf: {out} (Sphinx {sphinx_s:.0f} s, XeLaTeX {latex_s:.0f} s)")
     # The site links the PDF from every page once it exists: publish it again.
     stamp = os.path.join(build, "html.stamp")
     html = subprocess.run([sys.executable, os.path.join(repo, "tools", "build-html.py"), repo, build,

@@ -84,15 +84,15 @@ def tool_failure(text: str, status: int) -> str:
         return (f"Mermaid CLI cannot load '{what}': node_modules is incomplete; "
                 "run `tools/book deps`, which repairs it")
     if "Failed to launch the browser process" in text or "Could not find Chrome" in text:
-        detail = next((l.strip() for l in text.splitlines()
-                       if re.search(r"error|cannot|no such", l, re.I) and "Failed to launch" not in l),
+        detail = next((ln.strip() for ln in text.splitlines()
+                       if re.search(r"error|cannot|no such", ln, re.I) and "Failed to launch" not in ln),
                       "")
         return ("Mermaid CLI could not start Chromium (tools/puppeteer.json names it)"
                 + (f": {detail}" if detail else ""))
-    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     noise = re.compile(r"^(at |node:|Node\.js v|\^|throw |\{|\}|code: )")
-    errors = [l for l in lines if re.match(r"^[A-Za-z]*Error\b", l)]
-    first = (errors or [l for l in lines if not noise.match(l)] or ["no output"])[0]
+    errors = [ln for ln in lines if re.match(r"^[A-Za-z]*Error\b", ln)]
+    first = (errors or [ln for ln in lines if not noise.match(ln)] or ["no output"])[0]
     return f"Mermaid CLI failed (exit {status}): {first}"
 
 

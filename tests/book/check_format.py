@@ -54,8 +54,8 @@ def main() -> int:
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if proc.returncode != 0:
             print(proc.stdout, end="")
-            bad += len({l.split(":")[0] for l in proc.stdout.splitlines()
-                        if "clang-format-violations" in l})
+            bad += len({ln.split(":")[0] for ln in proc.stdout.splitlines()
+                        if "clang-format-violations" in ln})
     if bad:
         print(f"check_format: {bad} of {len(names)} files are not formatted as .clang-format says; "
               "`clang-format -i <file>` formats one")

@@ -256,7 +256,7 @@ def directives(md: str) -> dict:
         name, arg, body = m.group(1), m.group(2), m.group(3)
         if name in found:
             options = dict(re.findall(r"^:([a-z-]+):[ \t]*(.*)$", body, re.M))
-            content = [l for l in body.splitlines() if l.strip() and not l.startswith(":")]
+            content = [ln for ln in body.splitlines() if ln.strip() and not ln.startswith(":")]
             found[name].append((arg, options, content))
     found["value"] = re.findall(r"\{value\}`([^`]+)`", md)
     for need in found:
@@ -293,10 +293,10 @@ def check_page(repo: str, build: str, key: str, passed: set) -> list:
     blocks = [squash(n.text()) for n in page.find(cls="book-run")]
     for run_name, _, _ in asks["program-output"]:
         rec = record_of(build, key, run_name)
-        lines = [squash(l) for l in rec.get("stdout", "").splitlines() if l.strip()]
+        lines = [squash(ln) for ln in rec.get("stdout", "").splitlines() if ln.strip()]
         if not lines:
             missing.append(f"run {run_name}: its record has no output to show")
-        elif not any(all(l in b for l in lines) for b in blocks):
+        elif not any(all(ln in b for ln in lines) for b in blocks):
             missing.append(f"the output block of run {run_name} (the record's stdout: {lines[0]!r}...)")
 
     # Each value: a number of the page's {value} spans equals the record's result.
@@ -324,10 +324,10 @@ def check_page(repo: str, build: str, key: str, passed: set) -> list:
         with open(os.path.join(repo, path), encoding="utf-8") as f:
             src = f.read()
         for marker in [m.strip() for m in options.get("marker", "").split(",") if m.strip()]:
-            m = re.search(rf"\[listing:{re.escape(marker)}\][^\n]*\n(.*?)\n[^\n]*\[/listing:{re.escape(marker)}\]",
-                          src, re.S)
-            lines = [squash(l) for l in (m.group(1) if m else "").splitlines() if l.strip()]
-            if not lines or not any(all(l in c for l in lines) for c in code):
+            name = re.escape(marker)
+            m = re.search(rf"\[listing:{name}\][^\n]*\n(.*?)\n[^\n]*\[/listing:{name}\]", src, re.S)
+            lines = [squash(ln) for ln in (m.group(1) if m else "").splitlines() if ln.strip()]
+            if not lines or not any(all(ln in c for ln in lines) for c in code):
                 missing.append(f"the listing of {path}, marker {marker}")
 
     # Each diagram: its figure, its image (alt text from accTitle), the SVG files.
@@ -363,9 +363,9 @@ def check_page(repo: str, build: str, key: str, passed: set) -> list:
             readme = f.read().splitlines()
         title = readme[0].lstrip("#").strip()
         body = readme[1:readme.index("## Hints")]
-        statement = next(l for l in body if l.strip())
+        statement = next(ln for ln in body if ln.strip())
         hints = readme[readme.index("## Hints") + 1:readme.index("## Check yourself")]
-        hint = next(l for l in hints if l.strip()).lstrip("- ").strip()
+        hint = next(ln for ln in hints if ln.strip()).lstrip("- ").strip()
         mine = [s for s in sections if title in squash(s.text())]
         if not mine:
             missing.append(f"exercise {name}: a section titled {title!r}")
@@ -387,7 +387,7 @@ def check_page(repo: str, build: str, key: str, passed: set) -> list:
             missing.append(f"exercise {name}: NO solution in the reader's edition, but the page has one")
         solved = os.path.join(repo, "solutions", key, name)
         with open(os.path.join(solved, "SOLUTION.md"), encoding="utf-8") as f:
-            notes = next(l for l in f.read().splitlines() if l.strip())
+            notes = next(ln for ln in f.read().splitlines() if ln.strip())
         if squash(notes) in page_text:
             missing.append(f"exercise {name}: NO solution notes in the reader's edition, but the page "
                            f"shows {notes!r}")
@@ -481,7 +481,8 @@ def main() -> int:
         if not exercises:
             raise Failed(f"{build}/exercises.json lists no exercise of {key}")
         if want - passed:
-            raise Failed("these tests of the chapter did not run and pass: " + ", ".join(sorted(want - passed)))
+            raise Failed("these tests of the chapter did not run and pass: "
+                         + ", ".join(sorted(want - passed)))
 
         missing = check_page(repo, build, key, passed)
         if missing:

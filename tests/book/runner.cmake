@@ -1,5 +1,6 @@
-# The runner's bad input (issue 9, cases 3, 5, 6, 12) and the runner's options
-# end to end (I10), on fixtures of their own (tests/book/fixtures/runner): a
+# The runner's bad input (inputs-hashed, recording-unedited, checks-strict,
+# output-kept: docs/architecture.md) and the runner's options end to end, on
+# fixtures of their own (tests/book/fixtures/runner): a
 # shell script stands in for a GPU program (fake_gpu.sh), and scripts stand in
 # for compute-sanitizer, cuobjdump, ncu and nvidia-smi (tools/), so every test
 # runs on a machine without a GPU and reads no chapter's recordings.
@@ -34,7 +35,7 @@ set(r_record
 set(r_verify ${bookrun_exe} verify ${r_inputs} ${r_checks} --gpu-model "NVIDIA H200"
              --recording rec/fixture.json)
 
-# ---- case 3: every header the compiler sees is an input ------------------------
+# ---- inputs-hashed: every header the compiler sees is an input ----------------
 # A header included only under __CUDACC__ (nvcc's passes), one only under
 # __CUDA_ARCH__ >= 900 (the device pass) and one only in the host pass: editing
 # any of them makes the recording stale.
@@ -69,7 +70,7 @@ book_bad_test(runner-lib-source ${r_copy}
   --expect "^  src/lib\\.cpp changed$"
   -- ${r_verify} --lib-source src/lib.cpp)
 
-# ---- case 5: a recording edited by hand -------------------------------------------
+# ---- recording-unedited: a recording edited by hand -------------------------------
 # A measured value changed inside its checks' bounds: only the digest can tell.
 book_bad_test(runner-edited-value ${r_copy} ${r_record}
   --json-set rec/fixture.json "results>ratio>value" 1.05
@@ -94,7 +95,7 @@ book_bad_test(runner-save-edited ${r_copy}
   --absent "rec/*"
   -- ${bookrun_exe} save --record x.json --recording rec/fixture.json)
 
-# ---- case 6: a checks file is read strictly ---------------------------------------
+# ---- checks-strict: a checks file is read strictly ---------------------------------
 foreach(c
     "misspelt-min|misspelt-min\\.checks\\.json:5: check 'ratio-high': unknown key 'minimum' .*did you mean 'min'\\?"
     "misspelt-max|misspelt-max\\.checks\\.json:6: check 'ratio-low': unknown key 'maxx' .*did you mean 'max'\\?"
@@ -118,7 +119,7 @@ book_bad_test(runner-checks-verify ${r_copy} ${r_record}
   -- ${bookrun_exe} verify ${r_inputs} --checks "${rfx}/checks/misspelt-min.checks.json"
      --gpu-model "NVIDIA H200" --recording rec/fixture.json)
 
-# ---- case 12: what a program prints --------------------------------------------
+# ---- output-kept: what a program prints -----------------------------------------
 book_bad_test(runner-stdout-not-utf8 ${r_copy}
   --expect "program t/fixture stdout is not valid UTF-8: byte 18 \\(line 2\\) is 0xff"
   --absent "x.json*"
@@ -145,7 +146,7 @@ book_runner_test(text-cap ${r_copy}
   --lacks x.json "truncated>stdout"
   -- ${r_run} -- ${fake_gpu} big-text)
 
-# ---- the runner's options (I10) ------------------------------------------------
+# ---- the runner's options ------------------------------------------------------
 # --env: set for the program, hashed into the inputs; a change makes the recording stale.
 book_runner_test(env ${r_copy}
   --has x.json stdout "^BOOK_FIXTURE_WARPS=4$"

@@ -28,13 +28,13 @@ function(book_sphinx_case case)
 endfunction()
 set(_ch "ch90-fixture\\.md")
 
-# Issue 9, case 2: only records of runs declared now are shown.
+# records-declared: only records of runs declared now are shown.
 book_sphinx_case(leftover-record
   --expect "${_ch}:5: ERROR: no run record for program run 'ch90-fixture/orphan': no book_run\\(\\) declares it.*orphan\\.json is left over")
-# Case 7: a {value} with a '|format' in a table cell (the table splits it) is an error.
+# values-from-records: a {value} with a '|format' in a table cell (the table splits it) is an error.
 book_sphinx_case(table-pipe
   --expect "${_ch}:5: WARNING: role text '\\{value\\}`hello:ratio' was not parsed")
-# Case 9: a question with no registered, built test; two questions with one id;
+# questions-tested: a question with no registered, built test; two questions with one id;
 # a tagged test with no question.
 book_sphinx_case(untested-question
   --expect "${_ch}:3: WARNING: check-yourself 'ch90-untested' has no Catch2 test tagged \\[cy:ch90-untested\\] among the registered, built tests")
@@ -45,7 +45,7 @@ book_bad_test(book.bad.sphinx.orphan-tag TIMEOUT 60
   --json-set build/cy-tags.json "tags>ch90-nobody" "[{\"test\": \"test.ch90-extra\", \"case\": \"asks nothing\"}]"
   --expect "WARNING: test test\\.ch90-extra \\(TEST_CASE \"asks nothing\"\\) is tagged \\[cy:ch90-nobody\\], but no chapter asks"
   ${_sx_sphinx})
-# Case 10: listing markers out of order, and listings of files outside the tree.
+# listings-compiled: listing markers out of order, and listings of files outside the tree.
 book_sphinx_case(markers-twice
   --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/twice\\.cpp:4: listing 'a' appears twice \\(first at lines 1-3\\)")
 book_sphinx_case(markers-reopened
@@ -62,10 +62,10 @@ book_sphinx_case(outside-absolute
   --expect "${_ch}:3: ERROR: listing: /etc/hostname is outside the repository's source tree")
 book_sphinx_case(outside-dotdot
   --expect "${_ch}:3: ERROR: listing: \\.\\./\\.\\./\\.\\./etc/os-release is outside the repository's source tree")
-# Case 11: a :match: that does not compile: an error at the directive, no traceback.
+# listings-compiled: a :match: that does not compile: an error at the directive, no traceback.
 book_sphinx_case(bad-match
   --expect "${_ch}:3: ERROR: :match: /BSSY\\|\\(IMAD/ is not a regular expression: missing \\)")
-# Case 15: a {ref} error names the role's own line (5), not its paragraph's (3).
+# values-from-records: a {ref} error names the role's own line (5), not its paragraph's (3).
 book_sphinx_case(ref-line
   --expect "${_ch}:5: WARNING: undefined label: 'no-such-label'")
 # An exercise the build does not know.

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 
-import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CY_TAGS = os.path.join(ROOT, "tools", "cy-tags.py")

@@ -114,7 +114,7 @@ def main():
         elif not re.search(want, shown):
             problems.append(f"{name}: the message does not match /{want}/:\n{shown}")
         else:
-            line = next((l for l in shown.splitlines() if re.search(want, l)), "")
+            line = next((ln for ln in shown.splitlines() if re.search(want, ln)), "")
             print(f"drift caught: {name}: {line.strip()}")
     for p in problems:
         print(f"exercises.layout: FAILED: {p}")

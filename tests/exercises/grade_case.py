@@ -219,7 +219,8 @@ class Case:
             self.problems.append(f"results.json lacks {sorted(missing)}")
         for t in results.get("tests", []):
             if GRADESCOPE_TEST - set(t):
-                self.problems.append(f"results.json test {t.get('name')} lacks {sorted(GRADESCOPE_TEST - set(t))}")
+                self.problems.append(f"results.json test {t.get('name')} "
+                                     f"lacks {sorted(GRADESCOPE_TEST - set(t))}")
             if t.get("status") not in ("passed", "failed"):
                 self.problems.append(f"status {t.get('status')!r} is not Gradescope's")
         if sum(t["score"] for t in results.get("tests", [])) != results.get("score"):
@@ -317,9 +318,10 @@ class Case:
                 if f.is_file() and re.search(rx, f.read_text(errors="replace")):
                     self.problems.append(f"{f.name} matches /{rx}/, which it must not")
         if self.spec.get("wait"):
-            before = (self.out / "results.json").read_bytes() if (self.out / "results.json").is_file() else b""
+            res_path = self.out / "results.json"
+            before = res_path.read_bytes() if res_path.is_file() else b""
             time.sleep(self.spec["wait"])
-            after = (self.out / "results.json").read_bytes() if (self.out / "results.json").is_file() else b""
+            after = res_path.read_bytes() if res_path.is_file() else b""
             if before != after:
                 self.problems.append("results.json changed after tools/grade ended")
         survivors = self.survivors()

@@ -8,7 +8,7 @@
 #                            programs list
 #   exercises.grade.<case>   tools/grade on one submission of cases/<case>/ (the
 #                            solutions, the starters, an empty folder, missing, extra
-#                            and oddly named files, and every hostile case of issue 12)
+#                            and oddly named files, and every hostile submission: grader-sandboxed)
 #                            gives the expected grade, and leaves the repository and
 #                            the kit byte for byte as they were, and no process behind
 #   exercises.grade.batch    a class of submissions, one of them broken

@@ -83,6 +83,7 @@ if records["floats"] is not None:
     texts = {k: record_schema.canonical(v["value"]) for k, v in records["floats"]["results"].items()}
     print("floats as the digest writes them:", texts)
 
+
 # Broken records: bookrun save and the Python reader refuse each with one message.
 def broken(edit):
     r = json.loads(json.dumps(records["ok"]))

@@ -55,8 +55,10 @@ def main() -> int:
         listed = json.load(f).get("chapters", {})
     problems = []
     exercises_root = os.path.join(a.repo, "exercises")
-    chapters = sorted(d for d in os.listdir(exercises_root)
-                      if os.path.isdir(os.path.join(exercises_root, d))) if os.path.isdir(exercises_root) else []
+    chapters = []
+    if os.path.isdir(exercises_root):
+        chapters = sorted(d for d in os.listdir(exercises_root)
+                          if os.path.isdir(os.path.join(exercises_root, d)))
     for chapter in chapters:
         if chapter not in listed:
             problems.append(f"{chapter}: has exercises, but no download is listed in {a.list}")
@@ -84,7 +86,8 @@ def main() -> int:
                 # A statement as the student gets it: its MyST roles as plain Markdown.
                 data = student_bytes(os.path.basename(path), f.read(), path)
                 if digest(data) not in held:
-                    problems.append(f"{chapter}: {os.path.relpath(path, a.repo)} is not in {os.path.basename(archive)}")
+                    problems.append(f"{chapter}: {os.path.relpath(path, a.repo)} "
+                                    f"is not in {os.path.basename(archive)}")
         tests = os.path.join(a.repo, "tests", chapter, "exercises")
         for path in files_under(tests) if os.path.isdir(tests) else []:
             with open(path, "rb") as f:

@@ -159,7 +159,8 @@ def test_a_listing_links_to_the_repository_or_to_the_local_page():
     c = Config()
     assert site.repository_link(c, "code/a.cu", [(3, 9)]) is None
     c.book_repository_url = "https://github.com/o/r/"
-    assert site.repository_link(c, "code/a.cu", [(3, 9)]) == "https://github.com/o/r/blob/main/code/a.cu#L3-L9"
+    assert (site.repository_link(c, "code/a.cu", [(3, 9)])
+            == "https://github.com/o/r/blob/main/code/a.cu#L3-L9")
     c.book_repository_ref = "v1"
     assert site.repository_link(c, "code/a.cu", [(3, 3)]) == "https://github.com/o/r/blob/v1/code/a.cu#L3"
     assert site.repository_link(c, "code/a.cu", []) == "https://github.com/o/r/blob/v1/code/a.cu"

@@ -72,7 +72,7 @@ def test_a_problem_in_an_exercise_text_is_reported_at_its_own_line(tree):
 
 
 def test_a_record_is_a_dependency_of_every_page_that_reads_it(tree):
-    """Issue 9, case 1: two pages cite one record; after it changes, both show the new value."""
+    """pages-rebuilt: two pages cite one record; after it changes, both show the new value."""
     tree.write("repo/chapters/other.md", "# Other\n\nCount: {value}`ch90-fixture/hello:count`.\n")
     tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md").replace(
         "ch[0-9][0-9]-*", "ch[0-9][0-9]-*\nother"))
@@ -93,7 +93,7 @@ def test_a_record_is_a_dependency_of_every_page_that_reads_it(tree):
 
 
 def test_a_listed_file_of_any_kind_is_a_dependency(tree):
-    """Issue 9, case 8: an exercise starter shown by {listing} rebuilds the page when edited."""
+    """pages-rebuilt: an exercise starter shown by {listing} rebuilds the page when edited."""
     page = "repo/chapters/ch90-fixture.md"
     tree.write(page, tree.read(page) + "\n```{listing} exercises/ch90-fixture/ex01-fixture/answer.cpp\n```\n")
     tree.sphinx()
@@ -132,7 +132,7 @@ def test_without_built_tests_no_question_is_checked_or_marked(tree):
 
 
 def test_long_output_is_cut_with_a_note_and_control_characters_shown(tree):
-    """Issue 9, case 12 (display): a 50 MB output, NUL, ESC and BEL."""
+    """output-kept (display): a 50 MB output, NUL, ESC and BEL."""
     big = "".join(f"row {i:08d} " + "x" * 90 + "\n" for i in range(500_000))
     tree.edit_json("build/records/ch90-fixture/hello.json",
                    lambda r: r.update(stdout="nul\x00 esc\x1b[31m bel\x07 tab\tok\n" + big))
@@ -164,7 +164,7 @@ def test_latex_puts_the_answers_at_the_end_of_the_chapter(tree):
 
 
 def test_published_html_holds_only_what_this_build_made(tmp_path):
-    """Issue 9, case 15: a deleted diagram (and a deleted page) leave the published book."""
+    """published-whole: a deleted diagram (and a deleted page) leave the published book."""
     tree = Tree(str(tmp_path))
     shutil.copytree(BOOK, tree.path("repo/book"), ignore=shutil.ignore_patterns("tests", "__pycache__"))
     tree.write("repo/chapters/extra.md", "# Extra page\n")

@@ -205,7 +205,8 @@ def test_json_files_name_file_and_line(tmp_path):
 # ---- exercise READMEs ---------------------------------------------------------------
 
 def test_exercise_readme_is_split_at_its_second_level_headings():
-    title, parts = split_markdown(lines("# Exercise 1: x\n\nDo it.\n\n## Hints\n\n- h\n```sh\n## not a heading\n```\n"
+    title, parts = split_markdown(lines("# Exercise 1: x\n\nDo it.\n\n## Hints\n\n- h\n"
+                                        "```sh\n## not a heading\n```\n"
                                         "## Check yourself\nrun"), "R.md")
     assert title == "Exercise 1: x"
     assert parts[""] == (1, ["", "Do it.", ""])

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Every Python file and every shell script of the book passes its linter.
+
+    lint.py flake8 <python> <source root>       (the settings: <root>/.flake8)
+    lint.py shellcheck <shellcheck> <source root>
+
+The files are those git tracks (every file under the root, where the tree is no
+git checkout, but for build/, node_modules/ and .carry/): a Python file ends in
+.py or starts with a python #! line (tools/grade); a shell script ends in .sh or
+starts with a sh, bash or dash #! line (tools/book, .ci/run). The linter names
+each file, line and finding; the test fails on any.
+"""
+import os
+import re
+import subprocess
+import sys
+
+SKIP_DIRS = {".git", "build", "node_modules", ".carry", "__pycache__"}
+SHEBANG = {"flake8": re.compile(rb"^#!.*\bpython3?\b"),
+           "shellcheck": re.compile(rb"^#!.*\b(sh|bash|dash)\b")}
+SUFFIX = {"flake8": ".py", "shellcheck": ".sh"}
+
+
+def tracked(root: str) -> list[str]:
+    proc = subprocess.run(["git", "-C", root, "ls-files", "-z"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if proc.returncode == 0 and os.path.exists(os.path.join(root, ".git")):
+        return [n for n in proc.stdout.decode().split("\0") if n]
+    names = []
+    for dirpath, dirs, fnames in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        names += [os.path.relpath(os.path.join(dirpath, f), root) for f in sorted(fnames)]
+    return names
+
+
+def first_line(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.readline(200)
+    except OSError:
+        return b""
+
+
+def files(kind: str, root: str) -> list[str]:
+    out = []
+    for name in tracked(root):
+        path = os.path.join(root, name)
+        if os.path.islink(path) or not os.path.isfile(path):
+            continue
+        if name.endswith(SUFFIX[kind]) or SHEBANG[kind].match(first_line(path)):
+            out.append(name)
+    return sorted(out)
+
+
+def main() -> int:
+    if len(sys.argv) != 4 or sys.argv[1] not in SUFFIX:
+        print("usage: lint.py flake8|shellcheck <tool> <source root>", file=sys.stderr)
+        return 2
+    kind, tool, root = sys.argv[1:4]
+    names = files(kind, root)
+    if not names:
+        print(f"lint: no files for {kind} under {root}")
+        return 1
+    if kind == "flake8":
+        cmd = [tool, "-m", "flake8", "--config", os.path.join(root, ".flake8"), *names]
+    else:
+        cmd = [tool, "--format=gcc", "--external-sources", *names]
+    proc = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    findings = [line for line in proc.stdout.splitlines() if line.strip()]
+    print(proc.stdout, end="")
+    if proc.returncode != 0:
+        print(f"lint: {kind}: {len(findings)} findings in {len(names)} files (the lines above)")
+        return 1
+    print(f"lint: {kind}: {len(names)} files, no findings")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
