@@ -632,7 +632,8 @@ TEST_CASE("volatile fields split off and join back", "[runner][record]") {
 TEST_CASE("repeats: medians, the repeat nearest them, and every repeat reports alike",
           "[runner][repeats]") {
     auto res = [](double a, long long n) {
-        return json{{"t", {{"value", a}, {"unit", "us"}}}, {"n", {{"value", n}, {"unit", "count"}}}};
+        return json{{"t", {{"value", a}, {"unit", "us"}}},
+                    {"n", {{"value", n}, {"unit", "count"}}}};
     };
     std::vector<json> reps = {res(3.0, 7), res(1.0, 7), res(2.5, 7)};
     auto m = median_results(reps, "ch/x");
@@ -651,15 +652,17 @@ TEST_CASE("repeats: medians, the repeat nearest them, and every repeat reports a
                       Catch::Contains("repeat 3 reported result 'z'"));
     auto units = reps;
     units[1]["t"]["unit"] = "ms";
-    CHECK_THROWS_WITH(median_results(units, "ch/x"), Catch::Contains("in us in repeat 1 and in ms"));
+    CHECK_THROWS_WITH(median_results(units, "ch/x"),
+                      Catch::Contains("in us in repeat 1 and in ms"));
 }
 
 TEST_CASE("repeats: a check holds only when it holds in every repeat", "[runner][repeats]") {
     json checks = {{"checks",
                     {{{"id", "fast"}, {"value", "t"}, {"max", 2.8}},
                      {{"id", "ratio"}, {"value", "t"}, {"over", "u"}, {"min", 1.0}}}}};
-    json record = {{"results", {{"t", {{"value", 2.5}, {"unit", "us"}}},
-                                {"u", {{"value", 1.0}, {"unit", "us"}}}}}};
+    json record = {
+        {"results",
+         {{"t", {{"value", 2.5}, {"unit", "us"}}}, {"u", {{"value", 1.0}, {"unit", "us"}}}}}};
     record["repeats"] = json::array();
     for (double t : {2.0, 2.5, 3.0})
         record["repeats"].push_back({{"results", {{"t", {{"value", t}, {"unit", "us"}}}}}});
@@ -684,17 +687,18 @@ TEST_CASE("provenance: the runner's keys are the runner's", "[runner][provenance
     for (const char* k : {"commit", "date", "host", "cxx", "nvcc", "driver_version", "whatever"})
         CHECK_THROWS_WITH(check_program_provenance({{k, "forged"}}, true, schema(), "ch/x"),
                           Catch::Contains(fmt::format("reported provenance '{}'", k)));
-    CHECK_THROWS_WITH(check_program_provenance({{"gpu_name", "NVIDIA H200"}}, false, schema(),
-                                               "ch/x"),
-                      Catch::Contains("a CPU program cannot report"));
+    CHECK_THROWS_WITH(
+        check_program_provenance({{"gpu_name", "NVIDIA H200"}}, false, schema(), "ch/x"),
+        Catch::Contains("a CPU program cannot report"));
 }
 
 TEST_CASE("a recording's volatile part holds a commit, a date, a host and a time",
           "[runner][record]") {
-    json good = {{"provenance",
-                  {{"date", "2026-12-01T20:00:00Z"}, {"commit", "0123456789ab"}, {"host", "gpu-1"}}},
-                 {"wall_s", 1.5},
-                 {"source", "live"}};
+    json good = {
+        {"provenance",
+         {{"date", "2026-12-01T20:00:00Z"}, {"commit", "0123456789ab"}, {"host", "gpu-1"}}},
+        {"wall_s", 1.5},
+        {"source", "live"}};
     CHECK_NOTHROW(check_volatile_formats(good, "x.volatile.json", schema()));
     auto bad = [&](const char* field, json value) {
         json v = good;
@@ -705,15 +709,16 @@ TEST_CASE("a recording's volatile part holds a commit, a date, a host and a time
             v[f] = value;
         return v;
     };
-    CHECK_THROWS_WITH(check_volatile_formats(bad("provenance.commit", "reviewed and approved by NVIDIA"),
-                                             "x.volatile.json", schema()),
-                      Catch::Contains("x.volatile.json: 'provenance.commit'"));
+    CHECK_THROWS_WITH(
+        check_volatile_formats(bad("provenance.commit", "reviewed and approved by NVIDIA"),
+                               "x.volatile.json", schema()),
+        Catch::Contains("x.volatile.json: 'provenance.commit'"));
     CHECK_THROWS_WITH(check_volatile_formats(bad("provenance.date", "on an NVIDIA B200 in 2031"),
                                              "x.volatile.json", schema()),
                       Catch::Contains("'provenance.date'"));
-    CHECK_THROWS_WITH(check_volatile_formats(bad("provenance.host", "a b"), "x.volatile.json",
-                                             schema()),
-                      Catch::Contains("'provenance.host'"));
+    CHECK_THROWS_WITH(
+        check_volatile_formats(bad("provenance.host", "a b"), "x.volatile.json", schema()),
+        Catch::Contains("'provenance.host'"));
     CHECK_THROWS_WITH(check_volatile_formats(bad("wall_s", -3.0), "x.volatile.json", schema()),
                       Catch::Contains("positive"));
 }

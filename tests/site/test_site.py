@@ -272,7 +272,8 @@ def student_markdown():
 def test_the_students_markdown_has_no_myst_roles():
     sm = student_markdown()
     out = sm.plain_markdown("over 2{sup}`28` values; γ{sub}`h` Σ|*x*{sub}`i`|; 2{sup}`k+1`, e{sup}`iπ`", "R.md")
-    assert out == "over 2²⁸ values; γₕ Σ|*x*ᵢ|; 2ᵏ⁺¹, e<sup>iπ</sup>" or out == "over 2²⁸ values; γₕ Σ|*x*ᵢ|; 2<sup>k+1</sup>, e<sup>iπ</sup>"
+    assert out in ("over 2²⁸ values; γₕ Σ|*x*ᵢ|; 2ᵏ⁺¹, e<sup>iπ</sup>",
+                   "over 2²⁸ values; γₕ Σ|*x*ᵢ|; 2<sup>k+1</sup>, e<sup>iπ</sup>")
     assert "{" not in out
     with pytest.raises(sm.StudentMarkdownError, match=r"R\.md:2: the MyST role \{value\}"):
         sm.plain_markdown("fine\nsee {value}`run:x`", "R.md")

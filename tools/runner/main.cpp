@@ -52,8 +52,8 @@ const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "sync
                                                   "initcheck"};
 
 /// Units of measured times and rates: a GPU run reporting one measures.
-const std::set<std::string> kTimeUnits = {"s",    "ms",   "us",     "\u00b5s", "ns",
-                                          "cycles", "ms/wave", "GB/s", "TB/s",   "Gadd/s"};
+const std::set<std::string> kTimeUnits = {"s",      "ms",      "us",   "\u00b5s", "ns",
+                                          "cycles", "ms/wave", "GB/s", "TB/s",    "Gadd/s"};
 
 void add_schema_option(CLI::App* app, Options& o) {
     app->add_option(
@@ -269,8 +269,8 @@ Attempt run_once(const Options& o, const std::vector<std::string>& argv,
     };
     std::string results_text = slurp(results);
     a.report = o.sanitizer.empty() ? "" : slurp(log);
-    a.reported = {{"results", json::object()}, {"texts", json::object()},
-                  {"provenance", json::object()}};
+    a.reported = {
+        {"results", json::object()}, {"texts", json::object()}, {"provenance", json::object()}};
     if (a.r.exit_status == kSkip && !a.r.timed_out && a.r.signal == 0) return a;
     const std::string which =
         o.repeats > 1 ? fmt::format("{} (repeat {} of {})", o.name, repeat, o.repeats) : o.name;
@@ -337,7 +337,8 @@ int cmd_run(const Options& o, const Schema& schema) {
                 sanitized ? " under compute-sanitizer " + o.sanitizer_tool : "",
                 o.repeats > 1 ? fmt::format(", repeat {} of {},", i, o.repeats) : "",
                 describe_failure(r, o.timeout), tail_lines(r.err, 15),
-                a.report.empty() ? "" : "\nthe sanitizer's report ends:\n" + tail_lines(a.report, 15)));
+                a.report.empty() ? ""
+                                 : "\nthe sanitizer's report ends:\n" + tail_lines(a.report, 15)));
         wall += r.wall_s;
         attempts.push_back(std::move(a));
     }
@@ -603,8 +604,8 @@ int cmd_check(const Options& o, const Schema& schema) {
                                 o.record, held, o.repeats));
     auto diff = diff_inputs(record["inputs"], compute_inputs(o.inputs, input_files(o.inputs)));
     if (!diff.changes.empty()) {
-        std::string msg = fmt::format("{}: the record of {} is older than its inputs:", o.record,
-                                      o.name);
+        std::string msg =
+            fmt::format("{}: the record of {} is older than its inputs:", o.record, o.name);
         for (const auto& c : diff.changes) msg += "\n  " + c;
         throw Error(msg + "\nbuild again");
     }

@@ -369,15 +369,17 @@ json median_results(const std::vector<json>& reps, const std::string& name) {
         bool integral = true;
         for (std::size_t i = 0; i < reps.size(); ++i) {
             if (!reps[i].contains(key))
-                throw Error(fmt::format("program {}: repeat {} did not report result '{}', which "
-                                        "repeat 1 did: every repeat must report the same results",
-                                        name, i + 1, key));
+                throw Error(
+                    fmt::format("program {}: repeat {} did not report result '{}', which "
+                                "repeat 1 did: every repeat must report the same results",
+                                name, i + 1, key));
             const json& r = reps[i][key];
             if (r.at("unit") != first.at("unit"))
-                throw Error(fmt::format("program {}: result '{}' is in {} in repeat 1 and in {} in "
-                                        "repeat {}",
-                                        name, key, first["unit"].get<std::string>(),
-                                        r["unit"].get<std::string>(), i + 1));
+                throw Error(
+                    fmt::format("program {}: result '{}' is in {} in repeat 1 and in {} in "
+                                "repeat {}",
+                                name, key, first["unit"].get<std::string>(),
+                                r["unit"].get<std::string>(), i + 1));
             integral = integral && r.at("value").is_number_integer();
             values.push_back(r.at("value").get<double>());
         }
@@ -390,9 +392,10 @@ json median_results(const std::vector<json>& reps, const std::string& name) {
     for (std::size_t i = 1; i < reps.size(); ++i)
         for (auto& [key, r] : reps[i].items())
             if (!reps.front().contains(key))
-                throw Error(fmt::format("program {}: repeat {} reported result '{}', which repeat "
-                                        "1 did not: every repeat must report the same results",
-                                        name, i + 1, key));
+                throw Error(
+                    fmt::format("program {}: repeat {} reported result '{}', which repeat "
+                                "1 did not: every repeat must report the same results",
+                                name, i + 1, key));
     return medians;
 }
 
@@ -452,14 +455,14 @@ json evaluate_checks_repeated(const json& checks_file, const json& record) {
             std::string label = eq == std::string::npos ? e.value("id", "") : detail.substr(0, eq);
             // A ratio's label shows repeat 1's operands: keep only its names.
             if (const auto op = label.find(" = "); op != std::string::npos) label.resize(op);
-            const std::string expected =
-                comma == std::string::npos ? "" : detail.substr(comma + 2);
-            e["detail"] = fmt::format("{} = {:.6g} (median of {} repeats; {:.6g} to {:.6g}){}{}",
-                                      label, m, values.size(), *lo, *hi,
-                                      expected.empty() ? "" : ", ", expected);
+            const std::string expected = comma == std::string::npos ? "" : detail.substr(comma + 2);
+            e["detail"] =
+                fmt::format("{} = {:.6g} (median of {} repeats; {:.6g} to {:.6g}){}{}", label, m,
+                            values.size(), *lo, *hi, expected.empty() ? "" : ", ", expected);
         }
-        if (!ok) e["detail"] = e["detail"].get<std::string>() + "; failed in " +
-                               fmt::format("{}", fmt::join(failed, "; "));
+        if (!ok)
+            e["detail"] = e["detail"].get<std::string>() + "; failed in " +
+                          fmt::format("{}", fmt::join(failed, "; "));
         out.push_back(e);
     }
     return out;
@@ -494,16 +497,18 @@ void check_volatile_formats(const json& vol, const std::string& where, const Sch
         const json& x = (*v)[part];
         if (format == "positive") {
             if (!x.is_number() || !(x.get<double>() > 0) || !std::isfinite(x.get<double>()))
-                throw Error(fmt::format("{}: '{}' is {}, but it must be a positive number of "
-                                        "seconds",
-                                        where, field, x.dump()));
+                throw Error(
+                    fmt::format("{}: '{}' is {}, but it must be a positive number of "
+                                "seconds",
+                                where, field, x.dump()));
             continue;
         }
         if (!x.is_string() || !std::regex_match(x.get<std::string>(), std::regex(format)))
-            throw Error(fmt::format("{}: '{}' is {}, which is not what a recording holds there "
-                                    "(it must match {}): a recording's volatile part is written "
-                                    "by `tools/book record`, never by hand",
-                                    where, field, x.dump(), format));
+            throw Error(
+                fmt::format("{}: '{}' is {}, which is not what a recording holds there "
+                            "(it must match {}): a recording's volatile part is written "
+                            "by `tools/book record`, never by hand",
+                            where, field, x.dump(), format));
     }
 }
 
@@ -550,7 +555,8 @@ json to_recording_lines(json stable, const Schema& schema) {
 json from_recording_lines(json stable, const std::string& where, const Schema& schema) {
     if (!stable.is_object()) return stable;
     for (const auto& f : schema.line_fields)
-        if (stable.contains(f)) stable[f] = join_lines(stable[f], fmt::format("{}: '{}'", where, f));
+        if (stable.contains(f))
+            stable[f] = join_lines(stable[f], fmt::format("{}: '{}'", where, f));
     for (const auto& o : schema.line_objects)
         if (stable.contains(o) && stable[o].is_object())
             for (auto& [k, v] : stable[o].items())

@@ -177,7 +177,6 @@ def check_digest(record, schema, where="record"):
             "`tools/book record`.")
 
 
-
 def from_recording_lines(stable, schema, where="recording"):
     """A recording file's stdout, stderr and texts (arrays of lines, the schema's
     recording_lines) joined back into the strings a record holds."""

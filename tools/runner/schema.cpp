@@ -189,7 +189,8 @@ Schema parse_schema(const json& doc, const std::string& path) {
     string_list(doc, "provenance_required", "gpu", path);
     s.program_provenance = string_list(doc, "provenance_required", "program", path);
     if (!doc["volatile"].contains("formats") || !doc["volatile"]["formats"].is_object())
-        throw Error(fmt::format("{}: the schema needs an object \"formats\" in \"volatile\"", path));
+        throw Error(
+            fmt::format("{}: the schema needs an object \"formats\" in \"volatile\"", path));
     for (auto& [k, v] : doc["volatile"]["formats"].items()) {
         if (!v.is_string())
             throw Error(fmt::format("{}: volatile.formats.{} should be a string", path, k));

@@ -24,7 +24,6 @@ import subprocess
 import sys
 
 from docutils import nodes
-from sphinx import addnodes
 from sphinx.util import logging
 
 from .common import BookDirective, BookError, load_json
