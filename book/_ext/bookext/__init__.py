@@ -12,6 +12,12 @@ and tested.
 ``exercise``          an exercise from its folder                  (exercises.py)
 ``build-info``        the page on how the book was built           (buildinfo.py)
 
+No page, listing or output may hold a bidirectional or invisible character
+(hidden.py); every page has one title, and a chapter's number is its key's
+(structure.py). Sphinx's own file-reading directives are refused, and what a
+page links as a file is confined to the book's sources, never a solution
+(confine.py).
+
 The reader's site around them: the theme's assets fixed (theme.py), listings
 linked to their files (site.py), figures that open at full size and describe
 themselves (figures.py), each chapter's exercises as a download
@@ -27,8 +33,9 @@ that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations
 
-from . import (booknodes, buildinfo, checkyourself, diagrams, downloads, exercises, figures, inline,
-               listings, plots, publish, records, selection, site, terms, theme)
+from . import (booknodes, buildinfo, checkyourself, confine, diagrams, downloads, exercises,
+               figures, hidden, inline, listings, plots, publish, records, selection, site,
+               structure, terms, theme)
 
 
 def setup(app):
@@ -64,5 +71,8 @@ def setup(app):
     buildinfo.setup(app)
     terms.setup(app)
     selection.setup(app)
+    hidden.setup(app)
+    structure.setup(app)
+    confine.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}
