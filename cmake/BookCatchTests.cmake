@@ -11,7 +11,9 @@
 #   step at its line, and the main is linked whole, so a main that slipped past
 #   would be a second definition at link time;
 # - CTest judges it from Catch2's XML report (tools/catch-run.py): every listed
-#   test case ran, each made at least one assertion, none failed;
+#   test case ran, each made at least one assertion, none failed; and a test
+#   tagged [cy:<qid>] read every figure tests/<key>/answers.json gives that
+#   question's answer (book::test::answer), the figures its page states;
 # - its check-yourself tags carry no [!shouldfail] or [!mayfail] (tools/cy-tags.py
 #   refuses them when the build lists the tags);
 # - no property makes a failure pass: DISABLED, WILL_FAIL, PASS_REGULAR_EXPRESSION,
@@ -19,24 +21,6 @@
 #   the configure step, naming the line that sets it.
 
 set(_BOOK_CATCH_RUN "${CMAKE_CURRENT_LIST_DIR}/../tools/catch-run.py")
-
-# The line of the first match of `regex` in `text`, in <out> (0: none).
-function(_book_line_of out text regex)
-  set(line 0)
-  string(REGEX MATCH "${regex}" hit "${text}")
-  if(hit)
-    string(FIND "${text}" "${hit}" at)
-    string(SUBSTRING "${text}" 0 ${at} before)
-    string(REGEX MATCHALL "\n" nl "${before}")
-    list(LENGTH nl n)
-    math(EXPR line "${n} + 1")
-    # The match may begin with the newline before the line it is about.
-    if(hit MATCHES "^\n")
-      math(EXPR line "${line} + 1")
-    endif()
-  endif()
-  set(${out} ${line} PARENT_SCOPE)
-endfunction()
 
 # A test's sources define no main of their own: the book's is linked.
 function(_book_catch_no_own_main name)
@@ -102,6 +86,8 @@ function(book_catch_test name)
   if(folder MATCHES "${BOOK_CHAPTER_KEY_REGEX}")
     set(key "${folder}")
     list(APPEND T_DEFINITIONS "BOOK_TEST_CHAPTER=\"${key}\"")  # record("run"): this chapter's
+    # answer(qid, name): the figures the chapter's answers state, read by page and test.
+    list(APPEND T_DEFINITIONS "BOOK_TEST_ANSWERS=\"${CMAKE_CURRENT_SOURCE_DIR}/answers.json\"")
     if(NOT name MATCHES "\\.")
       set(name "${key}.${name}")
     endif()
@@ -166,13 +152,17 @@ function(book_catch_test name)
   else()
     target_link_libraries(${tgt} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,book_catch_main>")
   endif()
+  set(answers "")
+  if(key)
+    set(answers --answers "${CMAKE_CURRENT_SOURCE_DIR}/answers.json")
+  endif()
   set(skip "")
   if(gpu)
     set(skip --skip-code 77)
   endif()
   add_test(NAME "${name}"
            COMMAND "${BOOK_PYTHON}" "${_BOOK_CATCH_RUN}" --test "${name}"
-                   --source-root "${CMAKE_SOURCE_DIR}" ${skip} -- $<TARGET_FILE:${tgt}>)
+                   --source-root "${CMAKE_SOURCE_DIR}" ${skip} ${answers} -- $<TARGET_FILE:${tgt}>)
   set_tests_properties("${name}" PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
   if(gpu)
     set_tests_properties("${name}" PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_GROUPS "gpus:1")
