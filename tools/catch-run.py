@@ -14,12 +14,19 @@ passes only on Catch2's own XML report, read as the grader reads a student's
   named with its file and line;
 - no assertion failed, and the program exited 0.
 
+- with --answers tests/<key>/answers.json: for each question [cy:<qid>] the
+  program is tagged with, it read every figure the file gives that question's
+  answer (book::test::answer logs each read to $BOOK_ANSWERS_LOG), so no figure
+  the page states goes unchecked.
+
 A GPU test's main exits 77 ("skipped: ...") without a GPU; with --skip-code 77
 that is passed on as a skip (CTest's SKIP_RETURN_CODE), never as a pass.
 Exit status: 0 passed, 1 failed, the skip code when skipped.
 """
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -30,10 +37,48 @@ from grader import catch_report  # noqa: E402
 
 
 def where(tc, root):
+    """A test case's file (from the source root) and line. A compiler cache may
+    have made __FILE__ relative to the build folder (../../tests/x.cpp): the
+    path is then found under the source root."""
     f, line = tc.get("filename", ""), tc.get("line", "")
-    if root and f.startswith(root.rstrip("/") + "/"):
-        f = f[len(root.rstrip("/")) + 1:]
+    root = root.rstrip("/")
+    if root and f.startswith(root + "/"):
+        f = f[len(root) + 1:]
+    elif root and not os.path.isabs(f):
+        parts = os.path.normpath(f).split(os.sep)
+        while parts and parts[0] == "..":
+            parts.pop(0)
+        if parts and os.path.exists(os.path.join(root, *parts)):
+            f = "/".join(parts)
     return f"{f}:{line}" if f else "?"
+
+
+def unread_answers(path, program, read, name):
+    """Errors for each figure of answers.json, of a question this program is
+    tagged with, that no test case read."""
+    if not path or not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        answers = json.loads(text)
+    except json.JSONDecodeError as e:
+        return [f"{path}:{e.lineno}: error: malformed JSON: {e.msg}"]
+    tags = subprocess.run(program + ["--list-tags"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT).stdout.decode("utf-8", "replace")
+    qids = set(re.findall(r"\[cy:([^\]]*)\]", tags))
+    out = []
+    for qid in sorted(qids & set(answers)):
+        start = text.find(f'"{qid}"')
+        for key in answers[qid]:
+            if (qid, key) in read:
+                continue
+            at = text.find(f'"{key}"', max(start, 0))
+            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+            out.append(f"{path}:{line}: error: the figure '{key}' of the answer to {qid} is read "
+                       f"by no test case of test {name} (book::test::answer(\"{qid}\", "
+                       f"\"{key}\")): a figure the page states must be the one its test checks")
+    return out
 
 
 def main() -> int:
@@ -45,6 +90,7 @@ def main() -> int:
     p.add_argument("--test", required=True)
     p.add_argument("--source-root", default="")
     p.add_argument("--skip-code", type=int)
+    p.add_argument("--answers")
     args = p.parse_args(argv[:cut])
     program = argv[cut + 1:]
     if not program:
@@ -63,8 +109,15 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="catch-run.") as tmp:
         report = os.path.join(tmp, "report.xml")
+        log = os.path.join(tmp, "answers.log")
+        env = dict(os.environ, BOOK_ANSWERS_LOG=log)
         proc = subprocess.run(program + catch_report.CATCH_ARGS + ["-o", report],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        try:
+            with open(log, encoding="utf-8") as f:
+                read = {tuple(line.rstrip("\n").split("\t", 1)) for line in f if "\t" in line}
+        except OSError:
+            read = set()
         out = proc.stdout.decode("utf-8", "replace")
         print(out, end="" if not out or out.endswith("\n") else "\n")
         if args.skip_code is not None and proc.returncode == args.skip_code \
@@ -104,6 +157,13 @@ def main() -> int:
         print(line)
     if verdict.details:
         print(verdict.details)
+    unread = unread_answers(args.answers, program, read, name) if verdict.passed else []
+    for line in unread:
+        print(line)
+    if verdict.passed and unread:
+        print(f"catch-run: test {name} failed: {len(unread)} figures its answers state are "
+              "read by none of its test cases")
+        return 1
     cases = len(verdict.cases)
     if verdict.passed:
         print(f"catch-run: test {name}: {cases} test cases, "

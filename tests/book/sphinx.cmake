@@ -124,6 +124,18 @@ book_sphinx_case(image-solution
   --expect "${_ch}:3: ERROR: \\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
   --absent "html/_images/*")
 
+# An answer's figures come from tests/<key>/answers.json, which its test reads
+# ({answer}, checkyourself.py): a figure typed into the answer, a figure the file
+# does not give, and one the file gives that the answer leaves out are errors.
+book_sphinx_case(typed-answer
+  --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer types the figure 'Three' itself")
+book_sphinx_case(typed-answer-digit
+  --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer types the figure '0' itself")
+book_sphinx_case(unknown-answer-value
+  --expect "${_ch}:6: ERROR: the answer to ch90-q1 has no figure 'warps_per_block' in .*answers\\.json")
+book_sphinx_case(unstated-answer-value
+  --expect "${_ch}:3: ERROR: check-yourself 'ch90-q1': tests/ch90-fixture/answers\\.json gives its answer the figure\\(s\\) lanes, which the answer never states")
+
 # The extension's parsing and formatting, and what must work (pytest; a few seconds).
 add_test(NAME book.sphinx.pytest
          COMMAND "${BOOK_PYTHON}" -m pytest -q -p no:cacheprovider "${CMAKE_SOURCE_DIR}/book/_ext/tests")

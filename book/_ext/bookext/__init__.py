@@ -9,6 +9,7 @@ and tested.
 ``diagram``           a Mermaid diagram as the build rendered it   (diagrams.py)
 ``plot``              a plot drawn from run records                (plots.py, plotting.py)
 ``check-yourself``    a question whose answer a test checks        (checkyourself.py)
+``answer`` (role)     a figure an answer states, its test's value  (checkyourself.py)
 ``exercise``          an exercise from its folder                  (exercises.py)
 ``build-info``        the page on how the book was built           (buildinfo.py)
 
@@ -52,6 +53,7 @@ def setup(app):
     app.add_directive("program-output", records.ProgramOutput)
     app.add_directive("record-text", records.RecordText)
     app.add_role("value", records.value_role)
+    app.add_role("answer", checkyourself.answer_role)
     app.add_directive("listing", listings.Listing)
     app.add_directive("diagram", diagrams.Diagram)
     app.add_directive("check-yourself", checkyourself.CheckYourself)

@@ -171,13 +171,27 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
 
 def compiled_files(env) -> set:
     """The files a compiler saw in this build: every declared program's and
-    library's sources (the manifest's ``compiled``), and every input file of
-    every declared run's record (the headers they include)."""
+    library's sources (the manifest's ``compiled``), every exercise's starter
+    folder (its starter build compiles it), and every input file of every
+    declared run's record (the headers they include)."""
     m = manifest(env)
     if m.compiled is None:
         raise BookError(f"build manifest {m.path} lists no compiled sources ('compiled'): "
                         "configure the build again")
     seen = set(m.compiled)
+    root = os.path.realpath(env.config.book_source_root)
+    # The exercises' starters and contracts, which their starter builds compile.
+    if m.exercises and os.path.exists(m.exercises):
+        env.note_dependency(m.exercises)
+        try:
+            listed = load_json(m.exercises, "exercises").get("exercises", [])
+        except (BookError, AttributeError):
+            listed = []
+        for e in listed if isinstance(listed, list) else []:
+            folder = os.path.join(root, e.get("dir", "")) if isinstance(e, dict) else ""
+            for dirpath, _, names in os.walk(folder) if folder else ():
+                for n in names:
+                    seen.add(os.path.relpath(os.path.join(dirpath, n), root).replace(os.sep, "/"))
     for run in m.runs.values():
         path = run["record"]
         if not os.path.exists(path):
