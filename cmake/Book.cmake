@@ -227,6 +227,24 @@ macro(_book_parse prefix caller one multi required)
   endforeach()
 endmacro()
 
+# The line of the first match of `regex` in `text`, in <out> (0: none).
+function(_book_line_of out text regex)
+  set(line 0)
+  string(REGEX MATCH "${regex}" hit "${text}")
+  if(hit)
+    string(FIND "${text}" "${hit}" at)
+    string(SUBSTRING "${text}" 0 ${at} before)
+    string(REGEX MATCHALL "\n" nl "${before}")
+    list(LENGTH nl n)
+    math(EXPR line "${n} + 1")
+    # The match may begin with the newline before the line it is about.
+    if(hit MATCHES "^\n")
+      math(EXPR line "${line} + 1")
+    endif()
+  endif()
+  set(${out} ${line} PARENT_SCOPE)
+endfunction()
+
 # ---- libraries -------------------------------------------------------------------
 
 function(_book_absolute out)
@@ -261,6 +279,7 @@ function(book_library name)
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_LIBS" "${L_LIBS}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_INCLUDE_DIRS" "${includes}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_CUDA" ${cuda})
+  set_property(GLOBAL APPEND PROPERTY BOOK_COMPILED_SOURCES ${sources})
   if(cuda AND NOT BOOK_HAVE_CUDA)
     return()  # not built, still counted by the programs that link it
   endif()
@@ -406,6 +425,7 @@ function(book_program name)
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_FLAGS" "${flags}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
   set_property(GLOBAL APPEND PROPERTY BOOK_PROGRAMS "${id}")
+  set_property(GLOBAL APPEND PROPERTY BOOK_COMPILED_SOURCES ${sources})
   if(cuda AND NOT BOOK_HAVE_CUDA)
     set_property(GLOBAL APPEND PROPERTY BOOK_LEFT_OUT "${id}")
     return()
@@ -425,14 +445,32 @@ function(book_program name)
   endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_TARGET" "${tgt}")
   # What the hash saw; checked again once every folder is read (book_finish).
-  foreach(p COMPILE_OPTIONS COMPILE_DEFINITIONS LINK_LIBRARIES SOURCES)
+  foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
     get_target_property(v ${tgt} ${p})
     if(NOT v)
       set(v "")
     endif()
     set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}" "${v}")
   endforeach()
+  foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
+    get_directory_property(v ${p})
+    set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_DIR_${p}" "${v}")
+  endforeach()
 endfunction()
+
+# What shapes a program's compile and link, besides its sources' text: the
+# target's properties, its folder's (add_compile_definitions, add_compile_options,
+# include_directories, add_link_options), and its sources' own properties. A
+# program's runs hash its flags as book_program saw them, so book_finish refuses
+# a change of any of these after book_program, and any compile property on one
+# of its sources (book_program gives no way to set one, so none is counted).
+set(_BOOK_WATCHED_TARGET_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS LINK_LIBRARIES SOURCES
+    INCLUDE_DIRECTORIES LINK_OPTIONS CUDA_ARCHITECTURES COMPILE_FLAGS LINK_FLAGS
+    CXX_STANDARD CUDA_STANDARD CUDA_SEPARABLE_COMPILATION PRECOMPILE_HEADERS)
+set(_BOOK_WATCHED_DIRECTORY_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES
+    LINK_OPTIONS)
+set(_BOOK_WATCHED_SOURCE_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS COMPILE_FLAGS
+    INCLUDE_DIRECTORIES)
 
 # The runner arguments that describe a run's inputs (for the input hash).
 function(_book_hash_args out id args env)
@@ -748,6 +786,14 @@ function(_book_compile_targets out dir)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
+# The line of <file> that made a change after book_program: the first call of a
+# command that sets compile or link properties (0 when none is found).
+function(_book_first_line_of out file)
+  file(READ "${file}" text)
+  _book_line_of(line "${text}" "(^|\n)[ \t]*(set_source_files_properties|set_target_properties|set_property|target_compile_[a-z]+|target_link_[a-z]+|target_include_directories|target_sources|target_precompile_headers|add_compile_[a-z]+|add_link_options|include_directories|add_definitions|link_libraries)[ \t]*\\(")
+  set(${out} ${line} PARENT_SCOPE)
+endfunction()
+
 # GPU runs that measure time kernels on a quiet host: none starts before every
 # program, test and library is compiled, every CPU run has run and every output
 # registered in BOOK_BEFORE_GPU_OUTPUTS (the diagrams) is made; and they run one
@@ -794,20 +840,50 @@ function(book_finish)
     if(NOT tgt)
       continue()
     endif()
-    foreach(p COMPILE_OPTIONS COMPILE_DEFINITIONS LINK_LIBRARIES SOURCES)
+    get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+    set(changed "")
+    foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
       get_target_property(now ${tgt} ${p})
       if(NOT now)
         set(now "")
       endif()
       get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}")
       if(NOT "${now}" STREQUAL "${seen}")
-        get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
-        message(FATAL_ERROR
-          "${dir}/CMakeLists.txt: the ${p} of program ${id} (target ${tgt}) were changed after "
-          "book_program (now '${now}', was '${seen}'). Its runs would not count the change as an "
-          "input: give SOURCES, LIBS, OPTIONS and DEFINITIONS to book_program itself.")
+        string(CONCAT changed "the ${p} of program ${id} (target ${tgt}) were changed after "
+                              "book_program (now '${now}', was '${seen}')")
+        break()
       endif()
     endforeach()
+    foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
+      if(changed)
+        break()
+      endif()
+      get_directory_property(now DIRECTORY "${dir}" ${p})
+      get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_DIR_${p}")
+      if(NOT "${now}" STREQUAL "${seen}")
+        string(CONCAT changed "the folder's ${p} changed after book_program(${id}) (now "
+                              "'${now}', was '${seen}'), and its compile would count it")
+      endif()
+    endforeach()
+    get_property(sources GLOBAL PROPERTY "BOOK_P_${id}_SOURCES")
+    foreach(src IN LISTS sources)
+      foreach(p IN LISTS _BOOK_WATCHED_SOURCE_PROPERTIES)
+        if(changed)
+          break()
+        endif()
+        get_source_file_property(v "${src}" DIRECTORY "${dir}" ${p})
+        if(v AND NOT v STREQUAL "NOTFOUND")
+          file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${src}")
+          set(changed "the source ${rel} of program ${id} has its own ${p} ('${v}')")
+        endif()
+      endforeach()
+    endforeach()
+    if(changed)
+      _book_first_line_of(line "${dir}/CMakeLists.txt")
+      message(FATAL_ERROR
+        "${dir}/CMakeLists.txt:${line}: ${changed}. Its runs would not count the change as an "
+        "input: give SOURCES, LIBS, OPTIONS and DEFINITIONS to book_program itself.")
+    endif()
   endforeach()
   _book_write_manifest()
   _book_cy_tags_rule()
@@ -860,6 +936,26 @@ function(_book_write_manifest)
     math(EXPR i "${i} + 1")
   endforeach()
   string(JSON j SET "${j}" chapters "${list}")
+  # The sources every declared program and library compiles (a chapter lists only those,
+  # and the headers its runs' records name as inputs).
+  get_property(compiled GLOBAL PROPERTY BOOK_COMPILED_SOURCES)
+  set(rels "")
+  foreach(f IN LISTS compiled)
+    file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${f}")
+    if(NOT rel MATCHES "^\\.\\./")
+      list(APPEND rels "${rel}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES rels)
+  list(SORT rels)
+  set(list "[]")
+  set(i 0)
+  foreach(rel IN LISTS rels)
+    _book_json_string(v "${rel}")
+    string(JSON list SET "${list}" ${i} "${v}")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  string(JSON j SET "${j}" compiled "${list}")
   if(BOOK_TESTS)
     _book_json_string(v "${BOOK_CY_TAGS}")
     string(JSON j SET "${j}" cy_tags "${v}")

@@ -6,7 +6,9 @@
 Asks each Catch2 (v2) program, registered as the CTest test <ctest name>, for
 its tags (--list-tags) and, for each tag [cy:<id>], for the test cases that
 carry it (--list-test-names-only); hidden test cases ([.]) do not count. A
-program that cannot list its tests is an error naming the test and the program.
+program that cannot list its tests is an error naming the test and the program,
+and so is a test case tagged [!shouldfail] or [!mayfail] (a failure that would
+pass), named by its file and line.
 
 Writes {"tags": {"<id>": [{"test": "<ctest name>", "case": "<TEST_CASE name>"}]}},
 sorted, and only when it changes (so that the HTML step, which depends on it,
@@ -21,6 +23,8 @@ import sys
 import tempfile
 
 TAG = re.compile(r"\[cy:([^\]]*)\]")
+# Catch2 tags that let a failing test case pass: refused on every book test.
+PASSING_FAILURE = ("!shouldfail", "!mayfail")
 
 
 def ask(test, program, args):
@@ -45,11 +49,33 @@ def ask(test, program, args):
     return text.splitlines()
 
 
+def refuse(test, program, tag):
+    """Stops the build at each test case tagged [tag], with its file and line."""
+    lines = ask(test, program, [f"[{tag}]", "--list-tests", "--verbosity", "high"])
+    found, name = [], None
+    for line in lines:
+        if line.startswith("    ") and re.search(r":\d+$", line.strip()) and name:
+            found.append(f"{line.strip()}: error: test case \"{name}\" of test {test} is tagged "
+                         f"[{tag}], which lets it pass when it fails: the book's tests must be "
+                         "able to fail")
+            name = None
+        elif line.startswith("  ") and not line.startswith("    "):
+            name = line.strip()
+    if not found:
+        found.append(f"cy-tags: error: test {test} ({program}) has a test case tagged [{tag}], "
+                     "which lets it pass when it fails: the book's tests must be able to fail")
+    sys.exit("\n".join(found))
+
+
 def tags_of(test, program):
     """{id: [TEST_CASE names]} for one program."""
     ids = set()
-    for line in ask(test, program, ["--list-tags"]):
+    listed = ask(test, program, ["--list-tags"])
+    for line in listed:
         ids.update(TAG.findall(line))
+    for bad in PASSING_FAILURE:
+        if any(f"[{bad}]" in line for line in listed):
+            refuse(test, program, bad)
     if not ids:
         return {}
     visible = set(ask(test, program, ["--list-test-names-only"]))

@@ -72,6 +72,70 @@ book_sphinx_case(ref-line
 book_sphinx_case(missing-exercise
   --expect "${_ch}:3: ERROR: exercise 'ch90-fixture/ex99-nope' is not in .*exercises\\.json")
 
+# Text that reads otherwise than it is (hidden.py): a bidirectional override or a
+# zero-width character in the prose, a listing or a run's output.
+book_sphinx_case(trojan-prose
+  --expect "${_ch}:3: WARNING: column 25: U\\+202E RIGHT-TO-LEFT OVERRIDE: a bidirectional or invisible character")
+book_sphinx_case(zero-width-prose
+  --expect "${_ch}:3: WARNING: column 18: U\\+200B ZERO WIDTH SPACE")
+book_sphinx_case(trojan-listing
+  --expect "${_ch}:3: ERROR: listing file code/ch90-fixture/bad/trojan\\.cpp:5, column 7: U\\+202E RIGHT-TO-LEFT OVERRIDE")
+book_bad_test(book.bad.sphinx.trojan-output TIMEOUT 60
+  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+  --json-set build/records/ch90-fixture/hello.json stdout "\"count 3 ratio 0.\\u202e21\\n\""
+  --expect "${_ch}:5: ERROR: run record 'ch90-fixture/hello': line 2 of its output shown \\(line 1 is the command\\), column 17: U\\+202E RIGHT-TO-LEFT OVERRIDE"
+  ${_sx_sphinx})
+# A value's format rounds and groups; it never scales a count or pads a number.
+book_sphinx_case(percent-count
+  --expect "${_ch}:3: ERROR: result 'count' of 'ch90-fixture/hello': format '\\.0%' multiplies the value by 100, but it has unit 'x'")
+book_sphinx_case(padded-value
+  --expect "${_ch}:3: ERROR: result 'ratio' of 'ch90-fixture/hello': format '08\\.2f' pads, aligns or changes the base")
+# The book's structure (structure.py): one title per page, a chapter's number its key's,
+# no two chapters with one number.
+book_sphinx_case(two-titles
+  --expect "${_ch}:9: WARNING: a second level-one heading '# A second title' \\(the page's title is at line 1\\)")
+book_sphinx_case(title-number
+  --expect "${_ch}:1: WARNING: chapter ch90-fixture is titled '2\\. Fixture: a title numbered otherwise than its key', but its key numbers it 90")
+book_bad_test(book.bad.sphinx.duplicate-number TIMEOUT 60
+  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+  --copy "${_sx}/cases/title-number.md" repo/chapters/ch90-ghost.md
+  --replace repo/chapters/ch90-ghost.md "# 2. " "# 90. "
+  --json-set build/book-manifest.json chapters "[\"ch90-fixture\", \"ch90-ghost\"]"
+  --expect "ch90-ghost\\.md:1: WARNING: chapter ch90-ghost has the number 90, as ch90-fixture \\(ch90-fixture\\.md\\) has"
+  ${_sx_sphinx})
+
+# A listing of a file that no program of the build compiles (listings.py).
+book_sphinx_case(uncompiled-listing
+  --expect "${_ch}:3: ERROR: listing: code/ch90-fixture/uncompiled\\.cu is compiled by no program of this build")
+# Sphinx's own file-reading directives are refused, in every builder (an {only} latex
+# block too); a {download} or a Markdown image of a solution is refused (confine.py).
+book_sphinx_case(literalinclude-host
+  --expect "${_ch}:3: ERROR: the \\{literalinclude\\} directive reads files past the book's checks, and is refused")
+book_sphinx_case(literalinclude-solution
+  --expect "${_ch}:4: ERROR: the \\{literalinclude\\} directive reads files past the book's checks")
+book_sphinx_case(include-solution
+  --expect "${_ch}:3: ERROR: the \\{include\\} directive reads files past the book's checks")
+book_sphinx_case(raw-html
+  --expect "${_ch}:3: ERROR: the \\{raw\\} directive reads files past the book's checks")
+book_sphinx_case(download-solution
+  --expect "${_ch}:3: ERROR: \\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
+  --absent "html/_downloads/*")
+book_sphinx_case(image-solution
+  --expect "${_ch}:3: ERROR: \\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
+  --absent "html/_images/*")
+
+# An answer's figures come from tests/<key>/answers.json, which its test reads
+# ({answer}, checkyourself.py): a figure typed into the answer, a figure the file
+# does not give, and one the file gives that the answer leaves out are errors.
+book_sphinx_case(typed-answer
+  --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer types the figure 'Three' itself")
+book_sphinx_case(typed-answer-digit
+  --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer types the figure '0' itself")
+book_sphinx_case(unknown-answer-value
+  --expect "${_ch}:6: ERROR: the answer to ch90-q1 has no figure 'warps_per_block' in .*answers\\.json")
+book_sphinx_case(unstated-answer-value
+  --expect "${_ch}:3: ERROR: check-yourself 'ch90-q1': tests/ch90-fixture/answers\\.json gives its answer the figure\\(s\\) lanes, which the answer never states")
+
 # The extension's parsing and formatting, and what must work (pytest; a few seconds).
 execute_process(COMMAND "${BOOK_PYTHON}" -c "import pytest"
                 RESULT_VARIABLE _sphinx_no_pytest OUTPUT_QUIET ERROR_QUIET)

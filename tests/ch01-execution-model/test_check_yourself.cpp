@@ -18,6 +18,7 @@
 
 namespace {
 
+using book::test::answer;
 using book::test::record;
 using book::test::result;
 
@@ -46,6 +47,22 @@ TEST_CASE("threadIdx.x < 64 splits no warp of 256 threads; < 48 splits warp 1",
           "[ch01][cy:ch01-threshold-64]") {
     CHECK(ch01::diverging_warps(256, [](int t) { return t < 64; }).empty());
     CHECK(ch01::diverging_warps(256, [](int t) { return t < 48; }) == std::vector<int>{1});
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch01-threshold-64", name); };
+    const int ta = static_cast<int>(a("threshold_a")), tb = static_cast<int>(a("threshold_b"));
+    CHECK(ta == 64);  // the question's thresholds
+    CHECK(tb == 48);
+    CHECK(ch01::diverging_warps(256, [&](int t) { return t < ta; }).empty());
+    CHECK(a("first_thread") == 0);
+    CHECK(a("last_thread_a") == ta - 1);
+    CHECK(a("first_warp") == ch01::warp_of(static_cast<int>(a("first_thread"))));
+    CHECK(a("last_warp_a") == ch01::warp_of(static_cast<int>(a("last_thread_a"))));
+    CHECK(static_cast<int>(a("last_thread_a") + 1) % 32 == 0);  // the warps end there
+    const auto split = ch01::diverging_warps(256, [&](int t) { return t < tb; });
+    REQUIRE(split.size() == 1);
+    CHECK(a("split_warp_b") == split[0]);
+    CHECK(a("split_first_b") == 32 * split[0]);
+    CHECK(a("split_last_b") == 32 * split[0] + 31);
 }
 
 TEST_CASE("independent thread scheduling did not make divergence cheap",
@@ -81,6 +98,17 @@ TEST_CASE("thread (3, 2) of a 16x16 block is warp 1, lane 3", "[ch01][cy:ch01-2d
     const auto at = std::find(order.begin(), order.end(), std::make_pair(3, 2)) - order.begin();
     CHECK(at / 32 == 1);  // warp 1
     CHECK(at % 32 == 3);  // lane 3
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch01-2d-block-warp", name); };
+    CHECK(a("x") == 3);  // the question's thread and block
+    CHECK(a("y") == 2);
+    CHECK(a("width") == 16);
+    CHECK(a("linear_id") == at);
+    CHECK(a("linear_id") == a("x") + a("y") * a("width"));
+    CHECK(a("warp") == at / 32);
+    CHECK(a("lane") == at % 32);
+    CHECK(a("warps") == ch01::warps_per_block(16 * 16));
+    CHECK(a("rows_per_warp") == 32 / 16);
     // The model's functions agree with the layout, thread by thread.
     for (int t = 0; t < static_cast<int>(order.size()); ++t) {
         INFO("thread " << t);
@@ -103,6 +131,10 @@ TEST_CASE("thread (3, 2) of a 16x16 block is warp 1, lane 3", "[ch01][cy:ch01-2d
 TEST_CASE("a block of 48 threads is two warps with 16 idle lanes", "[ch01][cy:ch01-block-of-48]") {
     CHECK(ch01::warps_per_block(48) == 2);
     CHECK(ch01::idle_lanes_in_last_warp(48) == 16);
+    const auto a = [](const char* name) { return answer("ch01-block-of-48", name); };
+    CHECK(a("warps") == ch01::warps_per_block(48));
+    CHECK(a("idle_lanes") == ch01::idle_lanes_in_last_warp(48));
+    CHECK(a("active_lanes") == 48 - 32 * (a("warps") - 1));
 }
 
 TEST_CASE("a loop runs as long as its slowest lane", "[ch01][cy:ch01-slowest-lane-loop]") {
@@ -110,11 +142,22 @@ TEST_CASE("a loop runs as long as its slowest lane", "[ch01][cy:ch01-slowest-lan
     std::iota(trips.begin(), trips.end(), 1);
     CHECK(ch01::loop_lane_efficiency(trips) == Approx(528.0 / 1024.0));
     CHECK(ch01::loop_lane_efficiency(trips) == Approx(0.516).margin(0.0005));
+    const auto a = [](const char* name) { return answer("ch01-slowest-lane-loop", name); };
+    CHECK(a("warp_trips") == *std::max_element(trips.begin(), trips.end()));
+    CHECK(a("fewest") == *std::min_element(trips.begin(), trips.end()));
+    CHECK(a("lanes") == static_cast<double>(trips.size()));
+    CHECK(a("lane_iterations") == a("warp_trips") * a("lanes"));
+    CHECK(a("useful") == std::accumulate(trips.begin(), trips.end(), 0LL));
+    CHECK(a("efficiency") == Approx(ch01::loop_lane_efficiency(trips)).margin(0.0005));
 }
 
 TEST_CASE("Little's law: warps needed to hide a 4-cycle latency", "[ch01][cy:ch01-little-law]") {
     CHECK(ch01::warps_to_hide_latency(4, 1) == 4);
     CHECK(ch01::warps_to_hide_latency(4, 2) == 2);
+    const auto a = [](const char* name) { return answer("ch01-little-law", name); };
+    CHECK(a("warps_ilp1") == ch01::warps_to_hide_latency(4, 1));
+    CHECK(a("ilp2") == 2);  // the question's second case
+    CHECK(a("warps_ilp2") == ch01::warps_to_hide_latency(4, static_cast<int>(a("ilp2"))));
     CHECK(ch01::warps_to_hide_latency(500, 1) == 500);  // memory latency needs ILP too
     CHECK_THROWS(ch01::warps_to_hide_latency(0, 1));
 }
@@ -147,6 +190,13 @@ TEST_CASE("at one wave the uniform kernel waits for its path-B SMs",
     CHECK(result(s, "ratio_w1") <= 1.15);
     CHECK(result(s, "ratio_w32") >= 1.8);
     CHECK(result(s, "ratio_w32") <= 2.05);
+    // Both sizes Nsight Compute profiled issue about twice the warp instructions.
+    const double waves = answer("ch01-one-wave-ratio", "waves_profiled");
+    CHECK(waves == 32);
+    for (const std::string w : {std::string("w1"), "w" + std::to_string(static_cast<int>(waves))})
+        CHECK(result(s, "ncu:divergent_" + w + ":smsp__inst_executed.sum") /
+                  result(s, "ncu:uniform_" + w + ":smsp__inst_executed.sum") ==
+              Approx(2.0).epsilon(0.01));
     // It climbs with the grid.
     double last = 0;
     for (int w : {1, 2, 4, 8, 16, 32}) {
@@ -182,4 +232,6 @@ TEST_CASE("sorted random input leaves one divergent warp", "[ch01][cy:ch01-sorte
         ch01::simulate([&](long long i) { return bool(rnd[i]); }, 4096, 32, 100, 100);
     CHECK(sorted.efficiency() == Approx(409600.0 / 412800.0));
     CHECK(sorted.efficiency() == Approx(0.992).margin(0.0005));
+    CHECK(answer("ch01-sorted-input", "sorted_efficiency") ==
+          Approx(sorted.efficiency()).margin(0.0005));
 }

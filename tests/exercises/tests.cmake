@@ -67,7 +67,7 @@ _bt_add(exercises.grade.no-sandbox 300 "${_bt}/check_no_sandbox.py" ${_bt_kit}
         --work "${_bt_scratch}/no-sandbox")
 if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
   _bt_add(exercises.reader-edition 120 "${_bt}/check_reader_edition.py" --build "${CMAKE_BINARY_DIR}"
-          --html "${CMAKE_BINARY_DIR}/html")
+          --html "${CMAKE_BINARY_DIR}/html" --pdf "${CMAKE_BINARY_DIR}/pdf/book.pdf")
 endif()
 _bt_add(exercises.bundle 600 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_scratch}/bundle"
         --catch2-include "${BOOK_CATCH2_INCLUDE}"

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -66,6 +67,28 @@ std::string text(const nlohmann::json& rec, const std::string& name) {
     REQUIRE(rec.at("texts").contains(name));
     REQUIRE(rec.at("texts").at(name).is_string());
     return rec.at("texts").at(name).get<std::string>();
+}
+
+double answer_of(const std::string& answers_file, const std::string& qid, const std::string& name) {
+    static std::map<std::string, nlohmann::json> cache;
+    static std::mutex lock;
+    const std::lock_guard<std::mutex> hold(lock);
+    auto at = cache.find(answers_file);
+    if (at == cache.end())
+        at = cache.emplace(answers_file, read_json(answers_file, "the answers' figures")).first;
+    INFO("answer value " << qid << ":" << name << " (" << answers_file << ")");
+    REQUIRE(at->second.contains(qid));
+    REQUIRE(at->second.at(qid).contains(name));
+    nlohmann::json v = at->second.at(qid).at(name);
+    if (v.is_object()) v = v.at("value");
+    REQUIRE(v.is_number());
+    // Which values were read: tools/catch-run.py requires every value of a question
+    // to be read by the tests tagged with it.
+    if (const char* log = std::getenv("BOOK_ANSWERS_LOG"); log != nullptr && *log != 0) {
+        std::ofstream out(log, std::ios::app);
+        out << qid << "\t" << name << "\n";
+    }
+    return v.get<double>();
 }
 
 }  // namespace book::test

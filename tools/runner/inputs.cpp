@@ -109,6 +109,59 @@ std::vector<std::pair<int, std::string>> quoted_includes_of(const std::string& p
     return out;
 }
 
+/// The files a run's arguments name: an argument, or the value of --name=value,
+/// that is an existing file (absolute, or relative to the source root or to the
+/// folder the runner works in). A file in the source tree is an input like a
+/// source (edit it and the run is stale); a file outside it cannot be hashed the
+/// same on every machine, so naming one is an error.
+std::vector<std::string> argument_files(const InputSpec& spec, const fs::path& root) {
+    std::vector<std::string> out;
+    for (const auto& arg : spec.args) {
+        std::vector<std::string> candidates = {arg};
+        auto eq = arg.find('=');
+        if (arg.rfind("-", 0) == 0 && eq != std::string::npos)
+            candidates.push_back(arg.substr(eq + 1));
+        for (const auto& c : candidates) {
+            if (c.empty() || c[0] == '-') continue;
+            std::vector<fs::path> tries = {fs::path(c)};
+            if (fs::path(c).is_relative()) tries = {root / c, fs::current_path() / c};
+            for (const auto& t : tries) {
+                std::error_code ec;
+                if (!fs::is_regular_file(t, ec)) continue;
+                auto abs = fs::absolute(t).lexically_normal();
+                if (!under(root, abs))
+                    throw Error(fmt::format(
+                        "the argument '{}' names the file {}, which is outside the source tree "
+                        "{}: a run's input hash covers every file it reads, and a file outside "
+                        "the tree cannot be hashed alike on every machine; put it in the tree",
+                        arg, abs.string(), root.string()));
+                out.push_back(abs.string());
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+/// An argument as it is hashed and recorded: the source root, a machine path,
+/// written as <source>.
+std::string portable_arg(const std::string& arg, const fs::path& root) {
+    std::string r = root.string();
+    while (r.size() > 1 && r.back() == '/') r.pop_back();
+    std::string out;
+    size_t from = 0;
+    while (true) {
+        const size_t at = arg.find(r, from);
+        if (at == std::string::npos) break;
+        const size_t end = at + r.size();
+        const bool whole = end == arg.size() || arg[end] == '/';
+        out += arg.substr(from, at - from) + (whole ? "<source>" : r);
+        from = end;
+    }
+    out += arg.substr(from);
+    return out;
+}
+
 }  // namespace
 
 std::vector<std::string> input_files(const InputSpec& spec) {
@@ -153,6 +206,8 @@ std::vector<std::string> input_files(const InputSpec& spec) {
                               cuda});
         }
     }
+    // Every file the run reads: a data file its arguments name is an input too.
+    for (const auto& f : argument_files(spec, root)) files.insert(f);
     std::set<std::string> missing;
     for (const auto& pass : passes) {
         if (pass.sources.empty()) continue;
@@ -203,12 +258,16 @@ json compute_inputs(const InputSpec& spec, const std::vector<std::string>& files
         inputs["files"][rel] = h;
     }
     for (auto& [rel, h] : inputs["files"].items()) all += rel + "=" + h.get<std::string>() + "\n";
+    // Arguments without machine paths (a data file in the tree, named by its
+    // absolute path, reads <source>/...), so the hash is the same on every machine.
+    std::vector<std::string> args;
+    for (const auto& a : spec.args) args.push_back(portable_arg(a, root));
     inputs["flags"] = spec.flags;
-    inputs["args"] = spec.args;
+    inputs["args"] = args;
     inputs["env"] = spec.env;
     inputs["toolchain"] = spec.toolchain;
     all += "flags=" + spec.flags + "\n";
-    for (const auto& a : spec.args) all += "arg=" + a + "\n";
+    for (const auto& a : args) all += "arg=" + a + "\n";
     // (A run without environment hashes as runs did before "env" existed.)
     for (const auto& [k, v] : spec.env) all += "env=" + k + "=" + v + "\n";
     inputs["hash"] = fnv1a_hex(all);

@@ -10,9 +10,16 @@ and tested.
 ``diagram``           a Mermaid diagram as the build rendered it   (diagrams.py)
 ``plot``              a plot drawn from run records                (plots.py, plotting.py)
 ``check-yourself``    a question whose answer a test checks        (checkyourself.py)
+``answer`` (role)     a figure an answer states, its test's value  (checkyourself.py)
 ``exercise``          an exercise from its folder                  (exercises.py)
 ``build-info``        the page on how the book was built           (buildinfo.py)
 ``answer``            a "Try it" answer behind a reveal            (reveal.py)
+
+No page, listing or output may hold a bidirectional or invisible character
+(hidden.py); every page has one title, and a chapter's number is its key's
+(structure.py). Sphinx's own file-reading directives are refused, and what a
+page links as a file is confined to the book's sources, never a solution
+(confine.py).
 
 The reader's site around them: the theme's assets fixed (theme.py), listings
 linked to their files (site.py), figures that open at full size and describe
@@ -29,9 +36,9 @@ that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations
 
-from . import (booknodes, buildinfo, checkyourself, claims, diagrams, downloads, exercises,
-               figures, inline, listings, plots, publish, records, reveal, selection, site, terms,
-               theme)
+from . import (booknodes, buildinfo, checkyourself, claims, confine, diagrams, downloads,
+               exercises, figures, hidden, inline, listings, plots, publish, records, reveal,
+               selection, site, structure, terms, theme)
 
 
 def setup(app):
@@ -49,6 +56,7 @@ def setup(app):
     app.add_directive("record-text", records.RecordText)
     app.add_role("value", records.value_role)
     app.add_role("check", claims.check_role)
+    app.add_role("answer", checkyourself.answer_role)
     app.add_directive("listing", listings.Listing)
     app.add_directive("diagram", diagrams.Diagram)
     app.add_directive("check-yourself", checkyourself.CheckYourself)
@@ -70,5 +78,8 @@ def setup(app):
     terms.setup(app)
     selection.setup(app)
     reveal.setup(app)
+    hidden.setup(app)
+    structure.setup(app)
+    confine.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}

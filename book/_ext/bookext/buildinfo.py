@@ -264,9 +264,20 @@ def toolchain_section(app) -> nodes.section:
     rows = [[name, str(version)] for name, version in sorted(tools.items(), key=lambda kv: kv[0].lower())]
     root = os.path.abspath(app.config.book_source_root)
     commit = _git(root, "rev-parse", "--short=12", "HEAD")
-    dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
-    source = (f"The sources at commit {commit}{' with uncommitted changes' if dirty else ''}."
-              if commit else "The sources are not in a git checkout here.")
+    # A file git does not track (a new chapter) is built as much as a changed one.
+    status = [line for line in _git(root, "status", "--porcelain", "--untracked-files=all")
+              .splitlines() if line.strip()]
+    changed = [line[3:] for line in status if not line.startswith("??")]
+    untracked = [line[3:] for line in status if line.startswith("??")]
+    bits = []
+    if changed:
+        bits.append(f"{len(changed)} file{'s' if len(changed) != 1 else ''} changed since")
+    if untracked:
+        shown = ", ".join(untracked[:3]) + (", ..." if len(untracked) > 3 else "")
+        bits.append(f"{len(untracked)} file{'s' if len(untracked) != 1 else ''} that git does not "
+                    f"track ({shown})")
+    source = (f"The sources at commit {commit}" + (f", with {' and '.join(bits)}" if bits else "")
+              + "." if commit else "The sources are not in a git checkout here.")
     intro = nodes.paragraph(text=(
         f"{source} The tools the build found when it was configured, and the Python packages "
         f"this Sphinx build ran with. This is the "

@@ -10,6 +10,15 @@ A question is a card; its answer folds until opened (HTML). In LaTeX the
 question stays in place, numbered, and the answers are collected at the end of
 its chapter, since a PDF cannot fold. The id is never shown to the reader.
 
+The figures an answer states come from one place that both the page and the
+test read: a run's record (``{value}``), or the question's entry in
+``tests/<key>/answers.json`` (``{answer}`<name>```, the value ``<name>`` of
+``{"<qid>": {"<name>": <number>}}``, optionally ``|format``), which its test
+reads with ``book::test::answer(qid, name)`` and compares with the model or the
+records. An answer that types a figure itself (a digit, or a number word such as
+"three" or "twice", outside code) is an error at its line: changing the text
+without the test, or the test without the text, fails the build.
+
 The link to tests comes from ``${BUILD}/cy-tags.json`` (I3), which the build
 makes by asking every registered, built Catch2 program for its ``[cy:<id>]``
 tags. The build fails for a question with no such test (at the question's
@@ -20,6 +29,7 @@ marks no answer as tested.
 """
 from __future__ import annotations
 
+import os
 import re
 
 from docutils import nodes
@@ -27,11 +37,94 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from .booknodes import check_answer, check_yourself
-from .common import BookDirective, BookError, PerPageCollector, load_json
+from .common import BookDirective, BookError, PerPageCollector, chapter_of, load_json
+from .inline import role_line
 from .manifest import manifest, read_manifest
 
 logger = logging.getLogger(__name__)
 QID = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: A figure typed into an answer: a number (not a digit inside a name such as
+#: H200 or float4), or a number word ("one" is left out: it is as often a
+#: pronoun as a count).
+TYPED_FIGURE = re.compile(
+    r"(?<![\w.])\d|\b(zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|thousand|million|billion|twice|thrice|half|halves|double[sd]?|"
+    r"triple[sd]?|quadruple[sd]?|quarter|dozen)\b", re.I)
+#: What an answer may hold besides prose: code, a role (its figure comes from elsewhere).
+NOT_PROSE = re.compile(r"\{[a-z-]+\}`[^`]*`|``[^`]*``|`[^`]*`|\$[^$]*\$")
+
+
+#: Answers written before their figures were tied to their tests, one question id
+#: a line: they may still type figures, and the list only shrinks (an answer on it
+#: that types none is an error, so is one not on it that types any).
+UNTIED = os.path.join("book", "answers-untied.txt")
+
+
+def untied_answers(env) -> tuple[set, str]:
+    path = os.path.join(env.config.book_source_root, UNTIED)
+    if not os.path.exists(path):
+        return set(), UNTIED
+    env.note_dependency(path)
+    with open(path, encoding="utf-8") as f:
+        ids = {line.split("#")[0].strip() for line in f}
+    return ids - {""}, UNTIED
+
+
+def answers_file(env, docname: str) -> str | None:
+    key = chapter_of(docname)
+    if key is None:
+        return None
+    return os.path.join(env.config.book_source_root, "tests", key, "answers.json")
+
+
+def typed_figure(lines) -> tuple[int, str] | None:
+    """(index, figure) of the first figure typed into answer lines, or None."""
+    fence = False
+    for i, line in enumerate(lines):
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        m = TYPED_FIGURE.search(NOT_PROSE.sub(" ", line))
+        if m:
+            return i, m.group(0)
+    return None
+
+
+def answer_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{answer}`<name>[|format]`: a figure of the enclosing question's answer,
+    from tests/<key>/answers.json."""
+    from .records import check_format, format_value
+    env = inliner.document.settings.env
+    qid = env.temp_data.get("book_cy_qid")
+    key, _, spec = text.partition("|")
+    try:
+        if not qid:
+            raise BookError(f"{{answer}}`{text}` is only for a check-yourself question's text")
+        path = answers_file(env, env.docname)
+        if path is None:
+            raise BookError("{answer} is only for a chapter's questions (chapters/chNN-name.md)")
+        env.note_dependency(path)
+        data = load_json(path, "the answers' figures") if os.path.exists(path) else {}
+        entry = data.get(qid, {}) if isinstance(data, dict) else {}
+        if key not in entry:
+            raise BookError(f"the answer to {qid} has no figure '{key}' in {path} (it has: "
+                            f"{', '.join(entry) or 'none'}): give it there, and have the test "
+                            f"read it with book::test::answer(\"{qid}\", \"{key}\")")
+        value = entry[key]
+        unit = value.get("unit") if isinstance(value, dict) else None
+        value = value.get("value") if isinstance(value, dict) else value
+        check_format(spec, unit)
+        shown = format_value(value, spec)
+    except BookError as e:
+        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "answer",
+                                                               text))
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    used = env.temp_data.setdefault("book_cy_used", set())
+    used.add(key)
+    return [nodes.inline(shown, shown, classes=["book-value", "book-answer-value"])], []
 
 
 def load_tags(path: str) -> dict:
@@ -60,16 +153,53 @@ class CheckYourself(BookDirective):
         cut = lines.index("+++")
         if not any(lines[:cut]) or not any(lines[cut + 1:]):
             return self.fail(f"check-yourself '{qid}' needs a question before '+++' and an answer after it")
+        typed = typed_figure(list(self.content[cut + 1:]))
+        untied, listing = untied_answers(self.env)
+        if qid in untied:
+            if not typed:
+                return self.fail(f"check-yourself '{qid}' types no figure in its answer any more: "
+                                 f"remove it from {listing}")
+            typed = None  # a known debt, listed (and printed) by the build
+        if typed:
+            i, figure = typed
+            return [self.state.document.reporter.error(
+                f"check-yourself '{qid}': the answer types the figure '{figure}' itself: a "
+                f"figure an answer states comes from its test's answer values "
+                f"({{answer}}`name`, tests/{chapter_of(self.env.docname)}/answers.json, read by "
+                f"book::test::answer) or from a run ({{value}})",
+                line=self.lineno + cut + 2 + i)]
         card = check_yourself(ids=[f"cy-{qid}"], qid=qid)
         card.source, card.line = self.env.doc2path(self.env.docname), self.lineno
-        self.state.nested_parse(self.content[:cut], self.content_offset, card)
-        answer = check_answer()
-        self.state.nested_parse(self.content[cut + 1:], self.content_offset + cut + 1, answer)
+        self.env.temp_data["book_cy_qid"] = qid
+        self.env.temp_data["book_cy_used"] = set()
+        try:
+            self.state.nested_parse(self.content[:cut], self.content_offset, card)
+            answer = check_answer()
+            self.state.nested_parse(self.content[cut + 1:], self.content_offset + cut + 1, answer)
+        finally:
+            self.env.temp_data.pop("book_cy_qid", None)
+            used = self.env.temp_data.pop("book_cy_used", set())
+        unused = self._unused(qid, used)
+        if unused:
+            return [self.state.document.reporter.error(
+                f"check-yourself '{qid}': tests/{chapter_of(self.env.docname)}/answers.json gives "
+                f"its answer the figure(s) {', '.join(unused)}, which the answer never states "
+                "({answer}`name`): state it, or remove it", line=self.lineno)]
         if self._tested(qid):
             answer += nodes.paragraph(text="A test in the book's suite checks this answer.",
                                       classes=["book-check-tested"])
         card += answer
         return [card]
+
+    def _unused(self, qid: str, used: set) -> list:
+        path = answers_file(self.env, self.env.docname)
+        if not path or not os.path.exists(path):
+            return []
+        try:
+            data = load_json(path, "the answers' figures")
+        except BookError:
+            return []
+        return sorted(set(data.get(qid, {})) - used) if isinstance(data, dict) else []
 
     def _tested(self, qid: str) -> bool:
         try:

@@ -9,7 +9,9 @@ A region is ``// [listing:NAME]`` ... ``// [/listing:NAME]`` (``#`` in CMake,
 Python and shell files). A file's markers are checked whole: a region that is
 never closed, closed without being opened, opened again before its close,
 crossing another region, or appearing twice is an error naming the file and
-line. The caption names what the listing shows: the caption given, then the
+line. A chapter's listing shows only a file a compiler saw: a source of a
+declared program or library, or an input of a declared run (a header it
+includes); any other file is an error. The caption names what the listing shows: the caption given, then the
 file and the lines shown, linked to the file at those lines (site.py). The file must lie inside the repository's source
 tree, and is a dependency of the page.
 """
@@ -21,7 +23,9 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from .common import BookDirective, BookError, source_path, visible_text
+from . import hidden
+from .common import BookDirective, BookError, load_json, source_path, visible_text
+from .manifest import manifest
 from .site import source_ref_node
 
 LANGUAGES = {".cpp": "cpp", ".hpp": "cpp", ".cu": "cuda", ".cuh": "cuda", ".h": "cpp", ".cc": "cpp",
@@ -133,6 +137,9 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
             lines = f.read().splitlines()
     except UnicodeDecodeError as e:
         raise BookError(f"listing file {rel} is not UTF-8 (byte {e.start})") from None
+    trojan = hidden.problem(lambda line: f"listing file {rel}:{line}", "\n".join(lines))
+    if trojan:
+        raise BookError(trojan)
     if names:
         text, ranges = extract(lines, names, rel, language)
     else:
@@ -162,6 +169,61 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
     return container
 
 
+def compiled_files(env) -> set:
+    """The files a compiler saw in this build: every declared program's and
+    library's sources (the manifest's ``compiled``), every exercise's starter
+    folder (its starter build compiles it), and every input file of every
+    declared run's record (the headers they include)."""
+    m = manifest(env)
+    if m.compiled is None:
+        raise BookError(f"build manifest {m.path} lists no compiled sources ('compiled'): "
+                        "configure the build again")
+    seen = set(m.compiled)
+    root = os.path.realpath(env.config.book_source_root)
+    # The exercises' starters and contracts, which their starter builds compile.
+    if m.exercises and os.path.exists(m.exercises):
+        env.note_dependency(m.exercises)
+        try:
+            listed = load_json(m.exercises, "exercises").get("exercises", [])
+        except (BookError, AttributeError):
+            listed = []
+        for e in listed if isinstance(listed, list) else []:
+            folder = os.path.join(root, e.get("dir", "")) if isinstance(e, dict) else ""
+            for dirpath, _, names in os.walk(folder) if folder else ():
+                for n in names:
+                    seen.add(os.path.relpath(os.path.join(dirpath, n), root).replace(os.sep, "/"))
+    for run in m.runs.values():
+        path = run["record"]
+        if not os.path.exists(path):
+            continue
+        env.note_dependency(path)
+        try:
+            record = load_json(path, "run record")
+        except BookError:
+            continue  # reported where the record is shown
+        files = record.get("inputs", {}).get("files") if isinstance(record, dict) else None
+        if isinstance(files, dict):
+            seen.update(files)
+    return seen
+
+
+def check_compiled(env, rel: str) -> None:
+    """A chapter lists only code a compiler saw: a file no program of the build
+    compiles, nor any run includes, is not a compiled listing."""
+    root = os.path.realpath(env.config.book_source_root)
+    try:
+        path = source_path(env.config.book_source_root, rel, env.config.book_build_dir)
+    except BookError:
+        return  # build_listing says why
+    if not os.path.isfile(path):
+        return
+    in_repo = os.path.relpath(path, root).replace(os.sep, "/")
+    if in_repo not in compiled_files(env):
+        raise BookError(f"listing: {rel} is compiled by no program of this build (no book_program "
+                        "or book_library has it as a source, and no run's record names it as an "
+                        "input): a listing shows only code the compiler saw")
+
+
 class Listing(BookDirective):
     """```{listing} <path from the repository root>``` with ``:marker: a[, b...]``
     (or the whole file)."""
@@ -174,6 +236,7 @@ class Listing(BookDirective):
         if self.options.get("caption", "").strip():
             caption, _ = self.state.inline_text(self.options["caption"].strip(), self.lineno)
         try:
+            check_compiled(self.env, self.arguments[0])
             return [build_listing(self.env, self.arguments[0], self.options.get("marker"), caption,
                                   self.options.get("language"), "linenos" in self.options)]
         except BookError as e:

@@ -3,7 +3,12 @@
 
     {"source_root", "records_dir", "diagrams_dir", "edition",
      "runs": {"<key>/<run>": {"record", "program", "gpu", "live"}},
-     "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null}
+     "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null,
+     "compiled": [<path from the source root>...]}
+
+``compiled`` lists the sources of every program and library the build declares
+(a listing shows only code a compiler saw, with the headers each run's record
+names as its inputs).
 
 A page shows a record only when its run is declared in ``runs``. A build
 folder without a manifest is an error: the book is built only from what a
@@ -30,6 +35,7 @@ class Manifest:
     chapters: tuple
     cy_tags: str | None       # a path, or None: the tests were not built
     exercises: str | None
+    compiled: tuple | None = None  # sources of the declared programs and libraries
 
 
 def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
@@ -69,7 +75,8 @@ def read_manifest(config) -> Manifest:
                     where(_field(data, "diagrams_dir", str, path)), _field(data, "edition", str, path),
                     runs, tuple(_field(data, "chapters", list, path)),
                     where(_field(data, "cy_tags", str, path, nullable=True)),
-                    where(_field(data, "exercises", str, path, nullable=True)))
+                    where(_field(data, "exercises", str, path, nullable=True)),
+                    tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None)
 
 
 def manifest(env) -> Manifest:

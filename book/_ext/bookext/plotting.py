@@ -59,6 +59,35 @@ def spec_key(diagrams_root: str, path: str) -> str:
     return rel[:-len(".plot.py")]
 
 
+#: What a spec may not do: reach for data other than the runs draw() is handed
+#: (a file opened by path, another chapter's recording, a module that reads one).
+_FORBIDDEN_CALLS = {"open", "exec", "eval", "compile", "__import__", "globals", "vars", "locals",
+                    "getattr", "setattr", "input", "breakpoint"}
+_FORBIDDEN_TEXT = re.compile(r"recordings/|records/|\.json\b|/work/|\.\./")
+
+
+def _only_runs(tree, path: str) -> None:
+    """A plot draws only the records the build hands it: the spec imports nothing,
+    opens nothing and names no record file; each is an error at its line."""
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            raise PlotError(f"{path}:{line}: a plot spec imports nothing: it draws from the runs "
+                            "draw() is given (RUNS), and from nothing else")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in _FORBIDDEN_CALLS:
+            raise PlotError(f"{path}:{line}: a plot spec may not call {node.func.id}(): it draws "
+                            "from the runs draw() is given (RUNS), and from nothing else")
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+            raise PlotError(f"{path}:{line}: a plot spec may not reach {node.attr}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and _FORBIDDEN_TEXT.search(node.value) and not (
+                    isinstance(node, ast.Constant) and line == 1):
+            raise PlotError(f"{path}:{line}: a plot spec names a record or a path "
+                            f"('{node.value[:60]}'): it draws from the runs draw() is given "
+                            "(RUNS), which the build hands it and redraws it for")
+
+
 def read_spec(path: str, key: str) -> Spec:
     try:
         with open(path, encoding="utf-8") as f:
@@ -78,6 +107,7 @@ def read_spec(path: str, key: str) -> Spec:
                     found[name] = (ast.literal_eval(node.value), node.lineno)
                 except ValueError:
                     raise PlotError(f"{path}:{node.lineno}: {name} must be a literal") from None
+    _only_runs(tree, path)
     has_draw = any(isinstance(n, ast.FunctionDef) and n.name == "draw" for n in tree.body)
     if "RUNS" not in found:
         raise PlotError(f"{path}: no RUNS = [...] naming the runs the plot reads")
@@ -109,16 +139,24 @@ class Run:
     """One run's record, as draw() reads it."""
 
     def __init__(self, name: str, record: dict, spec_path: str):
-        self.name, self.record, self._spec = name, record, spec_path
+        self.name, self._record, self._spec = name, record, spec_path
+        self.read = 0  # how many values draw() read (render checks it read some)
+
+    @property
+    def record(self) -> dict:
+        self.read += 1
+        return self._record
 
     @property
     def results(self) -> dict:
         """{result name: value}."""
+        self.read += 1
         return {k: v["value"] for k, v in self.record.get("results", {}).items()
                 if isinstance(v, dict) and "value" in v}
 
     def result(self, name: str) -> float:
-        results = self.record.get("results", {})
+        self.read += 1
+        results = self._record.get("results", {})
         if name not in results:
             raise PlotError(f"{self._spec}: run '{self.name}' has no result '{name}'")
         value = results[name].get("value") if isinstance(results[name], dict) else None
@@ -232,6 +270,11 @@ def render(spec: Spec, runs: dict, outputs: dict) -> None:
                 raise PlotError(f"{where}: draw() failed: {type(e).__name__}: {e}") from None
             if not fig.axes:
                 raise PlotError(f"{spec.path}: draw() drew nothing")
+            unread = [name for name, run in runs.items() if not run.read]
+            if unread:
+                raise PlotError(f"{spec.path}: draw() read nothing of the run(s) "
+                                f"{', '.join(unread)} it declares in RUNS: a plot draws the "
+                                "records the build hands it, not data of its own")
             tmp = out + ".tmp"
             metadata = {"Date": None} if fmt == "svg" else {"CreationDate": None}
             fig.savefig(tmp, format=fmt, metadata=metadata, transparent=(fmt == "svg"))

@@ -22,6 +22,7 @@ from datetime import datetime
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from . import hidden
 from .common import (BookDirective, BookError, cap_text, literal, load_json, resolve_key,
                      visible_text)
 from .inline import role_line
@@ -226,6 +227,11 @@ class ProgramOutput(BookDirective):
         text = f"$ {' '.join(map(str, record['command']))}\n{record['stdout']}"
         if "stderr" in self.options and record.get("stderr"):
             text += record["stderr"]
+        trojan = hidden.problem(
+            lambda line: f"run record '{name}': line {line} of its output shown (line 1 is the "
+                         "command)", text)
+        if trojan:
+            return self.fail(trojan)
         caption = []
         if "caption" in self.options:
             caption = [nodes.paragraph(text=self.options["caption"], classes=["book-caption"])]
@@ -258,6 +264,10 @@ class RecordText(BookDirective):
         if not isinstance(texts, dict) or key not in texts or not isinstance(texts[key], str):
             return self.fail(f"run record '{name}' has no text '{key}' (it has: "
                              f"{', '.join(sorted(texts)) if isinstance(texts, dict) and texts else 'none'})")
+        trojan = hidden.problem(lambda line: f"run record '{name}': text '{key}' line {line}",
+                                texts[key])
+        if trojan:
+            return self.fail(trojan)
         lines = texts[key].splitlines()
         if pattern is not None:
             ctx = self.options.get("context", 0)
@@ -278,6 +288,39 @@ class RecordText(BookDirective):
         block[0]["language"] = self.options.get("language", "text")
         block[0]["classes"].remove("book-output")
         return [run_block(record, block)]
+
+
+#: What a value's format may do: round (a precision, a type of f, g, e or d) and
+#: group (',' or '_'), with a sign; never pad, align, fill or change the base,
+#: which would print another number.
+SAFE_FORMAT = re.compile(r"(?P<sign>[+ -])?(?P<group>[,_])?(?:\.(?P<precision>[0-9]+))?"
+                         r"(?P<type>[eEfFgGd%])?")
+#: The units a percentage may be made of: a value that is a share of something.
+PERCENT_UNITS = ("fraction", "ratio")
+
+
+def check_format(spec: str, unit) -> None:
+    """A format that rounds and groups, and '%' (x 100) only for a fraction or
+    a ratio: `|.0%` on a count would print 32 warps as '3200%'."""
+    if not spec:
+        return
+    m = SAFE_FORMAT.fullmatch(spec)
+    if not m:
+        raise BookError(f"format '{spec}' pads, aligns or changes the base of the number: a "
+                        "value's format may only round (.2f, .3g, .0f) and group (,)")
+    if m.group("type") == "%" and unit not in PERCENT_UNITS:
+        what = f"unit '{unit}'" if unit else "no unit"
+        raise BookError(f"format '{spec}' multiplies the value by 100, but it has {what}: a "
+                        f"percentage is only for a result whose unit is "
+                        f"{' or '.join(repr(u) for u in PERCENT_UNITS)}")
+
+
+def unit_of(record: dict, key: str):
+    """A result's unit (None for a check's computed value, which has none)."""
+    if key.startswith("check:"):
+        return None
+    result = record.get("results", {}).get(key)
+    return result.get("unit") if isinstance(result, dict) else None
 
 
 def format_value(value, spec: str) -> str:
@@ -351,6 +394,7 @@ def value_role(name, rawtext, text, lineno, inliner, options=None, content=None)
         record, _ = load_record(env, run)
         value, values = lookup_values(record, run, key)
         try:
+            check_format(spec, unit_of(record, key))
             shown, spread = format_figure(value, values, spec)
         except BookError as e:
             raise BookError(f"result '{key}' of '{run}': {e}") from None

@@ -158,7 +158,7 @@ def test_latex_puts_the_answers_at_the_end_of_the_chapter(tree):
     sources = tex.index("\\section{Sources}")
     answers = tex.index("\\section{Answers to the check\\sphinxhyphen{}yourself questions}")
     assert question < tex.index("The answer is at the end of the chapter.") < sources < answers
-    assert tex.index("Thirty\\sphinxhyphen{}two.") > answers
+    assert tex.index("lanes.", answers) > answers and "{32}" in tex[answers:]
     assert "\\begin{sphinxadmonition}{hint}{Hints:}" in tex
     assert "ch90-q1" not in tex.replace("cy-ch90-q1", "")
 

@@ -39,4 +39,22 @@ double result(const nlohmann::json& record, const std::string& name);
 /// The text `name` of a record (for example `sass:diverge`).
 std::string text(const nlohmann::json& record, const std::string& name);
 
+/// A figure that the answer of check-yourself question `qid` states: the value
+/// `name` of tests/<key>/answers.json, the one place the page ({answer}`name`
+/// inside the question) and the test read it from. Compare it with what the
+/// model or a record computes:
+///
+///   CHECK(book::test::answer("ch01-block-of-48", "warps") == ch01::warps_of(48));
+///
+/// Every value of a question must be read by each test tagged [cy:<qid>]
+/// (tools/catch-run.py checks it), so a figure the page states is never left
+/// unchecked.
+double answer_of(const std::string& answers_file, const std::string& qid, const std::string& name);
+
+#ifdef BOOK_TEST_ANSWERS
+inline double answer(const std::string& qid, const std::string& name) {
+    return answer_of(BOOK_TEST_ANSWERS, qid, name);
+}
+#endif
+
 }  // namespace book::test
