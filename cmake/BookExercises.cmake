@@ -465,13 +465,21 @@ foreach(_bx_id IN LISTS _bx_ids)
                        $<TARGET_OBJECTS:exercise-judge-bridge.${_bx_tid}>)
         target_link_libraries(${judge} PRIVATE ${_bx_libs} book_exercise_judge_main)
         set_target_properties(${judge} PROPERTIES OUTPUT_NAME "${_bx_tid}.${_bx_set}"
-                              RUNTIME_OUTPUT_DIRECTORY "${_bx_out}/judge" LINKER_LANGUAGE CXX)
+                              RUNTIME_OUTPUT_DIRECTORY "${_bx_out}/judge")
+        if(_bx_gpu)  # the tests' objects are nvcc's (the judge itself needs no GPU)
+          set_target_properties(${judge} PROPERTIES LINKER_LANGUAGE CUDA)
+          set(_bx_skip --skip-without-gpu $<TARGET_FILE:book_exercise_gpu_probe>)
+        else()
+          set_target_properties(${judge} PROPERTIES LINKER_LANGUAGE CXX)
+          set(_bx_skip "")
+        endif()
         list(APPEND _bx_kit_deps ${judge})
         # Fresh inputs each run (--rng-seed time), as in grading.
         set(_bx_run_solution ${judge} --worker $<TARGET_FILE:exercise-worker.${_bx_tid}>
-                             --rng-seed time)
+                             ${_bx_skip} --rng-seed time)
         set(_bx_run_starter $<TARGET_FILE:${judge}> --worker
-                            $<TARGET_FILE:exercise-starter-worker.${_bx_tid}> --rng-seed time)
+                            $<TARGET_FILE:exercise-starter-worker.${_bx_tid}> ${_bx_skip}
+                            --rng-seed time)
       endif()
 
       # The two-sided check: the solution passes the set, the starter fails it.

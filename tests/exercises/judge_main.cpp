@@ -5,8 +5,9 @@
 //
 //   <judge> --worker-fds <to worker>,<from worker> [Catch2 options]
 //       the grader started the worker (in its sandbox) and holds the other ends
-//   <judge> --worker <program> [Catch2 options]
-//       the judge starts the worker itself (CTest, on the book's own code)
+//   <judge> --worker <program> [--skip-without-gpu <probe>] [Catch2 options]
+//       the judge starts the worker itself (CTest, on the book's own code); with
+//       a GPU exercise, it exits 77 (skipped) where the probe finds no GPU
 //
 // Before the tests, it asks the worker which functions it exposes: they must be
 // those the contract names (EXERCISE_FUNCTIONS of exercise.cmake, compiled
@@ -54,11 +55,13 @@ std::vector<std::string> split(const std::string& s) {
 int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);  // a worker that ended: write() fails, the link breaks
     std::vector<char*> args{argv[0]};
-    std::string fds, program;
+    std::string fds, program, probe;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if ((a == "--worker-fds" || a == "--worker") && i + 1 < argc) {
             (a == "--worker" ? program : fds) = argv[++i];
+        } else if (a == "--skip-without-gpu" && i + 1 < argc) {
+            probe = argv[++i];
         } else {
             args.push_back(argv[i]);
         }
@@ -70,6 +73,22 @@ int main(int argc, char** argv) {
     if (config.listTests || config.listTestNamesOnly || config.listTags || config.listReporters ||
         config.showHelp)
         return session.run();  // a listing needs no worker
+
+    // CTest's runs of a GPU exercise: the book's GPU probe says whether a GPU is
+    // there (77, skipped, where none is; never passed). tools/grade asks its own.
+    if (!probe.empty()) {
+        const pid_t p = ::fork();
+        if (p == 0) {
+            ::execl(probe.c_str(), probe.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        int ws = 0;
+        ::waitpid(p, &ws, 0);
+        if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+            std::printf("skipped: no CUDA GPU (the book's GPU probe found none)\n");
+            return 77;
+        }
+    }
 
     auto& link = book::grade::link();
     pid_t child = -1;

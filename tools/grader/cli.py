@@ -47,7 +47,7 @@ from pathlib import Path
 from . import reports, submission
 from .grading import Grader, Options
 from .kit import Kit, KitError
-from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError
+from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
@@ -200,6 +200,7 @@ def main(argv=None):
         return 0
 
     kit = load_kit(a)
+    become_subreaper()  # no descendant outlives tools/grade (Sandbox.reap)
     box, why = Sandbox.probe(trusted=a.trusted)
     if box is None:
         fail(f"{why}.\nUntrusted submissions are graded only inside the sandbox; this grader "
@@ -244,6 +245,7 @@ def main(argv=None):
         return 0
     finally:
         grader.close()
+        box.reap()
 
 
 def batch(a, grader):

@@ -8,10 +8,15 @@ the repository, removed afterwards):
   compile  each student source, in a sandbox that sees src/<tid>/ (read-only),
            the public headers of the libraries (/kit/include) and obj/<tid>/
            (writable): no test, no solution, no other exercise.
-  link     one program per test set, in a sandbox that sees the student's objects,
-           the libraries and that set's test objects only.
-  run      each program, in a sandbox that sees the program alone, with Catch2's
-           XML report; the set passes only on that report (catch_report.judge).
+  link     an exercise with a bridge (EXERCISE_FUNCTIONS): one worker, in a sandbox
+           that sees the student's objects, the bridge's worker side, the driver
+           and the libraries (no test); otherwise one program per test set, with
+           that set's test objects.
+  run      a bridged exercise: per set, the worker in a sandbox that sees it alone,
+           and the set's judge (the kit's, trusted) outside it, talking over two
+           pipes, the judge with a fresh --rng-seed and Catch2's XML report;
+           otherwise each program in a sandbox, with its report. The set passes
+           only on that report (catch_report.judge).
 
 A set that cannot run (a GPU set without nvcc, or without a GPU the grader's
 own probe can use) is left out of the maximum score, with a note; it is never
@@ -202,8 +207,10 @@ class Grader:
         self.box.give(bin_)
 
         ok, log = self._compile(ex, src, obj)
+        self.box.reap()
         if ok and ex.bridged:
             ok_w, log_w = self._link_worker(ex, obj, bin_)
+            self.box.reap()
             res.build_log = clip(log + log_w)
             if not ok_w:
                 res.build = "did not link"
@@ -237,6 +244,7 @@ class Grader:
                 r.output = r.note
                 continue
             self._run_set(ex, s, r, bin_)
+            self.box.reap()
         return res
 
     def _limits(self, wall):
@@ -349,6 +357,7 @@ class Grader:
             judge_note = f"timed out after {wall:g} s"
         cancel.set()
         t.join()
+        self.box.reap()
         r.wall = time.monotonic() - start
         run = box_result[0] if box_result else None
         try:
@@ -366,7 +375,12 @@ class Grader:
         elif run is not None and run.timed_out:
             ended = f"the worker: {run.how_it_ended(limits)}"
         elif judge_exit != 0:
-            ended = lost[0] if lost else f"the judge exited {judge_exit}"
+            ended = lost[0] if lost else f"exit status {judge_exit}"
+        worker_end = ""
+        if run is not None and not run.cancelled and not run.ok:
+            worker_end = f"the worker: {run.how_it_ended(limits)}"
+            if ended and not run.timed_out:
+                ended += f" ({worker_end})"
         verdict = catch_report.judge(data, s.tests, ended, strip_prefix=self.kit.source_root)
         r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
         if verdict.passed:
@@ -386,6 +400,8 @@ class Grader:
             lines += ["", verdict.details]
         if lost:
             lines += ["", lost[0]]
+        if worker_end:
+            lines.append(worker_end)
         if run is not None:
             student = (run.stdout + run.stderr).rstrip()
             if student:

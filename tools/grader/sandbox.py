@@ -149,6 +149,16 @@ out.close()
 '''
 
 
+def become_subreaper():
+    """PR_SET_CHILD_SUBREAPER for tools/grade: descendants whose parents end become
+    its children (Sandbox.reap ends them), never init's."""
+    import ctypes
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+    except OSError:
+        pass
+
+
 class SandboxError(Exception):
     """The sandbox itself failed (not the program in it): a grader problem."""
 
@@ -417,6 +427,7 @@ class Sandbox:
         start = time.monotonic()
         deadline = start + limits.wall
         killed = False
+        cancelled_at = None
         open_fds = set(streams)
         while open_fds:
             left = deadline - time.monotonic()
@@ -429,11 +440,17 @@ class Sandbox:
             if left <= 0:
                 break
             if cancel is not None and cancel.is_set() and not killed:
-                res.cancelled = True
-                self._kill(proc)
-                killed = True
-                deadline = time.monotonic() + 10
-                continue
+                # The caller is done with the program: a moment to end by itself (the
+                # worker ends when the judge closes its pipe, and its supervisor then
+                # ends every descendant), then the whole sandbox is killed.
+                if cancelled_at is None:
+                    cancelled_at = time.monotonic()
+                elif time.monotonic() - cancelled_at > 2:
+                    res.cancelled = True
+                    self._kill(proc)
+                    killed = True
+                    deadline = time.monotonic() + 10
+                    continue
             for key, _ in sel.select(timeout=min(left, 0.05 if cancel is not None else 0.5)):
                 fd = key.fd
                 try:
@@ -490,6 +507,38 @@ class Sandbox:
                 res.report = None
                 res.report_too_large = True
         return res
+
+    @staticmethod
+    def reap():
+        """End every child of the grader left over from a run: tools/grade is a child
+        subreaper (become_subreaper), so a descendant that escaped its run's
+        supervisor (a double fork into a session of its own, under --trusted)
+        becomes its child and ends here. Called between runs, when the grader has no
+        child of its own."""
+        me = os.getpid()
+        for _ in range(10000):
+            kids = []
+            for p in os.listdir("/proc"):
+                if not p.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{p}/stat") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
+                            kids.append(int(p))
+                except (OSError, ValueError, IndexError):
+                    continue
+            if not kids:
+                return
+            for k in kids:
+                try:
+                    os.kill(k, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            for k in kids:
+                try:
+                    os.waitpid(k, 0)
+                except ChildProcessError:
+                    pass
 
     @staticmethod
     def _kill(proc):
