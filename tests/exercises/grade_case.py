@@ -230,7 +230,7 @@ class Case:
             self.problems.append("the tests' scores do not add up to the score")
         # While a hidden set is hidden, nothing at the top level tells its outcome.
         if any(t.get("visibility") != "visible" for t in results.get("tests", [])) and \
-                re.search(r"\d+ of \d+ points|\bscore\b|\btotal\b", results.get("output", "")):
+                re.search(r"\b\d+ (of|/) \d+ points", results.get("output", "")):
             self.problems.append("results.json's top-level output tells a total while hidden tests "
                                  "are hidden: " + results.get("output", "")[:200])
         return results
