@@ -166,15 +166,6 @@ class Grader:
         if ex.gpu and not ex.built:
             every_set("left out", "not built: no CUDA compiler (nvcc) where the kit was built")
             return res
-        if ex.gpu and not self.gpu_ok:
-            # Nothing is compiled that will not run; the instructor chose what the
-            # sets count (--without-gpu).
-            if self.opt.without_gpu == "zero":
-                note = f"not run here ({self.gpu_note}): counted as zero (--without-gpu zero)"
-                every_set("failed", note, note)
-            else:
-                every_set("left out", self.gpu_note, self.gpu_note)
-            return res
         if sub.error:
             res.build = sub.error
             every_set("error", "not graded: " + sub.error, sub.error)
@@ -187,6 +178,16 @@ class Grader:
             res.build = "did not compile: " + "; ".join(
                 f"{submission.shown(n)}: {why}" for n, why in files.problems.items())
             every_set("error", res.build, res.build)
+            return res
+
+        if ex.gpu and not self.gpu_ok:
+            # Nothing is compiled that will not run; the instructor chose what the
+            # sets count (--without-gpu).
+            if self.opt.without_gpu == "zero":
+                note = f"not run here ({self.gpu_note}): counted as zero (--without-gpu zero)"
+                every_set("failed", note, note)
+            else:
+                every_set("left out", self.gpu_note, self.gpu_note)
             return res
 
         # Stage: the contract's headers, then the student's files (their names are
