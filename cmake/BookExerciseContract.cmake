@@ -17,6 +17,9 @@
 #   tests/<key>/exercises/<ex>/<set>.test.cpp   one Catch2 test file per test set
 #                                       (.test.cu for a GPU exercise): visible, and
 #                                       optionally hidden
+#   tests/<key>/exercises/<ex>/bridge.cpp (.cu)  the grader's bridge: how the judge (the
+#                                       test sets) calls EXERCISE_FUNCTIONS in the worker
+#                                       (tests/exercises/grade_bridge.hpp)
 #   tests/<key>/exercises/<ex>/<name>.hpp (.cuh, .h)  test code the sets share (the
 #                                       reference, the checks): shipped to students
 #                                       with the visible tests, so never named hidden*
@@ -29,6 +32,10 @@
 #   EXERCISE_TIMEOUT        seconds one test set may run (default 60)
 #   EXERCISE_LIBS           book libraries the tests link besides the student's files
 #                           (optional; a GPU exercise gets book_cuda without asking)
+#   EXERCISE_FUNCTIONS      the functions of the contract's header that the grader's
+#                           worker exposes to the tests (the bridge's names); with it,
+#                           tools/grade runs the tests in a process of their own that
+#                           never loads the student's code (tests/exercises/grade_bridge.hpp)
 #
 # A drift between the two sides stops the build, naming the file: a solution file
 # the contract does not name, a contract file copied into solutions/, a solution
@@ -98,6 +105,8 @@ endfunction()
 #   <prefix>_SOURCES                    the student files that are compiled (.cpp, .cu, ...)
 #   <prefix>_CONTRACT_FILES             names of the contract's files (headers)
 #   <prefix>_LIBS, <prefix>_TIMEOUT, <prefix>_GPU (ON/OFF)
+#   <prefix>_FUNCTIONS, <prefix>_BRIDGE  the worker's functions and the bridge (absolute;
+#                                       empty where the exercise has none)
 #   <prefix>_SETS                       visible [hidden]
 #   <prefix>_POINTS                     their total
 #   <prefix>_<set>_POINTS, <prefix>_<set>_TEST (absolute), <prefix>_<set>_NAMES
@@ -121,7 +130,7 @@ function(book_exercise_read root key ex prefix)
 
   # Read the contract in this function's scope; only EXERCISE_* variables it
   # knows, so that a misspelt one is an error rather than a silent default.
-  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS)
+  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
     unset(EXERCISE_${v})
   endforeach()
   get_cmake_property(before VARIABLES)
@@ -129,9 +138,9 @@ function(book_exercise_read root key ex prefix)
   get_cmake_property(after VARIABLES)
   list(REMOVE_ITEM after ${before})
   foreach(v IN LISTS after)
-    if(v MATCHES "^EXERCISE_" AND NOT v MATCHES "^EXERCISE_(STUDENT_FILES|POINTS|TIMEOUT|LIBS)$")
+    if(v MATCHES "^EXERCISE_" AND NOT v MATCHES "^EXERCISE_(STUDENT_FILES|POINTS|TIMEOUT|LIBS|FUNCTIONS)$")
       _bx_error("${contract}" "unknown setting ${v} (known: EXERCISE_STUDENT_FILES, "
-                "EXERCISE_POINTS, EXERCISE_TIMEOUT, EXERCISE_LIBS)")
+                "EXERCISE_POINTS, EXERCISE_TIMEOUT, EXERCISE_LIBS, EXERCISE_FUNCTIONS)")
     endif()
   endforeach()
   if(NOT DEFINED EXERCISE_TIMEOUT)
@@ -220,7 +229,12 @@ function(book_exercise_read root key ex prefix)
   _bx_plain_files(test_files "${tests_dir}")
   set(kinds "")
   set(support "")
+  set(bridge "")
   foreach(f IN LISTS test_files)
+    if(f MATCHES "^bridge\\.(cpp|cu)$")
+      set(bridge "${tests_dir}/${f}")
+      continue()
+    endif()
     if(f MATCHES "\\.(hpp|cuh|h)$" AND NOT f MATCHES "\\.test\\.")
       if(f MATCHES "^hidden")
         _bx_error("${tests_dir}/${f}" "test code the sets share goes to students with the visible "
@@ -265,6 +279,17 @@ function(book_exercise_read root key ex prefix)
   if(kinds STREQUAL "cu")
     set(gpu ON)
   endif()
+  foreach(fn IN LISTS EXERCISE_FUNCTIONS)
+    if(NOT fn MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      _bx_error("${contract}" "EXERCISE_FUNCTIONS: '${fn}' is no function name")
+    endif()
+  endforeach()
+  if(EXERCISE_FUNCTIONS AND NOT bridge AND NOT "hidden" IN_LIST BOOK_EXERCISE_OPTIONAL_SETS)
+    _bx_error("${tests_dir}" "no bridge.cpp (or .cu): ${contract} names EXERCISE_FUNCTIONS, which "
+              "the bridge exposes to the tests (tests/exercises/grade_bridge.hpp)")
+  elseif(bridge AND NOT EXERCISE_FUNCTIONS)
+    _bx_error("${bridge}" "a bridge, but ${contract} names no EXERCISE_FUNCTIONS for it to expose")
+  endif()
 
   set(${prefix}_DIR "${dir}" PARENT_SCOPE)
   set(${prefix}_TESTS_DIR "${tests_dir}" PARENT_SCOPE)
@@ -274,6 +299,8 @@ function(book_exercise_read root key ex prefix)
   set(${prefix}_SOURCES "${sources}" PARENT_SCOPE)
   set(${prefix}_CONTRACT_FILES "${contract_files}" PARENT_SCOPE)
   set(${prefix}_LIBS "${EXERCISE_LIBS}" PARENT_SCOPE)
+  set(${prefix}_FUNCTIONS "${EXERCISE_FUNCTIONS}" PARENT_SCOPE)
+  set(${prefix}_BRIDGE "${bridge}" PARENT_SCOPE)
   set(${prefix}_TIMEOUT "${EXERCISE_TIMEOUT}" PARENT_SCOPE)
   set(${prefix}_GPU "${gpu}" PARENT_SCOPE)
   set(${prefix}_SETS "${sets}" PARENT_SCOPE)

@@ -195,6 +195,17 @@ endfunction()
 
 # ---- the mains and the probe --------------------------------------------------
 # The CPU main is the book's (book_catch_main, tests/CMakeLists.txt).
+# An exercise with a bridge (EXERCISE_FUNCTIONS, tests/exercises/grade_bridge.hpp)
+# is judged in two processes: the judge (its test set, the bridge's judge side and
+# book_exercise_judge_main: trusted, compiled once into the kit) and the worker
+# (the student's code, the bridge's worker side and book_exercise_worker_main).
+add_library(book_exercise_grade_bridge INTERFACE)
+target_include_directories(book_exercise_grade_bridge INTERFACE "${_bx_root}/tests/exercises")
+target_link_libraries(book_exercise_grade_bridge INTERFACE book_json)
+add_library(book_exercise_judge_main STATIC "${_bx_root}/tests/exercises/judge_main.cpp")
+target_link_libraries(book_exercise_judge_main PUBLIC book_catch2 book_exercise_grade_bridge)
+add_library(book_exercise_worker_main STATIC "${_bx_root}/tests/exercises/worker_main.cpp")
+target_link_libraries(book_exercise_worker_main PUBLIC book_exercise_grade_bridge)
 if(BOOK_HAVE_CUDA)
   add_library(book_exercise_gpu_main STATIC "${_bx_root}/tests/exercises/catch_gpu_main.cpp")
   target_include_directories(book_exercise_gpu_main PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
@@ -243,7 +254,7 @@ endif()
 # ---- per exercise: test objects, programs, CTest tests, kit entries -----------
 get_filename_component(_bx_graded "${BOOK_EXERCISES_DIR}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
 set(_bx_out "${CMAKE_BINARY_DIR}/exercises")
-set(_bx_kit_deps book_catch_main)
+set(_bx_kit_deps book_catch_main book_exercise_worker_main)
 set(_bx_kit_entries "")
 set(_bx_catch_args --order decl --use-colour no)
 set_property(GLOBAL PROPERTY _BX_DESCRIBED "")
@@ -383,6 +394,40 @@ foreach(_bx_id IN LISTS _bx_ids)
       set(_bx_main book_catch_main)
     endif()
 
+    if(${_p}_BRIDGE)
+      # The bridge, both sides; the workers: solved and starter code, each with the
+      # bridge's worker side and the driver.
+      string(REPLACE ";" "," _bx_fns "${${_p}_FUNCTIONS}")
+      add_library(exercise-judge-bridge.${_bx_tid} OBJECT "${${_p}_BRIDGE}")
+      _bx_target_setup(exercise-judge-bridge.${_bx_tid} "${${_p}_DIR}" ${_bx_gpu}
+                       "${_bx_libs};book_catch2;book_exercise_grade_bridge")
+      target_compile_definitions(exercise-judge-bridge.${_bx_tid} PRIVATE
+                                 "BOOK_GRADE_FUNCTIONS=\"${_bx_fns}\"")
+      add_library(exercise-worker-bridge.${_bx_tid} OBJECT "${${_p}_BRIDGE}")
+      _bx_target_setup(exercise-worker-bridge.${_bx_tid} "${${_p}_DIR}" ${_bx_gpu}
+                       "${_bx_libs};book_exercise_grade_bridge")
+      target_compile_definitions(exercise-worker-bridge.${_bx_tid} PRIVATE BOOK_GRADE_WORKER)
+      list(APPEND _bx_kit_deps exercise-worker-bridge.${_bx_tid} book_exercise_worker_main)
+      foreach(side solution starter)
+        if(side STREQUAL "solution")
+          set(prog exercise-worker.${_bx_tid})
+          set(code exercise-code.${_bx_tid})
+          set(dir "${_bx_out}/worker")
+        else()
+          set(prog exercise-starter-worker.${_bx_tid})
+          set(code exercise-starter-code.${_bx_tid})
+          set(dir "${_bx_out}/starter/worker")
+        endif()
+        add_executable(${prog} $<TARGET_OBJECTS:${code}> $<TARGET_OBJECTS:exercise-worker-bridge.${_bx_tid}>)
+        target_link_libraries(${prog} PRIVATE ${_bx_libs} book_exercise_worker_main)
+        set_target_properties(${prog} PROPERTIES OUTPUT_NAME "${_bx_tid}" RUNTIME_OUTPUT_DIRECTORY "${dir}")
+        if(_bx_gpu)
+          set_target_properties(${prog} PROPERTIES LINKER_LANGUAGE CUDA)
+        else()
+          set_target_properties(${prog} PROPERTIES LINKER_LANGUAGE CXX)
+        endif()
+      endforeach()
+    endif()
     foreach(_bx_set IN LISTS ${_p}_SETS)
       set(_bx_objs exercise-tests.${_bx_tid}.${_bx_set})
       add_library(${_bx_objs} OBJECT "${${_p}_${_bx_set}_TEST}")
@@ -410,9 +455,36 @@ foreach(_bx_id IN LISTS _bx_ids)
         endif()
       endforeach()
 
+      # The judge of the set (a bridged exercise): the set's objects and the
+      # bridge's judge side, never the student's code.
+      set(_bx_run_solution exercise.${_bx_tid}.${_bx_set})
+      set(_bx_run_starter $<TARGET_FILE:exercise-starter.${_bx_tid}.${_bx_set}>)
+      if(${_p}_BRIDGE)
+        set(judge exercise-judge.${_bx_tid}.${_bx_set})
+        add_executable(${judge} $<TARGET_OBJECTS:${_bx_objs}>
+                       $<TARGET_OBJECTS:exercise-judge-bridge.${_bx_tid}>)
+        target_link_libraries(${judge} PRIVATE ${_bx_libs} book_exercise_judge_main)
+        set_target_properties(${judge} PROPERTIES OUTPUT_NAME "${_bx_tid}.${_bx_set}"
+                              RUNTIME_OUTPUT_DIRECTORY "${_bx_out}/judge")
+        if(_bx_gpu)  # the tests' objects are nvcc's (the judge itself needs no GPU)
+          set_target_properties(${judge} PROPERTIES LINKER_LANGUAGE CUDA)
+          set(_bx_skip --skip-without-gpu $<TARGET_FILE:book_exercise_gpu_probe>)
+        else()
+          set_target_properties(${judge} PROPERTIES LINKER_LANGUAGE CXX)
+          set(_bx_skip "")
+        endif()
+        list(APPEND _bx_kit_deps ${judge})
+        # Fresh inputs each run (--rng-seed time), as in grading.
+        set(_bx_run_solution ${judge} --worker $<TARGET_FILE:exercise-worker.${_bx_tid}>
+                             ${_bx_skip} --rng-seed time)
+        set(_bx_run_starter $<TARGET_FILE:${judge}> --worker
+                            $<TARGET_FILE:exercise-starter-worker.${_bx_tid}> ${_bx_skip}
+                            --rng-seed time)
+      endif()
+
       # The two-sided check: the solution passes the set, the starter fails it.
       set(test "exercises.${_bx_key}.${_bx_ex}.${_bx_set}")
-      add_test(NAME ${test} COMMAND exercise.${_bx_tid}.${_bx_set} ${_bx_catch_args})
+      add_test(NAME ${test} COMMAND ${_bx_run_solution} ${_bx_catch_args})
       _bx_test_properties(${test} ${${_p}_TIMEOUT} ${_bx_gpu})
       if(BOOK_EXERCISES_PYTHON)
         set(skip "")
@@ -426,7 +498,7 @@ foreach(_bx_id IN LISTS _bx_ids)
                          --scratch "${CMAKE_CURRENT_BINARY_DIR}/exercise-scratch/${_bx_tid}.${_bx_set}"
                          --timeout ${${_p}_TIMEOUT} ${skip}
                          --expect "^test cases:[ ]*[0-9]+([ ]*[|][ ]*[0-9]+ passed)?[ ]*[|][ ]*[1-9][0-9]* failed"
-                         -- $<TARGET_FILE:exercise-starter.${_bx_tid}.${_bx_set}> ${_bx_catch_args})
+                         -- ${_bx_run_starter} ${_bx_catch_args})
         _bx_test_properties(${test} ${ctest_timeout} ${_bx_gpu})
       endif()
     endforeach()
@@ -471,8 +543,12 @@ foreach(_bx_id IN LISTS _bx_ids)
   foreach(_bx_set IN LISTS ${_p}_SETS)
     _bx_json_array(_j_names ${${_p}_${_bx_set}_NAMES})
     _book_json_string(_j_file "${${_p}_${_bx_set}_TEST}")
+    set(_j_judge "\"\"")
     if(_bx_built)
       _bx_json_genex_array(_j_objs "$<TARGET_OBJECTS:exercise-tests.${_bx_tid}.${_bx_set}>")
+      if(${_p}_BRIDGE)
+        set(_j_judge "\"$<TARGET_FILE:exercise-judge.${_bx_tid}.${_bx_set}>\"")
+      endif()
     else()
       set(_j_objs "[]")
     endif()
@@ -481,7 +557,7 @@ foreach(_bx_id IN LISTS _bx_ids)
     else()
       set(_j_hidden false)
     endif()
-    list(APPEND _j_sets "        {\"name\": \"${_bx_set}\", \"points\": ${${_p}_${_bx_set}_POINTS}, \"hidden\": ${_j_hidden}, \"test_file\": ${_j_file},\n         \"objects\": ${_j_objs},\n         \"tests\": ${_j_names}}")
+    list(APPEND _j_sets "        {\"name\": \"${_bx_set}\", \"points\": ${${_p}_${_bx_set}_POINTS}, \"hidden\": ${_j_hidden}, \"test_file\": ${_j_file},\n         \"judge\": ${_j_judge},\n         \"objects\": ${_j_objs},\n         \"tests\": ${_j_names}}")
   endforeach()
   list(JOIN _j_sets ",\n" _j_sets)
   _book_json_string(_j_id "${_bx_id}")
@@ -509,9 +585,16 @@ foreach(_bx_id IN LISTS _bx_ids)
   else()
     set(_j_built false)
   endif()
+  set(_j_worker "[]")
+  if(_bx_built AND ${_p}_BRIDGE)
+    _bx_json_genex_array(_j_worker "$<TARGET_OBJECTS:exercise-worker-bridge.${_bx_tid}>")
+  endif()
+  _bx_json_array(_j_functions ${${_p}_FUNCTIONS})
   list(APPEND _bx_kit_entries "    {\"id\": ${_j_id}, \"title\": ${_j_title}, \"gpu\": ${_j_gpu}, \"built\": ${_j_built}, \"timeout\": ${${_p}_TIMEOUT},
      \"dir\": ${_j_dir}, \"student_files\": ${_j_files}, \"sources\": ${_j_sources}, \"contract_files\": ${_j_contract},
      \"test_support\": ${_j_support},
+     \"functions\": ${_j_functions},
+     \"worker_objects\": ${_j_worker},
      \"libraries\": ${_j_libs},
      \"include_dirs\": ${_j_incs},
      \"defines\": ${_j_defs},
@@ -542,6 +625,7 @@ file(GENERATE OUTPUT "${_bx_out}/kit.json" CONTENT "{
   \"cxx\": {\"compile\": ${_j_cxx_compile}, \"link\": ${_j_cxx_link}},
   \"cuda\": ${_j_cuda},
   \"catch_main\": \"$<TARGET_FILE:book_catch_main>\",
+  \"worker_main\": \"$<TARGET_FILE:book_exercise_worker_main>\",
   \"gpu_main\": ${_j_gpu_main},
   \"gpu_probe\": ${_j_probe},
   \"exercises\": [

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """The test exercises.test-names: the test case names the book shows and the grader
 expects (exercises.json, read from the test sources at configure time) are the
-names the built test programs list (Catch2's --list-test-names-only), set by set.
+names the programs that grade list (Catch2's --list-test-names-only), set by set:
+a bridged exercise's judges (exercises/judge/), another's test programs. And a
+bridged exercise's worker (the solution's, exercises/worker/) holds none of the
+names of its tests, nor the word "hidden": it cannot tell which set it serves
+from its own bytes.
 
     check_test_names.py --build BUILD
 """
@@ -20,13 +24,17 @@ def main():
     book = json.loads((build / "exercises.json").read_text())
     kit = json.loads((build / "exercises" / "kit.json").read_text())
     built = {e["id"]: e["built"] for e in kit["exercises"]}
+    judges = {(e["id"], s["name"]): s.get("judge", "") for e in kit["exercises"] for s in e["sets"]}
     problems, checked = [], 0
     for e in book["exercises"]:
         if not built.get(e["id"]):
             print(f"{e['id']}: not built here (no nvcc): its names are not checked")
             continue
+        tid = e["id"].replace("/", ".")
+        names = []
         for name, s in e["sets"].items():
-            prog = build / "exercises" / f"{e['id'].replace('/', '.')}.{name}"
+            judge = judges.get((e["id"], name))
+            prog = Path(judge) if judge else build / "exercises" / f"{tid}.{name}"
             p = subprocess.run([str(prog), "--list-test-names-only"], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, timeout=60)
             listed = [line for line in p.stdout.splitlines() if line.strip()]
@@ -39,7 +47,18 @@ def main():
             if want != s["tests"]:
                 problems.append(f"{e['id']} {name}: visible_tests/hidden_tests disagree with sets")
             checked += 1
-            print(f"{e['id']} {name}: {len(listed)} test cases, as listed by {prog.name}")
+            names += s["tests"]
+            print(f"{e['id']} {name}: {len(listed)} test cases, as listed by {prog}")
+        worker = build / "exercises" / "worker" / tid
+        if any(judges.get((e["id"], n)) for n in e["sets"]):
+            data = worker.read_bytes()
+            # "hidden", the hidden set's name; not "visible", which every PTX kernel
+            # entry spells (.visible .entry).
+            held = [n for n in names + ["hidden"] if n.encode() in data]
+            if held:
+                problems.append(f"{worker} holds the names {held}")
+            else:
+                print(f"{e['id']}: its worker holds no test name, nor 'hidden'")
     for problem in problems:
         print(f"exercises.test-names: FAILED: {problem}")
     if not problems:

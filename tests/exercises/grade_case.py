@@ -23,6 +23,7 @@ CASE_DIR/case.json describes the case:
                  the kit has nvcc, "left out" elsewhere)
     "expect_note": {"<id> <set>": "<regex the set's note or output must match>"}
     "expect_notes": ["<regex some note of the results must match>"]
+    "expect_score": the total score results.json must give (an attack's honest grade)
     "forbid_output": ["<regex no results file may match>"]
     "wait":      seconds to wait after grading, then check results.json again and
                  that no process named @MARK@ is alive
@@ -54,8 +55,8 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 
-GRADESCOPE_TOP = {"score", "execution_time", "output", "stdout_visibility", "tests"}
-GRADESCOPE_TEST = {"name", "score", "max_score", "status", "output", "visibility"}
+GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "stdout_visibility", "tests"}
+GRADESCOPE_TEST = {"name", "score", "max_score", "status", "output", "output_format", "visibility"}
 
 
 def tree_hashes(root):
@@ -193,8 +194,11 @@ class Case:
         return arc
 
     def grade(self, sub):
+        args = self.spec.get("args", [])
+        if "--without-gpu" not in args:
+            args = args + ["--without-gpu", "leave-out"]  # where no GPU is: out of the maximum
         cmd = [sys.executable, str(self.a.grade), str(sub), "--kit", self.a.kit, "--no-kit-build",
-               "--out", str(self.out)] + self.spec.get("args", [])
+               "--out", str(self.out)] + args
         print("$ " + " ".join(cmd), flush=True)
         t0 = time.monotonic()
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -225,6 +229,11 @@ class Case:
                 self.problems.append(f"status {t.get('status')!r} is not Gradescope's")
         if sum(t["score"] for t in results.get("tests", [])) != results.get("score"):
             self.problems.append("the tests' scores do not add up to the score")
+        # While a hidden set is hidden, nothing at the top level tells its outcome.
+        if any(t.get("visibility") != "visible" for t in results.get("tests", [])) and \
+                re.search(r"\b\d+ (of|/) \d+ points", results.get("output", "")):
+            self.problems.append("results.json's top-level output tells a total while hidden tests "
+                                 "are hidden: " + results.get("output", "")[:200])
         return results
 
     def check_expect(self, results, expect, expect_note):
@@ -243,17 +252,20 @@ class Case:
             t = tests.get(key)
             ex, s = key.split(" ")
             if want == "left out":
-                if t is not None or not any(x.startswith(f"{ex} [{s} tests]") for x in left):
-                    self.problems.append(f"{key}: want left out of the maximum, got "
-                                         f"{t['status'] if t else 'absent'}")
+                if t is None or t["max_score"] != 0 or t["score"] != 0 or \
+                        "(not run here)" not in t["name"] or \
+                        not any(x.startswith(f"{ex} [{s} tests]") for x in left):
+                    self.problems.append(f"{key}: want left out of the maximum (max_score 0, "
+                                         f"'not run here'), got {t['status'] if t else 'absent'}")
                 continue
             if t is None:
                 self.problems.append(f"{key}: not in results.json's tests")
                 continue
             got = t["status"]
             if want == "error":
-                ok = got == "failed" and t["score"] == 0 and re.search(
-                    r"did not (compile|link)|missing|not a regular file|not graded", t["output"])
+                ok = got == "failed" and t["score"] == 0 and "(did not build)" in t["name"] and \
+                    re.search(r"did not (compile|link)|missing|not a regular file|not graded",
+                              t["output"])
             elif want == "passed":
                 ok = got == "passed" and t["score"] == t["max_score"]
             else:
@@ -283,6 +295,8 @@ class Case:
             got = [c.tag for c in tc if c.tag in ("failure", "error", "skipped")]
             if got != ([child] if child else []):
                 self.problems.append(f"junit.xml: {key}: {got or 'passed'}, want {child or 'passed'}")
+        if "expect_score" in self.spec and results.get("score") != self.spec["expect_score"]:
+            self.problems.append(f"score {results.get('score')}, want {self.spec['expect_score']}")
         for key, rx in expect_note.items():
             t = tests.get(key)
             text = (t or {}).get("output", "") + "\n" + results.get("output", "")

@@ -224,3 +224,48 @@ def test_no_process_outlives_its_run(box):
                 assert (p / "cmdline").read_bytes() != f"sleep\x00{secs}\x00".encode()
             except OSError:
                 pass
+
+
+# ---- results.json (reports.gradescope) ------------------------------------------
+
+def _grade(hidden_status="passed", gpu_left=False):
+    from grader.grading import ExerciseResult, GradeResult, SetResult
+    e = ExerciseResult(id="ch01-x/ex01-a", title="A", gpu=False)
+    e.sets = [SetResult(name="visible", points=7, hidden=False, tests=["v"], status="failed"),
+              SetResult(name="hidden", points=3, hidden=True, tests=["h"], status=hidden_status,
+                        score=3 if hidden_status == "passed" else 0)]
+    r = GradeResult(name="s", source="s", exercises=[e])
+    if gpu_left:
+        g = ExerciseResult(id="ch01-x/ex02-g", title="G", gpu=True)
+        g.sets = [SetResult(name="visible", points=5, hidden=False, tests=["g"], status="left out",
+                            note="no GPU here")]
+        r.exercises.append(g)
+    return r
+
+
+def test_results_json_tells_no_total_while_hidden_sets_are_hidden():
+    from grader import reports
+    for status in ("passed", "failed"):
+        j = reports.gradescope(_grade(status), "hidden")
+        assert "points" not in j["output"] and "10" not in j["output"]
+        assert j["output_format"] == "text"
+        assert all(t["output_format"] == "text" for t in j["tests"])
+    shown = reports.gradescope(_grade("passed"), "visible")
+    assert "3 of 10 points." in shown["output"]
+
+
+def test_a_set_that_did_not_build_says_so_in_its_name():
+    from grader import reports
+    r = _grade("passed")
+    r.exercises[0].sets[0].status = "error"
+    names = [t["name"] for t in reports.gradescope(r)["tests"]]
+    assert names[0].endswith("(did not build)") and not names[1].endswith("(did not build)")
+
+
+def test_a_set_not_run_here_has_no_points_and_the_policy_is_stated():
+    from grader import reports
+    j = reports.gradescope(_grade("failed", gpu_left=True), "hidden", "2 GPU test sets: left out")
+    g = [t for t in j["tests"] if t["name"].startswith("ch01-x/ex02-g")][0]
+    assert g["max_score"] == 0 and g["score"] == 0 and "(not run here)" in g["name"]
+    assert "2 GPU test sets: left out" in j["output"]
+    assert j["extra_data"]["left_out_points"] == 5

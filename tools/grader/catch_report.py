@@ -6,8 +6,10 @@ when the report is complete and well formed, holds every expected test case
 exactly once and no other, each with at least one assertion, every assertion
 passed, and the program exited 0. Anything else fails the set, with the reason.
 
-What this does not protect against: code in the test's process (the student's)
-can write the report file itself. See the README's "Editions and grading".
+For an exercise with a bridge the program is the set's judge, which never loads
+the student's code: the report is the book's own. For one without (its tests
+linked into the student's program), code in the test's process could write the
+report itself. See the README's "Editions and grading".
 """
 import re
 import xml.etree.ElementTree as ET

@@ -47,7 +47,7 @@ from pathlib import Path
 from . import reports, submission
 from .grading import Grader, Options
 from .kit import Kit, KitError
-from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError
+from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
 
 ROOT = Path(__file__).resolve().parents[2]
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
@@ -91,6 +91,10 @@ def parse(argv):
                     help="address space per test process, GiB (default 2)")
     ap.add_argument("--hidden-visibility", default="hidden", choices=VISIBILITIES,
                     help="Gradescope visibility of the hidden test sets (default hidden)")
+    ap.add_argument("--without-gpu", choices=("refuse", "leave-out", "zero"), default="refuse",
+                    help="where GPU test sets cannot run (no GPU here): refuse to grade (the "
+                         "default), leave them out of the maximum (leave-out), or count them as "
+                         "zero (zero); the grade's output states the choice")
     ap.add_argument("--trusted", action="store_true",
                     help="no sandbox: only for code you trust")
     ap.add_argument("--work-dir", metavar="DIR", default="",
@@ -196,6 +200,7 @@ def main(argv=None):
         return 0
 
     kit = load_kit(a)
+    become_subreaper()  # no descendant outlives tools/grade (Sandbox.reap)
     box, why = Sandbox.probe(trusted=a.trusted)
     if box is None:
         fail(f"{why}.\nUntrusted submissions are graded only inside the sandbox; this grader "
@@ -208,6 +213,21 @@ def main(argv=None):
     grader = Grader(kit, box, opt, False, "")
     try:
         grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)
+        gpu_sets = [f"{e.id} {s.name}" for e in grader.exercises() if e.gpu for s in e.sets]
+        policy = ""
+        if gpu_sets and not grader.gpu_ok:
+            if a.without_gpu == "refuse":
+                fail(f"{len(gpu_sets)} GPU test sets cannot run here ({grader.gpu_note}), and a "
+                     "grade without them would count them as zero on Gradescope. Grade where a "
+                     "GPU is, choose the CPU exercises (--exercise), or say what to do: "
+                     "--without-gpu leave-out (out of this grade's maximum) or --without-gpu zero.")
+            policy = (f"{len(gpu_sets)} GPU test sets could not run here ({grader.gpu_note}): "
+                      + ("left out of this grade's maximum (--without-gpu leave-out)."
+                         if a.without_gpu == "leave-out" else
+                         "counted as zero (--without-gpu zero)."))
+            grader.opt.without_gpu = a.without_gpu
+            say(policy)
+        grader.policy = policy
         if a.batch:
             return batch(a, grader)
         sub = Path(a.submission)
@@ -218,13 +238,14 @@ def main(argv=None):
             result = grader.grade(sub)
         except SandboxError as e:
             fail(f"the sandbox failed (a grader problem, not the submission's): {e}")
-        text = reports.write_all(result, out, a.hidden_visibility)
+        text = reports.write_all(result, out, a.hidden_visibility, grader.policy)
         print(text, end="")
         print(f"results: {out / 'results.json'}; JUnit: {out / 'junit.xml'}; "
               f"compiler output: {out / 'build.log'}")
         return 0
     finally:
         grader.close()
+        box.reap()
 
 
 def batch(a, grader):
@@ -249,7 +270,7 @@ def batch(a, grader):
         say(f"grading {p.name} -> {dest}")
         try:
             result = grader.grade(p)
-            reports.write_all(result, dest, a.hidden_visibility)
+            reports.write_all(result, dest, a.hidden_visibility, grader.policy)
             rows.append((name, p.name, result, ""))
         except Exception as e:  # one submission's failure never stops the others
             errors += 1

@@ -8,10 +8,15 @@ the repository, removed afterwards):
   compile  each student source, in a sandbox that sees src/<tid>/ (read-only),
            the public headers of the libraries (/kit/include) and obj/<tid>/
            (writable): no test, no solution, no other exercise.
-  link     one program per test set, in a sandbox that sees the student's objects,
-           the libraries and that set's test objects only.
-  run      each program, in a sandbox that sees the program alone, with Catch2's
-           XML report; the set passes only on that report (catch_report.judge).
+  link     an exercise with a bridge (EXERCISE_FUNCTIONS): one worker, in a sandbox
+           that sees the student's objects, the bridge's worker side, the driver
+           and the libraries (no test); otherwise one program per test set, with
+           that set's test objects.
+  run      a bridged exercise: per set, the worker in a sandbox that sees it alone,
+           and the set's judge (the kit's, trusted) outside it, talking over two
+           pipes, the judge with a fresh --rng-seed and Catch2's XML report;
+           otherwise each program in a sandbox, with its report. The set passes
+           only on that report (catch_report.judge).
 
 A set that cannot run (a GPU set without nvcc, or without a GPU the grader's
 own probe can use) is left out of the maximum score, with a note; it is never
@@ -19,8 +24,11 @@ counted as passed or as zero. The student's program is never asked whether a
 GPU is there.
 """
 import os
+import secrets
 import shutil
+import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +95,7 @@ class Options:
     only: tuple = ()           # exercise ids to grade (empty: all)
     keep: bool = False         # keep the grading folder (for debugging the grader)
     work_root: str = ""        # where grading folders go (default: the system's temp folder)
+    without_gpu: str = "leave-out"  # GPU sets that cannot run here: leave-out | zero
 
 
 def clip(text, limit=OUTPUT_SHOWN):
@@ -103,6 +112,7 @@ class Grader:
         self.opt = options
         self.gpu_ok = gpu_ok           # a GPU test can run here (the grader's probe said so)
         self.gpu_note = gpu_note       # why not, when it cannot
+        self.policy = ""               # what was done with GPU sets that cannot run (stated)
         root = Path(options.work_root or tempfile.gettempdir()).resolve()
         repo = Path(kit.source_root).resolve()
         if root == repo or repo in root.parents:
@@ -170,6 +180,16 @@ class Grader:
             every_set("error", res.build, res.build)
             return res
 
+        if ex.gpu and not self.gpu_ok:
+            # Nothing is compiled that will not run; the instructor chose what the
+            # sets count (--without-gpu).
+            if self.opt.without_gpu == "zero":
+                note = f"not run here ({self.gpu_note}): counted as zero (--without-gpu zero)"
+                every_set("failed", note, note)
+            else:
+                every_set("left out", self.gpu_note, self.gpu_note)
+            return res
+
         # Stage: the contract's headers, then the student's files (their names are
         # the contract's, so nothing of the student's can shadow a header).
         src = work / "src" / ex.tid
@@ -188,6 +208,18 @@ class Grader:
         self.box.give(bin_)
 
         ok, log = self._compile(ex, src, obj)
+        self.box.reap()
+        if ok and ex.bridged:
+            ok_w, log_w = self._link_worker(ex, obj, bin_)
+            self.box.reap()
+            res.build_log = clip(log + log_w)
+            if not ok_w:
+                res.build = "did not link"
+                every_set("error", "did not link", "did not link:\n" + clip(log_w))
+                return res
+            for s, r in zip(ex.sets, res.sets):
+                self._run_judged(ex, s, r, bin_)
+            return res
         if ok:
             links = {}
             for s in ex.sets:
@@ -213,6 +245,7 @@ class Grader:
                 r.output = r.note
                 continue
             self._run_set(ex, s, r, bin_)
+            self.box.reap()
         return res
 
     def _limits(self, wall):
@@ -258,6 +291,127 @@ class Grader:
         if not r.ok and (r.exit is None or r.timed_out):
             log += f"the linker: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
         return r.ok and (bin_ / s.name).is_file(), log
+
+    def _link_worker(self, ex, obj, bin_):
+        """The worker: the student's objects, the bridge's worker side, the driver
+        and the libraries; no test code."""
+        kit = self.kit
+        binds = [Bind(obj, "/work/obj"), Bind(bin_, "/work/bin", writable=True),
+                 Bind(self.root / "kit" / "lib", "/kit/lib"),
+                 Bind(self.root / "kit" / "worker" / ex.tid, f"/kit/worker/{ex.tid}")]
+        driver = kit.cuda["link"] if ex.gpu else kit.cxx["link"]
+        cmd = driver + [f"/work/obj/{n}.o" for n in ex.sources] + self.staged.worker_objects[ex.id] \
+            + [self.staged.worker_main] + self.staged.link[ex.id] + ["-o", "/work/bin/worker"]
+        r = self.box.run(cmd, binds, self._limits(self.opt.build_timeout), cwd="/work/obj")
+        log = "$ link the worker\n" + _streams(r)
+        if not r.ok and (r.exit is None or r.timed_out):
+            log += f"the linker: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
+        return r.ok and (bin_ / "worker").is_file(), log
+
+    def _run_judged(self, ex, s, r, bin_):
+        """One test set of a bridged exercise: the worker in the sandbox, the judge
+        (trusted, never loading the student's code) outside it; they talk over two
+        pipes. The worker is told nothing but the calls: not the set, not the seed."""
+        wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout
+        limits = Limits(memory=self.opt.memory, processes=16, cpu=int(wall) + 5, file_size=64 * MiB,
+                        open_files=256, tmp_size=256 * MiB, wall=wall, output=16 * MiB)
+        env = {}
+        if ex.gpu:
+            limits.memory, limits.data, limits.open_files = 0, self.opt.gpu_memory, 1024
+            env = {k: v for k, v in os.environ.items()
+                   if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")}
+        seed = secrets.randbelow(2**31 - 1) + 1
+        to_r, to_w = os.pipe()
+        from_r, from_w = os.pipe()
+        private = Path(tempfile.mkdtemp(prefix="judge-", dir=self.root))
+        report = private / "report.xml"
+        cancel = threading.Event()
+        box_result = []
+
+        def worker():
+            try:
+                box_result.append(self.box.run(["/work/worker", str(to_r), str(from_w)],
+                                               [Bind(bin_ / "worker", "/work/worker")], limits,
+                                               cwd="/tmp", env=env, gpu=ex.gpu,
+                                               pass_fds=(to_r, from_w), cancel=cancel))
+            except SandboxError as e:
+                box_result.append(e)
+
+        t = threading.Thread(target=worker, daemon=True)
+        t.start()
+        judge_cmd = [str(self.staged.judges[(ex.id, s.name)]), "--worker-fds", f"{to_w},{from_r}",
+                     "--rng-seed", str(seed)] + catch_report.CATCH_ARGS + ["-o", str(report)]
+        start = time.monotonic()
+        judge_out, judge_exit, judge_note = "", None, ""
+        try:
+            jp = subprocess.Popen(judge_cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, pass_fds=(to_w, from_r), cwd=private)
+        finally:
+            os.close(to_w)
+            os.close(from_r)
+        try:
+            judge_out = jp.communicate(timeout=wall + 15)[0].decode("utf-8", "replace")
+            judge_exit = jp.returncode
+        except subprocess.TimeoutExpired:
+            jp.kill()
+            judge_out = jp.communicate()[0].decode("utf-8", "replace")
+            judge_note = f"timed out after {wall:g} s"
+        cancel.set()
+        t.join()
+        self.box.reap()
+        r.wall = time.monotonic() - start
+        run = box_result[0] if box_result else None
+        try:
+            data = report.read_bytes() if report.is_file() else b""
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+        if isinstance(run, SandboxError):
+            r.status, r.note = "failed", f"the sandbox failed: {run}"
+            r.output = r.note
+            return
+        lost = [line for line in judge_out.splitlines() if "the link to the worker broke" in line]
+        ended = None
+        if judge_note:
+            ended = judge_note
+        elif run is not None and run.timed_out:
+            ended = f"the worker: {run.how_it_ended(limits)}"
+        elif judge_exit != 0:
+            ended = lost[0] if lost else f"exit status {judge_exit}"
+        worker_end = ""
+        if run is not None and not run.cancelled and not run.ok:
+            worker_end = f"the worker: {run.how_it_ended(limits)}"
+            if ended and not run.timed_out:
+                ended += f" ({worker_end})"
+        verdict = catch_report.judge(data, s.tests, ended, strip_prefix=self.kit.source_root)
+        r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
+        if verdict.passed:
+            r.status, r.score = "passed", s.points
+            r.note = f"{len(s.tests)} of {len(s.tests)} test cases"
+        else:
+            r.status, r.score = "failed", 0
+            r.note = verdict.reason
+        lines = [f"{r.status}: {r.note}" if r.note else r.status,
+                 f"(inputs drawn from seed {seed}: Catch2's --rng-seed {seed} repeats them)"]
+        if verdict.cases:
+            for c in verdict.cases:
+                mark = ("passed" if c.seen == 1 and c.success and not c.failed_assertions
+                        and c.passed_assertions else "did not run" if c.seen == 0 else "FAILED")
+                lines.append(f"  [{mark}] {c.name}")
+        if verdict.details:
+            lines += ["", verdict.details]
+        if lost:
+            lines += ["", lost[0]]
+        if worker_end:
+            lines.append(worker_end)
+        if run is not None:
+            student = (run.stdout + run.stderr).rstrip()
+            if student:
+                lines += ["", "--- your code's output (the worker's) ---", student]
+                if run.stdout_truncated or run.stderr_truncated:
+                    lines.append("[... output cut short]")
+            if run.output_limit:
+                lines.append("the worker was stopped: it wrote more output than the limit")
+        r.output = clip("\n".join(lines))
 
     def _run_set(self, ex, s, r, bin_):
         wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout

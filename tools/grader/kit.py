@@ -13,6 +13,9 @@ the sandbox sees it under /kit:
     /kit/contract/<tid>/...     each exercise's contract headers (exercises/)
     /kit/lib/<n>-<name>         the libraries and the Catch2 mains
     /kit/tests/<tid>/<set>/...  each test set's objects (a link sees only its own set)
+    /kit/worker/<tid>/...       a bridged exercise's worker side (no test in it)
+and, outside /kit (never seen by a sandbox), judges/<tid>/<set>: the judge of
+each set of a bridged exercise, run by the grader as trusted code.
     /kit/gpu_probe
 """
 import json
@@ -37,6 +40,7 @@ class TestSet:
     test_file: str
     objects: list
     tests: list
+    judge: str = ""  # the set's judge (an exercise with a bridge): runs outside the sandbox
 
 
 @dataclass
@@ -55,6 +59,14 @@ class Exercise:
     link: list
     sets: list = field(default_factory=list)
     test_support: list = field(default_factory=list)  # headers the test sets share (shipped)
+    functions: list = field(default_factory=list)     # the worker's functions (EXERCISE_FUNCTIONS)
+    worker_objects: list = field(default_factory=list)  # the bridge's worker side
+
+    @property
+    def bridged(self):
+        """Judged in two processes: the set's judge (trusted) and the worker (the
+        student's code with the bridge's worker side and the driver)."""
+        return bool(self.functions)
 
     @property
     def tid(self):
@@ -83,6 +95,7 @@ class Kit:
         self.cxx = raw["cxx"]
         self.cuda = raw.get("cuda")
         self.catch_main = raw["catch_main"]
+        self.worker_main = raw.get("worker_main", "")
         self.gpu_main = raw.get("gpu_main") or None
         self.gpu_probe = raw.get("gpu_probe") or None
         self.libraries = raw.get("libraries", {})
@@ -93,11 +106,12 @@ class Kit:
                 dir=e["dir"], student_files=e["student_files"], sources=e["sources"],
                 contract_files=e["contract_files"],
                 include_dirs=_unique(e["include_dirs"]), defines=_unique(e["defines"]),
-                link=_unique(e["link"]), test_support=e.get("test_support", []))
+                link=_unique(e["link"]), test_support=e.get("test_support", []),
+                functions=e.get("functions", []), worker_objects=_unique(e.get("worker_objects", [])))
             for s in e["sets"]:
                 ex.sets.append(TestSet(name=s["name"], points=s["points"], hidden=s["hidden"],
                                        test_file=s["test_file"], objects=_unique(s["objects"]),
-                                       tests=s["tests"]))
+                                       tests=s["tests"], judge=s.get("judge", "")))
             self.exercises.append(ex)
 
     def build(self, log):
@@ -112,10 +126,15 @@ class Kit:
     def check(self):
         """Every file the kit names exists."""
         missing = []
-        files = [self.catch_main] + ([self.gpu_main, self.gpu_probe] if self.cuda else [])
+        files = [self.catch_main, self.worker_main] + (
+            [self.gpu_main, self.gpu_probe] if self.cuda else [])
         for ex in self.exercises:
             if ex.built:
-                files += ex.link + [o for s in ex.sets for o in s.objects]
+                files += ex.link + [o for s in ex.sets for o in s.objects] + ex.worker_objects
+                if ex.bridged:
+                    missing += [f"{ex.id} {s.name}: no judge in kit.json" for s in ex.sets
+                                if not s.judge]
+                    files += [s.judge for s in ex.sets]
             files += [str(Path(ex.dir) / c) for c in ex.contract_files]
         for f in files:
             if f and not Path(f).is_file():
@@ -162,6 +181,20 @@ class Kit:
             if not ex.built:
                 continue
             st.link[ex.id] = [lib(p) if p.startswith("/") else p for p in ex.link]
+            if ex.bridged:
+                objs = []
+                for n, o in enumerate(ex.worker_objects):
+                    name = f"{n}-{Path(o).name}"
+                    _copy(o, dest / "worker" / ex.tid / name)
+                    objs.append(f"/kit/worker/{ex.tid}/{name}")
+                st.worker_objects[ex.id] = objs
+                # The judges run outside the sandbox; the sandbox never sees the tests.
+                for s in ex.sets:
+                    judge = dest.parent / "judges" / ex.tid / s.name
+                    _copy(s.judge, judge)
+                    judge.chmod(0o755)
+                    st.judges[(ex.id, s.name)] = judge
+                continue
             for s in ex.sets:
                 objs = []
                 for n, o in enumerate(s.objects):
@@ -170,6 +203,8 @@ class Kit:
                     objs.append(f"/kit/tests/{ex.tid}/{s.name}/{name}")
                 st.objects[(ex.id, s.name)] = objs
         st.catch_main = lib(self.catch_main)
+        if self.worker_main:
+            st.worker_main = lib(self.worker_main)
         if self.gpu_main:
             st.gpu_main = lib(self.gpu_main)
         if self.gpu_probe:
@@ -190,6 +225,9 @@ class Staged:
     contract: dict = field(default_factory=dict)  # exercise id -> host folder of its headers
     link: dict = field(default_factory=dict)      # exercise id -> [link items as seen inside]
     objects: dict = field(default_factory=dict)   # (exercise id, set) -> [/kit/tests/...]
+    worker_objects: dict = field(default_factory=dict)  # exercise id -> [/kit/worker/...]
+    judges: dict = field(default_factory=dict)    # (exercise id, set) -> host path (not in /kit)
+    worker_main: str = ""
     catch_main: str = ""
     gpu_main: str = ""
     gpu_probe: str = ""

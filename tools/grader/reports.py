@@ -2,11 +2,13 @@
 
 results.json follows Gradescope's autograder specification
 (https://gradescope-autograders.readthedocs.io/en/latest/specs/): top-level
-score, execution_time, output, stdout_visibility, and one entry in tests[] per
-test set that counted, each with name, score, max_score, status (passed or
-failed), output and visibility. A set that could not run is left out of
-tests[] (so out of the maximum) and named in the top-level output; the total
-maximum and what was left out are in extra_data.
+score, execution_time, output, output_format, stdout_visibility, and one entry
+in tests[] per test set, each with name, score, max_score, status (passed or
+failed), output, output_format and visibility. While hidden sets are hidden,
+the top-level output tells no total (gradescope() says what it does tell). A
+set that did not build has "(did not build)" in its name; one that could not
+run here "(not run here)" and max_score 0; the total maximum and what was left
+out are in extra_data.
 
 The JUnit file has one test case per exercise test set: a failure is a
 <failure>, a set that did not compile or link an <error>, a set left out a
@@ -37,28 +39,44 @@ def set_title(e, s):
     return f"{e.id} [{s.name} tests]: {e.title}"
 
 
-def gradescope(result, hidden_visibility="hidden"):
+def gradescope(result, hidden_visibility="hidden", policy=""):
+    """Gradescope's results.json. While a hidden set is hidden from students
+    (hidden_visibility not "visible"), nothing at the top level tells its outcome:
+    the top-level output names no total and no count (Gradescope itself hides the
+    total score while a test is hidden). A set that did not build says so in its
+    name and its first line of output; a set that could not run here is listed
+    with its reason and no points (max_score 0), and the policy that chose that
+    (--without-gpu) is stated at the top."""
     tests = []
     left = []
+    hiding = any(s.hidden for e in result.exercises for s in e.sets) and hidden_visibility != "visible"
     for e in result.exercises:
         for s in e.sets:
-            if s.status == "left out":
+            name = set_title(e, s)
+            if s.status == "error":
+                name += " (did not build)"
+            elif s.status == "left out":
+                name += " (not run here)"
                 left.append(f"{e.id} [{s.name} tests], {s.points} points: {s.note}")
-                continue
             tests.append({
-                "name": set_title(e, s),
+                "name": name,
                 "score": s.score,
-                "max_score": s.points,
+                "max_score": 0 if s.status == "left out" else s.points,
                 "status": "passed" if s.status == "passed" else "failed",
                 "output": s.output or s.note,
+                "output_format": "text",
                 "visibility": hidden_visibility if s.hidden else "visible",
             })
-    lines = [f"{result.score} of {result.max_score} points."]
+    lines = []
+    if not hiding:
+        lines.append(f"{result.score} of {result.max_score} points.")
     if result.error:
         lines.append(f"The submission could not be read: {result.error}")
+    if policy:
+        lines.append(policy)
     if left:
-        lines.append("Left out of the maximum score (these tests could not run here; "
-                     "they count neither as passed nor as zero):")
+        lines.append(f"Not run here, and out of this grade's maximum ({result.max_score} points; "
+                     "set the assignment's total to match, or Gradescope counts them as zero):")
         lines += [f"  {x}" for x in left]
     for e in result.exercises:
         for n in e.notes:
@@ -68,6 +86,7 @@ def gradescope(result, hidden_visibility="hidden"):
         "score": result.score,
         "execution_time": round(result.execution_time),
         "output": "\n".join(lines),
+        "output_format": "text",
         "stdout_visibility": "hidden",
         "tests": tests,
         "extra_data": {"max_score": result.max_score, "left_out_points": result.left_out,
@@ -144,10 +163,10 @@ def table(result):
     return "\n".join(lines) + "\n"
 
 
-def write_all(result, out, hidden_visibility):
+def write_all(result, out, hidden_visibility, policy=""):
     out = Path(out)
     write_atomically(out / "results.json",
-                     json.dumps(gradescope(result, hidden_visibility), indent=2) + "\n")
+                     json.dumps(gradescope(result, hidden_visibility, policy), indent=2) + "\n")
     write_atomically(out / "junit.xml", junit(result))
     text = table(result)
     write_atomically(out / "table.txt", text)

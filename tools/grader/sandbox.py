@@ -53,8 +53,13 @@ MiB = 1 << 20
 # "group" (--trusted, no namespace): it ends the program's process group only.
 SUPERVISOR = r'''
 import ctypes, json, os, signal, sys, time
-ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: /proc/<me>/fd is not the program's
+libc = ctypes.CDLL(None)
+libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: /proc/<me>/fd is not the program's
 mode, fd, report, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+if mode == "group":
+    # PR_SET_CHILD_SUBREAPER: a descendant whose parent ends (a double fork, setsid)
+    # becomes this process's child, not init's, and is ended below with the rest.
+    libc.prctl(36, 1, 0, 0, 0)
 pid = os.fork()
 if pid == 0:
     os.close(fd)
@@ -82,6 +87,34 @@ if mode == "group":
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    # Every descendant: as a subreaper, each one left is a child of this process
+    # or a descendant of one; kill the children, reap them, until none is left.
+    for _ in range(10000):
+        kids = []
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % p) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me:
+                kids.append(int(p))
+        if not kids:
+            break
+        for k in kids:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        time.sleep(0.001)
 for _ in range(100 if mode == "ns" else 0):  # every other process of the sandbox, until none is left
     try:
         os.kill(-1, signal.SIGKILL)
@@ -114,6 +147,16 @@ out = os.fdopen(fd, "wb")
 out.write(json.dumps(res).encode() + b"\n" + data)
 out.close()
 '''
+
+
+def become_subreaper():
+    """PR_SET_CHILD_SUBREAPER for tools/grade: descendants whose parents end become
+    its children (Sandbox.reap ends them), never init's."""
+    import ctypes
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+    except OSError:
+        pass
 
 
 class SandboxError(Exception):
@@ -156,6 +199,7 @@ class Result:
     stderr_truncated: bool = False
     report: bytes = None           # the report file, when one was asked for and written
     report_too_large: bool = False
+    cancelled: bool = False        # ended by the caller (cancel), not by itself
 
     @property
     def ok(self):
@@ -287,8 +331,11 @@ class Sandbox:
                     os.chown(os.path.join(root, f), self.uid, self.uid, follow_symlinks=False)
 
     # -- running -------------------------------------------------------------------
-    def run(self, argv, binds, limits, cwd, env=None, report=None, gpu=False):
-        """Run argv (paths as seen inside) and return a Result."""
+    def run(self, argv, binds, limits, cwd, env=None, report=None, gpu=False, pass_fds=(),
+            cancel=None):
+        """Run argv (paths as seen inside) and return a Result. pass_fds: file
+        descriptors the program inherits (the same numbers), closed here once it has
+        started; cancel: a threading.Event that ends the whole sandbox when set."""
         if self.mode == "bwrap":
             prefix = [self.bwrap, "--unshare-all", "--unshare-user",
                       "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
@@ -339,16 +386,19 @@ class Sandbox:
             kwargs = {"user": uid, "group": uid, "extra_groups": []}
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, pass_fds=(w_fd,), env=popen_env,
-                                    cwd=cwd if self.mode != "bwrap" else "/",
+                                    stderr=subprocess.PIPE, pass_fds=(w_fd,) + tuple(pass_fds),
+                                    env=popen_env, cwd=cwd if self.mode != "bwrap" else "/",
                                     start_new_session=True, **kwargs)
         except OSError as e:
             os.close(r_fd)
             os.close(w_fd)
             raise SandboxError(f"cannot start {cmd[0]}: {e}") from e
+        finally:
+            for fd in pass_fds:
+                os.close(fd)
         os.close(w_fd)
         try:
-            return self._collect(proc, r_fd, limits)
+            return self._collect(proc, r_fd, limits, cancel)
         finally:
             if self.mode != "bwrap":
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -366,7 +416,7 @@ class Sandbox:
         env.update(extra or {})
         return env
 
-    def _collect(self, proc, r_fd, limits):
+    def _collect(self, proc, r_fd, limits, cancel=None):
         res = Result()
         streams = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray(), r_fd: bytearray()}
         seen = {fd: 0 for fd in streams}
@@ -377,6 +427,7 @@ class Sandbox:
         start = time.monotonic()
         deadline = start + limits.wall
         killed = False
+        cancelled_at = None
         open_fds = set(streams)
         while open_fds:
             left = deadline - time.monotonic()
@@ -388,7 +439,19 @@ class Sandbox:
                 continue
             if left <= 0:
                 break
-            for key, _ in sel.select(timeout=min(left, 0.5)):
+            if cancel is not None and cancel.is_set() and not killed:
+                # The caller is done with the program: a moment to end by itself (the
+                # worker ends when the judge closes its pipe, and its supervisor then
+                # ends every descendant), then the whole sandbox is killed.
+                if cancelled_at is None:
+                    cancelled_at = time.monotonic()
+                elif time.monotonic() - cancelled_at > 2:
+                    res.cancelled = True
+                    self._kill(proc)
+                    killed = True
+                    deadline = time.monotonic() + 10
+                    continue
+            for key, _ in sel.select(timeout=min(left, 0.05 if cancel is not None else 0.5)):
                 fd = key.fd
                 try:
                     chunk = os.read(fd, 65536)
@@ -444,6 +507,38 @@ class Sandbox:
                 res.report = None
                 res.report_too_large = True
         return res
+
+    @staticmethod
+    def reap():
+        """End every child of the grader left over from a run: tools/grade is a child
+        subreaper (become_subreaper), so a descendant that escaped its run's
+        supervisor (a double fork into a session of its own, under --trusted)
+        becomes its child and ends here. Called between runs, when the grader has no
+        child of its own."""
+        me = os.getpid()
+        for _ in range(10000):
+            kids = []
+            for p in os.listdir("/proc"):
+                if not p.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{p}/stat") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
+                            kids.append(int(p))
+                except (OSError, ValueError, IndexError):
+                    continue
+            if not kids:
+                return
+            for k in kids:
+                try:
+                    os.kill(k, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            for k in kids:
+                try:
+                    os.waitpid(k, 0)
+                except ChildProcessError:
+                    pass
 
     @staticmethod
     def _kill(proc):

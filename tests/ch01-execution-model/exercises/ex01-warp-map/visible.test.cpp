@@ -5,6 +5,7 @@
 // starter (they must fail) and the solution (they must pass).
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -136,9 +137,10 @@ TEST_CASE("rejects what is not a block, or not one of its threads", "[ch01][exer
 
 namespace {
 
-// The first disagreement with the chapter's model over every thread of a block,
-// or "" when there is none.
-std::string mismatch_for_shape(BlockShape b) {
+// The first disagreement with the chapter's model over a block, or "" when there
+// is none. The threads asked about: both sides of every warp boundary, the last
+// thread, and three drawn at random (from the run's seed, Catch2's --rng-seed).
+std::string mismatch_for_shape(BlockShape b, std::mt19937& gen) {
     const ch01::Dim3 extent{b.x, b.y, b.z};
     const int threads = b.x * b.y * b.z;
     const std::string shape =
@@ -148,32 +150,45 @@ std::string mismatch_for_shape(BlockShape b) {
     const int idle = ch01::idle_lanes_in_last_warp(threads);
     if (ex01::active_lanes_in_last_warp(b) != ex01::kWarpWidth - idle)
         return shape + ": active_lanes_in_last_warp";
-    for (int z = 0; z < b.z; ++z)
-        for (int y = 0; y < b.y; ++y)
-            for (int x = 0; x < b.x; ++x) {
-                const int linear = ch01::linear_thread_id({x, y, z}, extent);
-                const std::string thread = shape + ", thread (" + std::to_string(x) + ", " +
-                                           std::to_string(y) + ", " + std::to_string(z) + ")";
-                if (warp_of_thread(x, y, z, b) != ch01::warp_of(linear)) return thread + ": warp";
-                if (lane_of_thread(x, y, z, b) != linear % ex01::kWarpWidth)
-                    return thread + ": lane";
-            }
+    std::vector<int> asked;
+    for (int t = 0; t < threads; ++t)
+        if (t % ex01::kWarpWidth == 0 || t % ex01::kWarpWidth == ex01::kWarpWidth - 1 ||
+            t == threads - 1)
+            asked.push_back(t);
+    std::uniform_int_distribution<int> any(0, threads - 1);
+    for (int k = 0; k < 3; ++k) asked.push_back(any(gen));
+    for (const int t : asked) {
+        const int x = t % b.x, y = (t / b.x) % b.y, z = t / (b.x * b.y);
+        const int linear = ch01::linear_thread_id({x, y, z}, extent);
+        const std::string thread = shape + ", thread (" + std::to_string(x) + ", " +
+                                   std::to_string(y) + ", " + std::to_string(z) + ")";
+        if (warp_of_thread(x, y, z, b) != ch01::warp_of(linear)) return thread + ": warp";
+        if (lane_of_thread(x, y, z, b) != linear % ex01::kWarpWidth) return thread + ": lane";
+    }
     return "";
 }
 
 }  // namespace
 
 TEST_CASE("agrees with the chapter's warp model on every small block", "[ch01][exercise][ex01]") {
+    std::mt19937 gen(Catch::rngSeed());
     std::string first_mismatch;
     for (int z = 1; z <= 3 && first_mismatch.empty(); ++z)
         for (int y = 1; y <= 6 && first_mismatch.empty(); ++y)
             for (int x = 1; x <= 40 && first_mismatch.empty(); ++x)
-                first_mismatch = mismatch_for_shape({x, y, z});
+                first_mismatch = mismatch_for_shape({x, y, z}, gen);
     CHECK(first_mismatch == "");
 
+    // Thresholds on both sides of each warp boundary and of the block's end, and
+    // three drawn at random.
     first_mismatch.clear();
-    for (int threads = 1; threads <= 160 && first_mismatch.empty(); ++threads)
-        for (int threshold = -2; threshold <= threads + 40; ++threshold) {
+    for (int threads = 1; threads <= 160 && first_mismatch.empty(); ++threads) {
+        std::vector<int> thresholds{-2, -1, 0, 1, threads - 1, threads, threads + 1, threads + 40};
+        for (int w = ex01::kWarpWidth; w < threads; w += ex01::kWarpWidth)
+            thresholds.insert(thresholds.end(), {w - 1, w, w + 1});
+        std::uniform_int_distribution<int> any(-2, threads + 40);
+        for (int k = 0; k < 3; ++k) thresholds.push_back(any(gen));
+        for (const int threshold : thresholds) {
             const auto want =
                 ch01::diverging_warps(threads, [threshold](int tid) { return tid < threshold; });
             if (ex01::diverging_warps_for_threshold(threads, threshold) != want) {
@@ -182,5 +197,6 @@ TEST_CASE("agrees with the chapter's warp model on every small block", "[ch01][e
                 break;
             }
         }
+    }
     CHECK(first_mismatch == "");
 }

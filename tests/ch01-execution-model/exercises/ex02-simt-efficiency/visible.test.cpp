@@ -56,7 +56,7 @@ TEST_CASE("loop efficiency: a partial last warp still occupies 32 lanes",
 
 TEST_CASE("loop efficiency agrees with the chapter's model on full warps",
           "[ch01][exercise][ex02]") {
-    std::mt19937 gen(2024);
+    std::mt19937 gen(Catch::rngSeed() + 0u);  // drawn each run (--rng-seed)
     std::uniform_int_distribution<long long> trips(0, 50);
     for (int round = 0; round < 200; ++round) {
         Trips warp(32);
@@ -67,7 +67,7 @@ TEST_CASE("loop efficiency agrees with the chapter's model on full warps",
 }
 
 TEST_CASE("loop efficiency: sorting threads by trip count helps", "[ch01][exercise][ex02]") {
-    std::mt19937 gen(7);
+    std::mt19937 gen(Catch::rngSeed() + 1u);  // drawn each run (--rng-seed)
     std::uniform_int_distribution<long long> trips(0, 63);
     Trips counts(4096);
     for (auto& t : counts) t = trips(gen);
@@ -102,7 +102,7 @@ TEST_CASE("branch efficiency by hand", "[ch01][exercise][ex02]") {
 }
 
 TEST_CASE("branch efficiency agrees with the chapter's warp_cycles", "[ch01][exercise][ex02]") {
-    std::mt19937 gen(99);
+    std::mt19937 gen(Catch::rngSeed() + 2u);  // drawn each run (--rng-seed)
     std::uniform_int_distribution<long long> cost(1, 500);
     for (int round = 0; round < 500; ++round) {
         // A mix of sparse, dense and random masks.
@@ -136,7 +136,7 @@ TEST_CASE("reorder: a stable partition by the predicate", "[ch01][exercise][ex02
 
 TEST_CASE("reorder: a random 50/50 branch over 4096 items becomes uniform",
           "[ch01][exercise][ex02]") {
-    std::mt19937 gen(12345);
+    std::mt19937 gen(Catch::rngSeed() + 3u);  // drawn each run (--rng-seed)
     std::vector<int> values(4096);
     for (auto& v : values) v = static_cast<int>(gen() % 1000);
     const auto even = [](int v) { return v % 2 == 0; };
