@@ -228,14 +228,15 @@ json apply(F& f, const json& a, std::index_sequence<I...>) {
 
 /// The functions a worker exposes, by name.
 class Exports {
-  public:
+public:
     template <class F>
     void add(const std::string& name, F f) {
         using Args = typename detail::signature<F>::args;
         table_[name] = [f](const json& a) mutable -> json {
             if (!a.is_array() || a.size() != std::tuple_size_v<Args>)
                 throw std::invalid_argument("book::grade: wrong number of arguments");
-            return detail::apply<F, Args>(f, a, std::make_index_sequence<std::tuple_size_v<Args>>{});
+            return detail::apply<F, Args>(f, a,
+                                          std::make_index_sequence<std::tuple_size_v<Args>>{});
         };
         names_.push_back(name);
     }
@@ -245,7 +246,7 @@ class Exports {
         return it == table_.end() ? nullptr : &it->second;
     }
 
-  private:
+private:
     std::map<std::string, std::function<json(const json&)>> table_;
     std::vector<std::string> names_;
 };

@@ -32,7 +32,6 @@
 
 #include "grade_bridge.hpp"
 
-
 namespace {
 
 std::vector<std::string> split(const std::string& s) {
@@ -127,8 +126,8 @@ int main(int argc, char** argv) {
     ::fcntl(link.from_worker, F_SETPIPE_SZ, 1 << 20);
     int status = 0;
     try {
-        auto exposed = book::grade::request("?", book::grade::json::array())
-                           .get<std::vector<std::string>>();
+        auto exposed =
+            book::grade::request("?", book::grade::json::array()).get<std::vector<std::string>>();
         auto wanted = split(book::grade::contract_functions());
         std::sort(exposed.begin(), exposed.end());
         std::sort(wanted.begin(), wanted.end());

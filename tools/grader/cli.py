@@ -77,8 +77,9 @@ def parse(argv):
                          "(for the build)")
     ap.add_argument("--out", help="the results folder (default build/grade/<name>, "
                                   "or build/grade/batch)")
-    ap.add_argument("--kit", metavar="BUILD", help="a configured book build holding the kit "
-                                                    "(default: build/grade-kit, made when missing)")
+    ap.add_argument("--kit", metavar="BUILD",
+                    help="a configured book build holding the kit "
+                         "(default: build/grade-kit, made when missing)")
     ap.add_argument("--no-kit-build", action="store_true",
                     help="do not bring the kit up to date first (it is built already)")
     ap.add_argument("--exercise", action="append", default=[], metavar="ID",

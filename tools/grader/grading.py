@@ -91,7 +91,7 @@ class Options:
     timeout: int = 0           # cap on each set's timeout (0: the contract's)
     build_timeout: int = 120   # seconds per compile or link
     memory: int = 2 * GiB      # per test process (CPU tests)
-    gpu_memory: int = 16 * GiB # RLIMIT_DATA per GPU test process
+    gpu_memory: int = 16 * GiB  # RLIMIT_DATA per GPU test process
     only: tuple = ()           # exercise ids to grade (empty: all)
     keep: bool = False         # keep the grading folder (for debugging the grader)
     work_root: str = ""        # where grading folders go (default: the system's temp folder)

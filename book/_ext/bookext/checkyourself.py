@@ -119,8 +119,8 @@ def answer_role(name, rawtext, text, lineno, inliner, options=None, content=None
         check_format(spec, unit)
         shown = format_value(value, spec)
     except BookError as e:
-        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "answer",
-                                                               text))
+        line = role_line(inliner.document, lineno, "answer", text)
+        msg = inliner.reporter.error(str(e), line=line)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     used = env.temp_data.setdefault("book_cy_used", set())
     used.add(key)

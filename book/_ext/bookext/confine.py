@@ -91,8 +91,8 @@ def check_files(app, doctree):
     """doctree-read: every image and download of the page is confined."""
     env = app.env
     docname = env.docname
-    for node in list(doctree.findall(lambda n: isinstance(n, (nodes.image,
-                                                               addnodes.download_reference)))):
+    shown = (nodes.image, addnodes.download_reference)
+    for node in list(doctree.findall(lambda n: isinstance(n, shown))):
         if isinstance(node, nodes.image):
             target = node.get("uri", "")
         else:

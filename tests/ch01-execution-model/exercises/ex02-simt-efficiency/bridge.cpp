@@ -33,8 +33,8 @@ double ex02::lane_efficiency_of_loop(const std::vector<long long>& trip_counts) 
 double ex02::branch_efficiency(std::uint32_t mask, long long cost_a, long long cost_b) {
     return call<double>("branch_efficiency", mask, cost_a, cost_b);
 }
-std::vector<std::size_t> ex02::reorder_for_uniform_warps(const std::vector<int>& values,
-                                                         const std::function<bool(int)>& predicate) {
+std::vector<std::size_t> ex02::reorder_for_uniform_warps(
+    const std::vector<int>& values, const std::function<bool(int)>& predicate) {
     std::vector<int> holds;
     holds.reserve(values.size());
     for (int v : values) holds.push_back(predicate(v) ? 1 : 0);

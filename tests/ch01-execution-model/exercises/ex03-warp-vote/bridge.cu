@@ -12,8 +12,9 @@ using Counts = book::grade::packed<unsigned>;
 #ifdef BOOK_GRADE_WORKER
 BOOK_GRADE_EXPORTS(e) {
     book::use_allocated_gpu();  // the GPU CTest allocated, where it did
-    e.add("count_on_gpu",
-          [](Ints data, int threshold) { return Counts{ex03::count_on_gpu(data.values, threshold)}; });
+    e.add("count_on_gpu", [](Ints data, int threshold) {
+        return Counts{ex03::count_on_gpu(data.values, threshold)};
+    });
 }
 #else
 std::vector<unsigned> ex03::count_on_gpu(const std::vector<int>& data, int threshold) {

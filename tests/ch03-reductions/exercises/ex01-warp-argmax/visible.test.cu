@@ -33,7 +33,7 @@ std::vector<value_index> cpu_arg_max(const std::vector<float>& x) {
 }
 
 std::vector<float> random_values(std::size_t n, unsigned seed) {
-    std::mt19937 gen(seed + Catch::rngSeed());  // drawn each run (--rng-seed)
+    std::mt19937 gen(seed + Catch::rngSeed());              // drawn each run (--rng-seed)
     std::uniform_int_distribution<int> value(-1000, 1000);  // many ties
     std::vector<float> x(n);
     for (float& v : x) v = static_cast<float>(value(gen)) * 0.25f;

@@ -27,7 +27,9 @@ Floats floats(const float* x, std::size_t n) {
 float ch03ex4::pairwise_sum(const float* x, std::size_t n) {
     return call<float>("pairwise_sum", floats(x, n));
 }
-std::size_t ch03ex4::pairwise_depth(std::size_t n) { return call<std::size_t>("pairwise_depth", n); }
+std::size_t ch03ex4::pairwise_depth(std::size_t n) {
+    return call<std::size_t>("pairwise_depth", n);
+}
 float ch03ex4::compensated_sum(const float* x, std::size_t n) {
     return call<float>("compensated_sum", floats(x, n));
 }
