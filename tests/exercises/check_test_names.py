@@ -4,7 +4,7 @@ expects (exercises.json, read from the test sources at configure time) are the
 names the programs that grade list (Catch2's --list-test-names-only), set by set:
 a bridged exercise's judges (exercises/judge/), another's test programs. And a
 bridged exercise's worker (the solution's, exercises/worker/) holds none of the
-names of its tests, nor the word "hidden": it cannot tell which set it serves
+names of its tests (one worker serves both sets): it cannot tell which set it serves
 from its own bytes.
 
     check_test_names.py --build BUILD
@@ -52,13 +52,15 @@ def main():
         worker = build / "exercises" / "worker" / tid
         if any(judges.get((e["id"], n)) for n in e["sets"]):
             data = worker.read_bytes()
-            # "hidden", the hidden set's name; not "visible", which every PTX kernel
-            # entry spells (.visible .entry).
-            held = [n for n in names + ["hidden"] if n.encode() in data]
+            # One worker serves both sets (this one file), so what it holds cannot tell
+            # them apart; it must hold no test name. (Not the words "hidden" or
+            # "visible": toolchain libraries spell both, -fvisibility=hidden and PTX's
+            # .visible .entry, as the GPU machine's gcc 13 and cudart showed.)
+            held = [n for n in names if n.encode() in data]
             if held:
                 problems.append(f"{worker} holds the names {held}")
             else:
-                print(f"{e['id']}: its worker holds no test name, nor 'hidden'")
+                print(f"{e['id']}: its worker holds no test name")
     for problem in problems:
         print(f"exercises.test-names: FAILED: {problem}")
     if not problems:
