@@ -239,10 +239,11 @@ class ProgramOutput(BookDirective):
 
 
 class RecordText(BookDirective):
-    """```{record-text} <run>:<text name>```, optionally only lines matching a regex."""
+    """```{record-text} <run>:<text name>```, optionally only lines matching a regex
+    (``:first: N``: only the first N of them)."""
     required_arguments = 1
     option_spec = {"match": directives.unchanged, "context": directives.nonnegative_int,
-                   "language": directives.unchanged}
+                   "first": directives.positive_int, "language": directives.unchanged}
 
     def run(self):
         ref, _, key = self.arguments[0].partition(":")
@@ -272,8 +273,10 @@ class RecordText(BookDirective):
         if pattern is not None:
             ctx = self.options.get("context", 0)
             keep = set()
+            found = 0
             for i, line in enumerate(lines):
-                if pattern.search(line):
+                if pattern.search(line) and found < self.options.get("first", len(lines)):
+                    found += 1
                     keep.update(range(max(0, i - ctx), min(len(lines), i + ctx + 1)))
             if not keep:
                 return self.fail(f"no line of '{key}' in '{name}' matches /{self.options['match']}/")
