@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import catch_report, submission
-from .sandbox import GiB, MiB, Bind, Limits, SandboxError
+from .sandbox import CANCEL_GRACE_S, GiB, MiB, Bind, Limits, SandboxError
 
 OUTPUT_SHOWN = 20000  # characters of a program's or compiler's output kept in the results
 
@@ -377,11 +377,23 @@ class Grader:
             ended = f"the worker: {run.how_it_ended(limits)}"
         elif judge_exit != 0:
             ended = lost[0] if lost else f"exit status {judge_exit}"
+        # The set passes only if the worker also ended by itself, cleanly, when the
+        # judge was done: a worker whose supervisor is gone (a program that kills
+        # what it can), that did not end within the grace, or that ended on a signal
+        # or a nonzero status fails however many answers reached the judge first.
         worker_end = ""
-        if run is not None and not run.cancelled and not run.ok:
+        if run is None:
+            worker_end = "the worker: no word from its sandbox"
+        elif run.cancelled:
+            worker_end = (f"the worker: it did not end within {CANCEL_GRACE_S:g} s of the judge's "
+                          "last call, and was killed")
+        elif not run.ok:
             worker_end = f"the worker: {run.how_it_ended(limits)}"
-            if ended and not run.timed_out:
+        if worker_end:
+            if ended and not (run is not None and run.timed_out):
                 ended += f" ({worker_end})"
+            elif not ended:
+                ended = worker_end
         verdict = catch_report.judge(data, s.tests, ended, strip_prefix=self.kit.source_root)
         r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
         if verdict.passed:

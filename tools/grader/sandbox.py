@@ -46,6 +46,7 @@ SANDBOX_UID = 65534  # the user id inside the sandbox
 
 GiB = 1 << 30
 MiB = 1 << 20
+CANCEL_GRACE_S = 5  # how long a cancelled run has to end by itself before it is killed
 
 # The supervisor, run inside the sandbox by /usr/bin/python3 -I -S -c.
 # argv: ns|group fd report_path|"" program args...
@@ -440,12 +441,12 @@ class Sandbox:
             if left <= 0:
                 break
             if cancel is not None and cancel.is_set() and not killed:
-                # The caller is done with the program: a moment to end by itself (the
+                # The caller is done with the program: CANCEL_GRACE_S to end by itself (the
                 # worker ends when the judge closes its pipe, and its supervisor then
                 # ends every descendant), then the whole sandbox is killed.
                 if cancelled_at is None:
                     cancelled_at = time.monotonic()
-                elif time.monotonic() - cancelled_at > 2:
+                elif time.monotonic() - cancelled_at > CANCEL_GRACE_S:
                     res.cancelled = True
                     self._kill(proc)
                     killed = True
