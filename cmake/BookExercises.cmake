@@ -60,7 +60,7 @@ endfunction()
 # ---- discovery and the layout check (both sides) -----------------------------
 set(_bx_root "${CMAKE_SOURCE_DIR}")
 book_exercise_list("${_bx_root}" _bx_ids)
-if(BOOK_CHAPTERS)  # only the exercises of the chapters this build has (cmake/Book.cmake)
+if(BOOK_CHAPTERS)  # only the exercises of the chapters this build has (cmake/BookChapters.cmake)
   set(_bx_kept "")
   foreach(_bx_id IN LISTS _bx_ids)
     string(REGEX REPLACE "/.*" "" _bx_key "${_bx_id}")

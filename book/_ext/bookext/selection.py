@@ -2,7 +2,7 @@
 build manifest does not list is left out of the book, as if it were not there.
 
 Every chapter the source tree has is listed, unless the build was configured
-for a few chapters only (``BOOK_CHAPTERS``, cmake/Book.cmake): then the pages of
+for a few chapters only (``BOOK_CHAPTERS``, cmake/BookChapters.cmake): then the pages of
 the others, whose programs, runs and tests this build does not have, are not
 read. A build folder without a manifest stops the build here, before any page
 is read, with one error naming the folder (manifest.py).

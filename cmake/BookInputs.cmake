@@ -1,0 +1,241 @@
+# A run's input hash, which says whether a recording is stale: the flags
+# identity of the programs, the sources of the book libraries a program links
+# (_book_library_inputs), the runner's arguments that describe a run's inputs
+# (_book_hash_args), and the guard that keeps the hash true
+# (_book_check_programs_settled: no compile or link setting of a program
+# changes after book_program).
+# Tests: records.* (a committed recording is fresh for these inputs);
+# book.bad.cmake-ch85-source-options, -ch86-cuda-arch, -ch87-link-options,
+# -ch88-compile-definitions, -ch89-include-before, -ch91-late-options (a
+# setting changed after book_program, refused at its line); book.bad.runner-*
+# (tests/book/runner.cmake: the runner's side of the hash).
+#
+# What a run depends on: the program's sources and those of every book library
+# it links, the project headers they include, the flags identity (language
+# standard, build type, CUDA architectures and flags, the program's OPTIONS and
+# DEFINITIONS), its arguments and environment, and where nvcc exists its version
+# and the CUDA flags CMake passes (compared only where nvcc exists). No absolute path
+# enters the hash, so a recording's hash is the same on every machine.
+
+# Flags that shape the programs' code, hashed into every run record's inputs.
+# Kept as project settings (not the compilers' full command lines, which hold
+# machine paths) so that a recording's hash is the same on every machine.
+set(BOOK_CXX_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE}")
+set(BOOK_CUDA_FLAGS "-lineinfo")
+string(REPLACE ";" "," _archs_id "${BOOK_CUDA_ARCHITECTURES}")
+set(BOOK_CUDA_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE} arch=${_archs_id} ${BOOK_CUDA_FLAGS}")
+# Where nvcc exists: its version and the flags CMake gives it besides the
+# project's (CMAKE_CUDA_FLAGS, CMAKE_CUDA_FLAGS_<CONFIG>: a toolkit or a
+# CUDAFLAGS change shows), as toolchain entries: a recording compares them
+# only where the build has nvcc, so a machine without it does not call every
+# recording stale.
+set(BOOK_CUDA_TOOLCHAIN "")
+if(BOOK_HAVE_CUDA)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" _config)
+  set(_cuda_used "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${_config}}")
+  string(REPLACE "${CMAKE_SOURCE_DIR}" "<source>" _cuda_used "${_cuda_used}")
+  string(REPLACE "${CMAKE_BINARY_DIR}" "<build>" _cuda_used "${_cuda_used}")
+  string(REGEX REPLACE "[ \t\n]+" " " _cuda_used "${_cuda_used}")
+  string(STRIP "${_cuda_used}" _cuda_used)
+  set(BOOK_CUDA_TOOLCHAIN --toolchain "nvcc=${CMAKE_CUDA_COMPILER_VERSION}"
+                          --toolchain "nvcc-flags=${_cuda_used}")
+endif()
+
+# What shapes a program's compile and link, besides its sources' text: the
+# target's properties, its folder's (add_compile_definitions, add_compile_options,
+# include_directories, add_link_options), and its sources' own properties. A
+# program's runs hash its flags as book_program saw them, so book_finish refuses
+# a change of any of these after book_program, and any compile property on one
+# of its sources (book_program gives no way to set one, so none is counted).
+set(_BOOK_WATCHED_TARGET_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS LINK_LIBRARIES SOURCES
+    INCLUDE_DIRECTORIES LINK_OPTIONS CUDA_ARCHITECTURES COMPILE_FLAGS LINK_FLAGS
+    CXX_STANDARD CUDA_STANDARD CUDA_SEPARABLE_COMPILATION PRECOMPILE_HEADERS)
+set(_BOOK_WATCHED_DIRECTORY_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS INCLUDE_DIRECTORIES
+    LINK_OPTIONS)
+set(_BOOK_WATCHED_SOURCE_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS COMPILE_FLAGS
+    INCLUDE_DIRECTORIES)
+
+# The sources and include folders of the book libraries that `libs` reach (a
+# book_library, or a library target of this project: its SOURCES), through the
+# libraries they link in turn. Imported and interface libraries hold no
+# sources of the book (their headers lie outside it).
+function(_book_library_inputs sources_out includes_out caller)
+  set(queue ${ARGN})
+  set(seen "")
+  set(sources "")
+  set(includes "")
+  while(queue)
+    list(POP_FRONT queue lib)
+    if(lib MATCHES "^\\$<LINK_ONLY:([^>]+)>$")
+      set(lib "${CMAKE_MATCH_1}")
+    endif()
+    if(lib IN_LIST seen OR lib MATCHES "^\\$<" OR lib MATCHES "^-")
+      continue()
+    endif()
+    list(APPEND seen "${lib}")
+    get_property(defined GLOBAL PROPERTY "BOOK_L_${lib}_DEFINED")
+    if(defined)
+      get_property(s GLOBAL PROPERTY "BOOK_L_${lib}_SOURCES")
+      get_property(i GLOBAL PROPERTY "BOOK_L_${lib}_INCLUDE_DIRS")
+      get_property(l GLOBAL PROPERTY "BOOK_L_${lib}_LIBS")
+      list(APPEND sources ${s})
+      list(APPEND includes ${i})
+      list(APPEND queue ${l})
+      continue()
+    endif()
+    if(NOT TARGET "${lib}")
+      message(FATAL_ERROR "${caller}: LIBS names '${lib}', which is no target (yet): define a "
+                          "library with book_library() before the program that links it, or "
+                          "link a system library as -l<name>")
+    endif()
+    get_target_property(imported "${lib}" IMPORTED)
+    get_target_property(aliased "${lib}" ALIASED_TARGET)
+    if(aliased)
+      list(APPEND queue "${aliased}")
+      continue()
+    endif()
+    if(imported)
+      continue()
+    endif()
+    get_target_property(type "${lib}" TYPE)
+    get_target_property(dir "${lib}" SOURCE_DIR)
+    set(props INTERFACE_LINK_LIBRARIES)
+    if(NOT type STREQUAL "INTERFACE_LIBRARY")
+      list(APPEND props LINK_LIBRARIES)
+      get_target_property(s "${lib}" SOURCES)
+      foreach(f IN LISTS s)
+        if(NOT f MATCHES "^\\$<")
+          get_filename_component(f "${f}" ABSOLUTE BASE_DIR "${dir}")
+          list(APPEND sources "${f}")
+        endif()
+      endforeach()
+      get_target_property(i "${lib}" INTERFACE_INCLUDE_DIRECTORIES)
+      foreach(f IN LISTS i)
+        if(f AND NOT f MATCHES "^\\$<")
+          list(APPEND includes "${f}")
+        endif()
+      endforeach()
+    endif()
+    foreach(p IN LISTS props)
+      get_target_property(l "${lib}" ${p})
+      if(l)
+        list(APPEND queue ${l})
+      endif()
+    endforeach()
+  endwhile()
+  # Only the book's own files count (generated files and system headers do not).
+  set(kept "")
+  foreach(f IN LISTS sources)
+    string(FIND "${f}" "${CMAKE_SOURCE_DIR}/" at)
+    if(at EQUAL 0)
+      list(APPEND kept "${f}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES kept)
+  list(REMOVE_DUPLICATES includes)
+  set(${sources_out} "${kept}" PARENT_SCOPE)
+  set(${includes_out} "${includes}" PARENT_SCOPE)
+endfunction()
+
+# The runner arguments that describe a run's inputs (for the input hash).
+function(_book_hash_args out id args env)
+  get_property(sources GLOBAL PROPERTY "BOOK_P_${id}_SOURCES")
+  get_property(libs GLOBAL PROPERTY "BOOK_P_${id}_LIBS")
+  get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
+  get_property(flags GLOBAL PROPERTY "BOOK_P_${id}_FLAGS")
+  get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+  _book_library_inputs(lib_sources includes "book_program(${id})" ${libs})
+  set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
+        --schema "${BOOK_SCHEMA}")
+  foreach(i IN LISTS dir includes)
+    list(APPEND a --include-dir "${i}")
+  endforeach()
+  foreach(s IN LISTS sources)
+    list(APPEND a --source "${s}")
+  endforeach()
+  foreach(s IN LISTS lib_sources)
+    if(NOT s IN_LIST sources)
+      list(APPEND a --lib-source "${s}")
+    endif()
+  endforeach()
+  list(APPEND a --flags "${flags}")
+  if(cuda)
+    list(APPEND a --gpu)
+    foreach(arch IN LISTS BOOK_CUDA_ARCHITECTURES)
+      list(APPEND a --cuda-arch "${arch}")
+    endforeach()
+    list(APPEND a ${BOOK_CUDA_TOOLCHAIN})
+  endif()
+  foreach(x IN LISTS args)
+    list(APPEND a "--arg=${x}")
+  endforeach()
+  foreach(x IN LISTS env)
+    list(APPEND a "--env=${x}")
+  endforeach()
+  set(${out} "${a}" PARENT_SCOPE)
+endfunction()
+
+# The line of <file> that made a change after book_program: the first call of a
+# command that sets compile or link properties (0 when none is found).
+function(_book_first_line_of out file)
+  file(READ "${file}" text)
+  _book_line_of(line "${text}" "(^|\n)[ \t]*(set_source_files_properties|set_target_properties|set_property|target_compile_[a-z]+|target_link_[a-z]+|target_include_directories|target_sources|target_precompile_headers|add_compile_[a-z]+|add_link_options|include_directories|add_definitions|link_libraries)[ \t]*\\(")
+  set(${out} ${line} PARENT_SCOPE)
+endfunction()
+
+# book_finish: no program's compile or link settings changed after book_program
+# (a change made after it would be compiled but not hashed); refused at the line
+# of its folder's CMakeLists.txt that made it.
+function(_book_check_programs_settled)
+  get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
+  foreach(id IN LISTS programs)
+    get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
+    if(NOT tgt)
+      continue()
+    endif()
+    get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+    set(changed "")
+    foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
+      get_target_property(now ${tgt} ${p})
+      if(NOT now)
+        set(now "")
+      endif()
+      get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}")
+      if(NOT "${now}" STREQUAL "${seen}")
+        string(CONCAT changed "the ${p} of program ${id} (target ${tgt}) were changed after "
+                              "book_program (now '${now}', was '${seen}')")
+        break()
+      endif()
+    endforeach()
+    foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
+      if(changed)
+        break()
+      endif()
+      get_directory_property(now DIRECTORY "${dir}" ${p})
+      get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_DIR_${p}")
+      if(NOT "${now}" STREQUAL "${seen}")
+        string(CONCAT changed "the folder's ${p} changed after book_program(${id}) (now "
+                              "'${now}', was '${seen}'), and its compile would count it")
+      endif()
+    endforeach()
+    get_property(sources GLOBAL PROPERTY "BOOK_P_${id}_SOURCES")
+    foreach(src IN LISTS sources)
+      foreach(p IN LISTS _BOOK_WATCHED_SOURCE_PROPERTIES)
+        if(changed)
+          break()
+        endif()
+        get_source_file_property(v "${src}" DIRECTORY "${dir}" ${p})
+        if(v AND NOT v STREQUAL "NOTFOUND")
+          file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${src}")
+          set(changed "the source ${rel} of program ${id} has its own ${p} ('${v}')")
+        endif()
+      endforeach()
+    endforeach()
+    if(changed)
+      _book_first_line_of(line "${dir}/CMakeLists.txt")
+      message(FATAL_ERROR
+        "${dir}/CMakeLists.txt:${line}: ${changed}. Its runs would not count the change as an "
+        "input: give SOURCES, LIBS, OPTIONS and DEFINITIONS to book_program itself.")
+    endif()
+  endforeach()
+endfunction()

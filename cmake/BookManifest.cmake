@@ -1,0 +1,118 @@
+# What the configure step hands to the HTML step: the build manifest
+# (book-manifest.json: the source root, the records, each run's record and
+# program, the chapters of this build, the compiled sources, the exercises)
+# and the check-yourself tags (cy-tags.json, from every Catch2 program
+# registered with book_register_catch2_test).
+# Tests: book.sphinx.pytest and book.whole-book read the manifest;
+# book.cy-tags and book.cy-tags.real-catch2 the tags; book.new-chapter both.
+set(BOOK_MANIFEST "${CMAKE_BINARY_DIR}/book-manifest.json")
+set(BOOK_CY_TAGS "${CMAKE_BINARY_DIR}/cy-tags.json")
+set_property(GLOBAL PROPERTY BOOK_CATCH2_TESTS "")
+
+# Every Catch2 program registered as a CTest test, for the check-yourself tags
+# (cy-tags.json). book_catch_test registers its own; a module that adds Catch2
+# tests by hand (the exercises) calls this for each.
+function(book_register_catch2_test test target)
+  set_property(GLOBAL APPEND PROPERTY BOOK_CATCH2_TESTS "${test}")
+  set_property(GLOBAL PROPERTY "BOOK_CT_${test}_TARGET" "${target}")
+endfunction()
+
+# book-manifest.json: what the build declares, for the book's extension.
+function(_book_write_manifest)
+  set(j "{}")
+  foreach(k source_root records_dir diagrams_dir)
+    if(k STREQUAL "source_root")
+      set(v "${CMAKE_SOURCE_DIR}")
+    elseif(k STREQUAL "records_dir")
+      set(v "${BOOK_RECORDS_DIR}")
+    else()
+      set(v "${CMAKE_BINARY_DIR}/diagrams")
+    endif()
+    _book_json_string(v "${v}")
+    string(JSON j SET "${j}" "${k}" "${v}")
+  endforeach()
+  _book_json_string(v "${BOOK_EDITION}")
+  string(JSON j SET "${j}" edition "${v}")
+  set(runs "{}")
+  get_property(names GLOBAL PROPERTY BOOK_RUNS)
+  foreach(name IN LISTS names)
+    get_property(record GLOBAL PROPERTY "BOOK_R_${name}_RECORD")
+    get_property(program GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM")
+    get_property(gpu GLOBAL PROPERTY "BOOK_R_${name}_GPU")
+    get_property(live GLOBAL PROPERTY "BOOK_R_${name}_LIVE")
+    _book_json_string(r "${record}")
+    _book_json_string(p "${program}")
+    set(g false)
+    if(gpu)
+      set(g true)
+    endif()
+    set(l false)
+    if(live)
+      set(l true)
+    endif()
+    _book_json_string(n "${name}")
+    string(JSON runs SET "${runs}" "${name}"
+           "{\"record\": ${r}, \"program\": ${p}, \"gpu\": ${g}, \"live\": ${l}}")
+  endforeach()
+  string(JSON j SET "${j}" runs "${runs}")
+  book_chapter_keys(keys)
+  _book_json_string_array(list ${keys})
+  string(JSON j SET "${j}" chapters "${list}")
+  # The sources every declared program and library compiles (a chapter lists only those,
+  # and the headers its runs' records name as inputs).
+  get_property(compiled GLOBAL PROPERTY BOOK_COMPILED_SOURCES)
+  set(rels "")
+  foreach(f IN LISTS compiled)
+    file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${f}")
+    if(NOT rel MATCHES "^\\.\\./")
+      list(APPEND rels "${rel}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES rels)
+  list(SORT rels)
+  _book_json_string_array(list ${rels})
+  string(JSON j SET "${j}" compiled "${list}")
+  if(BOOK_TESTS)
+    _book_json_string(v "${BOOK_CY_TAGS}")
+    string(JSON j SET "${j}" cy_tags "${v}")
+  else()
+    string(JSON j SET "${j}" cy_tags null)
+  endif()
+  get_property(exercises GLOBAL PROPERTY BOOK_EXERCISES_MANIFEST)
+  if(exercises)
+    _book_json_string(v "${exercises}")
+    string(JSON j SET "${j}" exercises "${v}")
+  else()
+    string(JSON j SET "${j}" exercises null)
+  endif()
+  # Written only when it changes, so that the HTML step re-runs only then.
+  file(GENERATE OUTPUT "${BOOK_MANIFEST}" CONTENT "${j}\n")
+endfunction()
+
+# cy-tags.json: asks every registered, built Catch2 program for its tests and
+# tags (tools/cy-tags.py). It is rewritten only when the tags change, so a
+# test edit relinks and re-lists, and the HTML step runs again only if a tag moved.
+function(_book_cy_tags_rule)
+  if(NOT BOOK_TESTS)
+    return()
+  endif()
+  get_property(tests GLOBAL PROPERTY BOOK_CATCH2_TESTS)
+  set(args "")
+  set(targets "")
+  foreach(t IN LISTS tests)
+    get_property(tgt GLOBAL PROPERTY "BOOK_CT_${t}_TARGET")
+    if(TARGET "${tgt}")
+      list(APPEND args "${t}=$<TARGET_FILE:${tgt}>")
+      list(APPEND targets "${tgt}")
+    endif()
+  endforeach()
+  add_custom_command(
+    OUTPUT "${BOOK_CY_TAGS}.stamp"
+    BYPRODUCTS "${BOOK_CY_TAGS}"
+    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/cy-tags.py" --out "${BOOK_CY_TAGS}"
+            --stamp "${BOOK_CY_TAGS}.stamp" -- ${args}
+    DEPENDS ${targets} "${CMAKE_SOURCE_DIR}/tools/cy-tags.py"
+    COMMENT "Listing the check-yourself tags of ${CMAKE_BINARY_DIR}/cy-tags.json"
+    VERBATIM)
+  add_custom_target(book_cy_tags ALL DEPENDS "${BOOK_CY_TAGS}.stamp")
+endfunction()

@@ -1,0 +1,65 @@
+# The tests book_run adds for each run (where BOOK_TESTS is on): for a GPU run,
+# records.<key>.<run> (the committed recording: present, for this GPU, fresh,
+# its checks holding), gpu.<key>.<run> (the build's live record, checked; skipped
+# where it came from the recording) and, with SANITIZE_ARGS,
+# sanitize.<key>.<run>.<tool>; for a CPU run, run.<key>.<run> (run again, its
+# checks again).
+# Tests: `ctest -L records`, `ctest -L gpu`, the run.* tests; their names are
+# what tools/book and CI select by.
+
+# <common>, <prov>, <args>, <env> and <sanitize_args> are lists (quoted, one
+# argument each): the runner's arguments of the run, its provenance, the
+# program's arguments and environment, and SANITIZE_ARGS.
+function(_book_run_tests name run tgt cuda live record recording timeout
+                         common prov args env sanitize_args)
+  if(NOT BOOK_TESTS)
+    return()
+  endif()
+  string(REPLACE "/" "." tname "${name}")
+  if(cuda)
+    # The committed recording: present, complete, for the right GPU, fresh, and its checks hold.
+    add_test(NAME "records.${tname}"
+             COMMAND bookrun verify ${common} --gpu-model "${BOOK_GPU_MODEL}"
+                     --recording "${recording}")
+    set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
+    # Where the build ran it live: the build's own record, checked (unedited, of
+    # the sources as they are, every check holding in every repeat), never a second
+    # run, which would be timed again beside other tests and thrown away.
+    # Skipped (77) where the build took the recording instead.
+    if(live)
+      add_test(NAME "gpu.${tname}"
+               COMMAND bookrun check ${common} --record "${record}")
+    elseif(BOOK_HAVE_CUDA)
+      add_test(NAME "gpu.${tname}" COMMAND bookrun skip "no GPU: ${name} came from its recording")
+    else()
+      add_test(NAME "gpu.${tname}" COMMAND bookrun skip "no CUDA compiler: ${name} was not built")
+    endif()
+    set_tests_properties("gpu.${tname}" PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77
+                         TIMEOUT ${timeout})
+    if(sanitize_args)
+      foreach(tool memcheck racecheck synccheck initcheck)
+        if(BOOK_HAVE_CUDA AND BOOK_SANITIZER)
+          set(env_args "")
+          foreach(x IN LISTS env)
+            list(APPEND env_args "--env=${x}")
+          endforeach()
+          add_test(NAME "sanitize.${tname}.${tool}"
+                   COMMAND bookrun sanitize --sanitizer "${BOOK_SANITIZER}" --tool ${tool}
+                           ${env_args} -- $<TARGET_FILE:${tgt}> ${sanitize_args})
+        else()
+          add_test(NAME "sanitize.${tname}.${tool}"
+                   COMMAND bookrun skip "no compute-sanitizer: ${name} was not sanitized")
+        endif()
+        set_tests_properties("sanitize.${tname}.${tool}" PROPERTIES LABELS "sanitize;gpu"
+                             SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_GROUPS "gpus:1")
+      endforeach()
+    endif()
+  else()
+    # CPU runs: run again and re-check the expectations.
+    add_test(NAME "run.${tname}"
+             COMMAND bookrun run ${common} ${prov} --timeout ${timeout}
+                     --out "${CMAKE_CURRENT_BINARY_DIR}/test-records/${run}.json"
+                     -- $<TARGET_FILE:${tgt}> ${args})
+    set_tests_properties("run.${tname}" PROPERTIES LABELS "book")
+  endif()
+endfunction()

@@ -1,0 +1,279 @@
+# The runs: book_run (its checks of the call, and the rule that writes its
+# record: run live, or imported from the committed recording), and the order
+# of the GPU runs in the build (_book_order_gpu_runs: the measuring ones alone,
+# after everything else). The tests of a run: cmake/BookRunTests.cmake.
+# Tests: book.bad.cmake-ch93-no-program, -ch94-sanitizer, -ch95-env,
+# -ch96-twice (tests/book/fixtures/cmake); records.*, gpu.*, run.* of every
+# chapter; book.bad.record-* (tools/book record builds book_gpu_runs).
+#
+#   book_run(<run> PROGRAM <name> [ARGS <args>...] [ENV <K=V>...] [TIMEOUT <s>]
+#            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
+#            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
+#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
+#            [SANITIZE_ARGS <args>...] [CHAPTER <key>])
+#       One run of a program whose output the book shows. It writes the run
+#       record <build>/records/<key>/<run>.json, which chapters cite as <run>
+#       (or <key>/<run> from another chapter). CHECKS names the run's
+#       expectations (a JSON file). ENV sets the program's environment.
+#       SASS_FUNCTIONS records each kernel's SASS as the text sass:<kernel>;
+#       NCU_KERNELS profiles every launch of a kernel matching one of the
+#       regexes (in launch order, one ncu run; NCU_ARGS are the program's
+#       arguments for it) and NCU_LABELS names those launches: the results
+#       ncu:<label>:<metric>. SANITIZER runs the program under compute-sanitizer
+#       (memcheck, racecheck, synccheck or initcheck): the tool's report becomes
+#       the text sanitizer:<tool>, its counts the results sanitizer_errors and
+#       sanitizer_warnings, and SANITIZER_EXPECT says whether the run must find
+#       errors (a chapter showing a wrong kernel), errors or warnings (racecheck
+#       files a hazard between lanes of one warp as a warning), or neither. SANITIZE_ARGS adds the tests
+#       sanitize.<key>.<run>.<tool> for all four tools, with these arguments.
+#       CUDA runs come from recordings/<gpu>/<key>/<run>.json where no GPU runs.
+#       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
+set(BOOK_RECORDS_DIR "${CMAKE_BINARY_DIR}/records")
+set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
+    "Where the committed GPU recordings are (recordings/<gpu>/<key>/<run>.json)")
+set(BOOK_RECORDINGS_DIR "${BOOK_RECORDINGS_ROOT}/${BOOK_GPU_SLUG}")
+set(BOOK_SCHEMA "${CMAKE_SOURCE_DIR}/book/record-schema.json")
+set_property(GLOBAL PROPERTY BOOK_RUNS "")
+# GPU runs time kernels: never two at once on one GPU (a Ninja pool of one).
+set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1 book_gpu_shared=4)
+
+function(book_run run)
+  set(where "book_run(${run})")
+  _book_parse(R "${where}"
+    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
+    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS"
+    PROGRAM ${ARGN})
+  if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
+    message(FATAL_ERROR "${where}: a run's name is lower case letters, digits, '-', '_' and '.'")
+  endif()
+  _book_chapter(key "${R_CHAPTER}" "${where}")
+  set(id "${key}/${R_PROGRAM}")
+  get_property(defined GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
+  if(NOT defined)
+    message(FATAL_ERROR "${where}: no program ${id}; declare it with book_program first")
+  endif()
+  set(name "${key}/${run}")
+  get_property(again GLOBAL PROPERTY "BOOK_R_${name}_RECORD")
+  if(again)
+    message(FATAL_ERROR "${where}: chapter ${key} already has a run ${run}")
+  endif()
+  if(NOT R_TIMEOUT)
+    set(R_TIMEOUT 120)
+  endif()
+  if(NOT DEFINED R_REPEATS OR R_REPEATS STREQUAL "")
+    set(R_REPEATS 1)
+  endif()
+  if(NOT R_REPEATS MATCHES "^[1-9][0-9]?$")
+    message(FATAL_ERROR "${where}: REPEATS is how many times the run is made (1 to 99), "
+                        "not '${R_REPEATS}'")
+  endif()
+  if(R_REPEATS GREATER 1 AND R_SANITIZER)
+    message(FATAL_ERROR "${where}: REPEATS is for runs that measure; a run under "
+                        "compute-sanitizer (SANITIZER) is made once")
+  endif()
+  list(APPEND R_SASS_FUNCTIONS ${R_SASS_FUNCTION})
+  list(APPEND R_NCU_KERNELS ${R_NCU_KERNEL})
+  foreach(kv IN LISTS R_ENV)
+    if(NOT kv MATCHES "^[A-Za-z_][A-Za-z0-9_]*=")
+      message(FATAL_ERROR "${where}: ENV takes NAME=VALUE, not '${kv}'")
+    endif()
+  endforeach()
+  get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
+  get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
+  if(NOT cuda AND (R_SASS_FUNCTIONS OR R_NCU_KERNELS OR R_SANITIZER OR R_SANITIZE_ARGS))
+    message(FATAL_ERROR "${where}: SASS_FUNCTIONS, NCU_KERNELS, SANITIZER and SANITIZE_ARGS "
+                        "are for CUDA programs; ${id} has no .cu source")
+  endif()
+  if(R_NCU_LABELS AND NOT R_NCU_KERNELS)
+    message(FATAL_ERROR "${where}: NCU_LABELS names the launches that NCU_KERNELS profiles; "
+                        "give NCU_KERNELS")
+  endif()
+  if(R_NCU_KERNELS AND NOT R_NCU_METRICS)
+    message(FATAL_ERROR "${where}: NCU_KERNELS needs NCU_METRICS (the metrics to record)")
+  endif()
+  set(sanitizer_id "")
+  if(R_SANITIZER OR R_SANITIZER_EXPECT)
+    if(NOT R_SANITIZER MATCHES "^(memcheck|racecheck|synccheck|initcheck)$")
+      message(FATAL_ERROR "${where}: SANITIZER is memcheck, racecheck, synccheck or initcheck, "
+                          "not '${R_SANITIZER}'")
+    endif()
+    if(NOT R_SANITIZER_EXPECT MATCHES "^(errors|warnings|clean)$")
+      message(FATAL_ERROR "${where}: SANITIZER ${R_SANITIZER} needs SANITIZER_EXPECT errors "
+                          "(the run must find at least one error), warnings (at least one error "
+                          "or warning) or clean (neither)")
+    endif()
+    set(sanitizer_id --sanitizer-tool "${R_SANITIZER}" --sanitizer-expect "${R_SANITIZER_EXPECT}")
+  endif()
+
+  set(record "${BOOK_RECORDS_DIR}/${key}/${run}.json")
+  _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
+  set(common --name "${name}" ${hash_args} ${sanitizer_id} --repeats ${R_REPEATS})
+  set(deps bookrun "${BOOK_SCHEMA}")
+  if(R_CHECKS)
+    get_filename_component(R_CHECKS "${R_CHECKS}" ABSOLUTE)
+    if(NOT EXISTS "${R_CHECKS}")
+      message(FATAL_ERROR "${where}: CHECKS file ${R_CHECKS} does not exist")
+    endif()
+    list(APPEND common --checks "${R_CHECKS}")
+    list(APPEND deps "${R_CHECKS}")
+  endif()
+  set(prov --provenance "cxx=${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}")
+  if(cuda AND BOOK_HAVE_CUDA)
+    list(APPEND prov --provenance "nvcc=${CMAKE_CUDA_COMPILER_VERSION}")
+  endif()
+  set(tool_args "")
+  if(cuda AND BOOK_NVIDIA_SMI)
+    list(APPEND tool_args --nvidia-smi "${BOOK_NVIDIA_SMI}")
+  endif()
+  if(R_SANITIZER AND BOOK_HAVE_CUDA)
+    if(BOOK_SANITIZER)
+      list(APPEND tool_args --sanitizer "${BOOK_SANITIZER}")
+    elseif(BOOK_GPU_LIVE)
+      message(FATAL_ERROR "${where}: SANITIZER needs compute-sanitizer, which is not in the "
+                          "CUDA Toolkit found (${CMAKE_CUDA_COMPILER})")
+    endif()
+  endif()
+
+  set(live OFF)
+  if(NOT cuda OR BOOK_GPU_LIVE)
+    set(live ON)
+  endif()
+  set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
+  if(live)
+    set(extra "")
+    if(cuda AND R_SASS_FUNCTIONS)
+      if(NOT BOOK_CUOBJDUMP)
+        message(FATAL_ERROR "${where}: SASS_FUNCTIONS needs cuobjdump, not found beside nvcc")
+      endif()
+      list(APPEND extra --cuobjdump "${BOOK_CUOBJDUMP}")
+      foreach(f IN LISTS R_SASS_FUNCTIONS)
+        list(APPEND extra --sass-function "${f}")
+      endforeach()
+    endif()
+    if(cuda AND R_NCU_KERNELS)
+      if(NOT BOOK_NCU)
+        message(FATAL_ERROR "${where}: NCU_KERNELS needs Nsight Compute (ncu), not found")
+      endif()
+      list(JOIN R_NCU_METRICS "," metrics)
+      list(APPEND extra --ncu "${BOOK_NCU}" --ncu-metrics "${metrics}")
+      foreach(k IN LISTS R_NCU_KERNELS)
+        list(APPEND extra --ncu-kernel "${k}")
+      endforeach()
+      if(R_NCU_LABELS)
+        list(JOIN R_NCU_LABELS "," labels)
+        list(APPEND extra --ncu-labels "${labels}")
+      endif()
+      foreach(x IN LISTS R_NCU_ARGS)
+        list(APPEND extra "--ncu-arg=${x}")
+      endforeach()
+    endif()
+    # A GPU run that measures (REPEATS, or profiled by Nsight Compute) has the
+    # GPU and the host to itself (the pool book_gpu, of one); the others (checks
+    # of correctness, sanitizer reports, SASS) share it, four at a time, once
+    # the measuring runs are done. bookrun refuses a run that reports a time
+    # without declaring REPEATS.
+    set(timed OFF)
+    if(cuda AND (R_REPEATS GREATER 1 OR R_NCU_KERNELS))
+      set(timed ON)
+    endif()
+    set(pool "")
+    if(timed)
+      set(pool JOB_POOL book_gpu)
+    elseif(cuda)
+      set(pool JOB_POOL book_gpu_shared)
+    endif()
+    add_custom_command(
+      OUTPUT "${record}"
+      ${pool}
+      COMMAND bookrun run ${common} ${prov} ${tool_args} ${extra} --timeout ${R_TIMEOUT}
+              --out "${record}" --depfile "${record}.d" -- $<TARGET_FILE:${tgt}> ${R_ARGS}
+      DEPENDS ${tgt} ${deps}
+      DEPFILE "${record}.d"
+      COMMENT "Running ${name}"
+      VERBATIM)
+  else()
+    add_custom_command(
+      OUTPUT "${record}"
+      COMMAND bookrun import ${common} --gpu-model "${BOOK_GPU_MODEL}"
+              --recording "${recording}" --out "${record}" --depfile "${record}.d"
+      DEPENDS ${deps}
+      DEPFILE "${record}.d"
+      COMMENT "Using the recording of ${name} (${BOOK_GPU_MODEL})"
+      VERBATIM)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY BOOK_RUNS "${name}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_RECORD" "${record}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM" "${id}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU" "${cuda}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_LIVE" "${live}")
+  string(REPLACE "/" "." tname "${name}")
+  # A target per run gives the record's rule a home, so the HTML step (in
+  # another directory) can depend on the file itself.
+  add_custom_target("record.${tname}" ALL DEPENDS "${record}")
+  if(live AND timed)
+    # A GPU run times kernels: _book_order_gpu_runs makes it wait until everything
+    # else has been compiled and run, so that nothing competes with it for the host.
+    set_property(GLOBAL APPEND PROPERTY BOOK_GPU_RECORD_TARGETS "record.${tname}")
+  elseif(live AND cuda)
+    # ... and the GPU runs that time nothing wait for those that do.
+    set_property(GLOBAL APPEND PROPERTY BOOK_GPU_SHARED_TARGETS "record.${tname}")
+  endif()
+  _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}"
+                  "${R_TIMEOUT}" "${common}" "${prov}" "${R_ARGS}" "${R_ENV}" "${R_SANITIZE_ARGS}")
+endfunction()
+
+# Every target that compiles something, in `dir` and below it.
+function(_book_compile_targets out dir)
+  set(found "")
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|OBJECT_LIBRARY|MODULE_LIBRARY)$")
+      list(APPEND found ${t})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _book_compile_targets(below "${sub}")
+    list(APPEND found ${below})
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
+# GPU runs that measure time kernels on a quiet host: none starts before every
+# program, test and library is compiled, every CPU run has run and every output
+# registered in BOOK_BEFORE_GPU_OUTPUTS (the diagrams) is made; and they run one
+# at a time (the pool book_gpu). The GPU runs that time nothing come after them.
+# Targets: book_before_gpu (all of that), book_gpu_runs (every live GPU run that
+# measures; `tools/book record` builds it alone with -j 1).
+# Called at the end of the top-level CMakeLists.txt (book_finish defers it), when
+# every target exists.
+function(_book_order_gpu_runs)
+  get_property(gpu_records GLOBAL PROPERTY BOOK_GPU_RECORD_TARGETS)
+  if(NOT gpu_records)
+    return()
+  endif()
+  _book_compile_targets(compiled "${CMAKE_SOURCE_DIR}")
+  add_custom_target(book_compiled)
+  add_dependencies(book_compiled ${compiled})
+  get_property(outputs GLOBAL PROPERTY BOOK_BEFORE_GPU_OUTPUTS)
+  add_custom_target(book_before_gpu DEPENDS ${outputs})
+  add_dependencies(book_before_gpu book_compiled)
+  get_property(names GLOBAL PROPERTY BOOK_RUNS)
+  foreach(name IN LISTS names)
+    get_property(gpu GLOBAL PROPERTY "BOOK_R_${name}_GPU")
+    if(NOT gpu)
+      string(REPLACE "/" "." tname "${name}")
+      add_dependencies(book_before_gpu "record.${tname}")
+    endif()
+  endforeach()
+  add_custom_target(book_gpu_runs)
+  foreach(t IN LISTS gpu_records)
+    add_dependencies(${t} book_before_gpu)
+    add_dependencies(book_gpu_runs ${t})
+  endforeach()
+  get_property(shared GLOBAL PROPERTY BOOK_GPU_SHARED_TARGETS)
+  foreach(t IN LISTS shared)
+    add_dependencies(${t} book_gpu_runs)
+  endforeach()
+endfunction()
