@@ -119,10 +119,20 @@
     });
     layout();
     var pending = null;
-    window.addEventListener("resize", function () {
+    function later() {
       if (pending) cancelAnimationFrame(pending);
       pending = requestAnimationFrame(layout);
+    }
+    window.addEventListener("resize", later);
+    // What is shown changes with the theme (a plot's light or dark drawing) and
+    // the media: mark again when the reader toggles the theme, the system's
+    // preference changes, or the page is printed.
+    new MutationObserver(later).observe(document.body, {attributes: true, attributeFilter: ["data-theme"]});
+    ["(prefers-color-scheme: dark)", "print"].forEach(function (query) {
+      var list = window.matchMedia(query);
+      if (list.addEventListener) list.addEventListener("change", later);
     });
+    window.addEventListener("beforeprint", layout);
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(layout);
     window.addEventListener("load", layout);
   }

@@ -3,7 +3,7 @@
 Chromium, as a reader would, and fail on anything a reader would hit.
 
     check_site.py --html <html folder> [--out <folder>] [--pages a.html,b.html]
-                  [--widths 1280,390] [--themes light,dark] [--no-shots]
+                  [--widths 1280,390] [--themes light,dark] [--every-view] [--jobs N]
 
 The site is served over HTTP on 127.0.0.1 (a port of its own) and driven with
 Selenium and chromium-driver. Every page is opened at each width (a 1280 px
@@ -11,7 +11,15 @@ window, a 390 px phone) in each theme (THEMES): "light" and "dark" (chosen by
 the reader, the system light), "auto-light" and "auto-dark" (the reader left
 furo's "auto": the system's preference decides), and "print" and "print-dark"
 (a reader who chose dark prints the page, on a light and on a dark system:
-paper is always light). A page
+paper is always light); views() says which pages are opened in which.
+
+A page is loaded once, in its first view; for each other view the same tab is
+resized (DevTools' device metrics) and the theme set as furo's toggle sets it,
+with the system's preference and the media emulated (Emulation.setEmulatedMedia),
+as a reader turns a phone or toggles the theme. The pages take turns at the
+width they are loaded at, so both a fresh load and a resize are checked at each
+width. All the checks of a view run in the page as one script (PAGE_CHECKS).
+--jobs browsers (default 2) check pages side by side. A page
 fails on:
 
   - a console error (a script that throws, a resource that fails to load);
@@ -55,6 +63,7 @@ Exit status 0 when every page passes, 1 otherwise (each problem named as
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import functools
 import html.parser
 import http.server
@@ -90,7 +99,10 @@ THEMES = {
     "print-dark": ("dark", "dark", "print", "light"),
 }
 PAGE_CHECKS = "const THEME_LOOKS = " + json.dumps({k: v[3] for k, v in THEMES.items()}) + ";\n" + r"""
-const [chosen, width, measureFigures, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
+// measured: at the column width, the drawings (their src) already measured (a
+// drawing's text does not change with the theme or the page: each is measured
+// once); null at other widths.
+const [chosen, width, measured, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
 const phone = width < 600, MIN_PHONE_TEXT_PX = 9;
 // What the page must look like: printed, always light; else what the reader chose,
 // or in "auto" what the system prefers.
@@ -230,7 +242,9 @@ async function smallestText(img) {
         if (theme === 'dark' && !isDark) say(`the dark theme shows a plot's light drawing: ${src}`);
         if (theme === 'light' && isDark) say(`the light theme shows a plot's dark drawing: ${src}`);
       }
-      if (measureFigures && /\.svg(\?|$)/.test(img.currentSrc || img.src)) {
+      if (measured && /\.svg(\?|$)/.test(img.currentSrc || img.src)) {
+        if (measured.includes(src)) continue;
+        measured.push(src);
         const r = await smallestText(img);
         out.figures.push({src: src, width: img.getBoundingClientRect().width, min: r.min, what: r.what});
         if (r.error) say(`a figure could not be measured (${r.error}): ${src}`);
@@ -315,12 +329,13 @@ async function smallestText(img) {
     // Anything else that hides part of its content sideways: a box that clips
     // or scrolls (a table's wrapper, the article) with content wider than it.
     for (const el of document.querySelectorAll('article, article *')) {
-      if (el.tagName === 'PRE' || !shown(el)) continue;
+      if (el.tagName === 'PRE') continue;
       const ox = getComputedStyle(el).overflowX;
+      if (ox === 'visible' || el.scrollWidth <= el.clientWidth + 1 || !shown(el)) continue;
       const cue = el.previousElementSibling;
       const visiblyScrolls = ['auto', 'scroll'].includes(ox) && el.classList.contains('book-scrolls') &&
                              cue && cue.classList.contains('book-scroll-cue') && shown(cue);
-      if (ox !== 'visible' && el.scrollWidth > el.clientWidth + 1 && !visiblyScrolls)
+      if (!visiblyScrolls)
         say(`content is hidden sideways (${el.scrollWidth} px of content in ${el.clientWidth} px, ` +
             `overflow ${ox}): ${describe(el.firstElementChild || el)}`);
     }
@@ -331,21 +346,28 @@ async function smallestText(img) {
     const article = document.querySelector('article');
     if (article) {
       const edge = Math.min(window.innerWidth, (article.parentElement || article).getBoundingClientRect().right);
-      const scrolls = (n) => { for (let p = n.parentElement; p && p !== article; p = p.parentElement)
-                                 if (getComputedStyle(p).overflowX !== 'visible') return true; return false; };
+      // (Whether a box between the node and the article clips or scrolls, each box
+      // asked once.)
+      const clips = new Map();
+      const scrolls = (n) => {
+        const p = n.parentElement;
+        if (!p || p === article) return false;
+        if (!clips.has(p)) clips.set(p, getComputedStyle(p).overflowX !== 'visible' || scrolls(p));
+        return clips.get(p);
+      };
       const past = new Map();  // block -> how far its content reaches past the edge
       const note = (el, right) => { const block = el.closest('table, pre, figure, p, li, dt, dd, h1, h2, h3, h4, h5, h6') || el;
                                     past.set(block, Math.max(past.get(block) || 0, right - edge)); };
       const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
       for (let t = walker.nextNode(); t; t = walker.nextNode()) {
         const el = t.parentElement;
         // (A <pre> is measured above; its wrapped lines' trailing spaces hang
         // past its edge, unseen.)
-        if (!t.textContent.trim() || !el || !shown(el) || el.closest('.headerlink, pre') || scrolls(t)) continue;
-        const range = document.createRange();
+        if (!el || el.closest('.headerlink, pre') || !t.textContent.trim()) continue;
         range.selectNodeContents(t);
         const right = range.getBoundingClientRect().right;
-        if (right > edge + 1) note(el, right);
+        if (right > edge + 1 && shown(el) && !scrolls(t)) note(el, right);
       }
       for (const img of article.querySelectorAll('img'))
         if (shown(img) && !scrolls(img) && img.getBoundingClientRect().right > edge + 1) note(img, img.getBoundingClientRect().right);
@@ -554,20 +576,31 @@ def console_problems(driver) -> list:
     return [f"console error: {e['message']}" for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 
 
-def capture(driver, path: str, element=None) -> None:
-    """A PNG of the viewport, or of one element (the page scrolled to it)."""
+def capture(driver, path: str, selector: str | None = None) -> bool:
+    """A PNG of the first screen of the page, or of the first shown element that
+    matches selector (the page scrolled to it); False where none is shown. Only
+    an element taller than the window is captured beyond it (which lays out the
+    whole page again: slow on a chapter)."""
     import base64
-    params = {"format": "png"}
-    if element is not None:
-        r = driver.execute_script(
-            "arguments[0].scrollIntoView({block: 'start'});"
-            "const r = arguments[0].getBoundingClientRect();"
-            "return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];", element)
+    params = {"format": "png", "optimizeForSpeed": True}
+    r = driver.execute_script(
+        "const el = arguments[0] && Array.from(document.querySelectorAll(arguments[0]))"
+        "  .find((e) => e.offsetWidth || e.offsetHeight || e.getClientRects().length);"
+        "if (!arguments[0]) { window.scrollTo({top: 0, left: 0, behavior: 'instant'}); return []; }"
+        "if (!el) return null;"
+        "el.scrollIntoView({block: 'start', behavior: 'instant'});"
+        "const r = el.getBoundingClientRect();"
+        "return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height, window.innerHeight];",
+        selector)
+    if r is None:
+        return False
+    if r:
         params.update(clip={"x": r[0], "y": r[1], "width": r[2], "height": r[3], "scale": 1},
-                      captureBeyondViewport=True)
+                      captureBeyondViewport=r[3] > r[4])
     data = driver.execute_cdp_cmd("Page.captureScreenshot", params)["data"]
     with open(path, "wb") as f:
         f.write(base64.b64decode(data))
+    return True
 
 
 def wait_ready(driver) -> None:
@@ -622,6 +655,166 @@ def views(pages: list, theme: str, width: int, explicit: bool, every: bool) -> l
     return [p for p in pages if p == "index.html" or (os.path.basename(p).startswith("ch") and "/" not in p)]
 
 
+def plan(pages: list, themes: list, widths: list, explicit: bool, every: bool) -> list:
+    """[(page, [(width, theme), ...])]: each page with the views views() opens it
+    in. A page is loaded once, in its first view; the others are set on the
+    loaded page: a width as a window resized (or a phone turned) to it, a theme
+    as furo's toggle sets it. So that both ways are checked at every width, the
+    pages take turns at the width they are loaded at (with several widths), and
+    "dark" comes first where a page has it: the pages shown in both are loaded
+    with each choice stored, light (the pages shown in light only) and dark."""
+    out = []
+    for i, page in enumerate(pages):
+        first = widths[i % len(widths)]
+        order = []
+        for width in [first] + [w for w in widths if w != first]:
+            mine = [t for t in themes if page in views(pages, t, width, explicit, every)]
+            if "dark" in mine:
+                mine = ["dark"] + [t for t in mine if t != "dark"]
+            order += [(width, t) for t in mine]
+        if order:
+            out.append((page, order))
+    return out
+
+
+#: What furo's theme toggle does (its setTheme): the choice stored and set on
+#: <body>; then two frames, for what the page does on a change (book.js marks
+#: its blocks again on the next frame).
+SET_THEME = """
+const [choice, done] = arguments;
+try { localStorage.setItem('theme', choice); } catch (e) {}
+document.body.dataset.theme = choice;
+window.scrollTo({top: 0, left: 0, behavior: 'instant'});  // (as a page starts: at its top)
+requestAnimationFrame(() => requestAnimationFrame(() =>
+  (document.fonts ? document.fonts.ready : Promise.resolve()).then(() => done())));
+"""
+
+
+class Shared:
+    """What the browsers find, together: problems per page (by its place in the
+    plan), the figures measured, the pages whose links were checked, the
+    screenshots of figures taken, and the time spent."""
+
+    def __init__(self, root: str, origin: str, server, shots):
+        self.root, self.origin, self.server, self.shots = root, origin, server, shots
+        self.lock = threading.Lock()
+        self.found = {}
+        self.figures = {}
+        self.link_problems = {}
+        self.archives = set()
+        self.checked_links = set()
+        self.shot_figures = set()
+        self.opened = self.loads = 0
+        self.spent = dict.fromkeys(("starting the browsers", "opening", "checking", "screenshots",
+                                    "searching"), 0.0)
+
+    def claim(self, kind: str, key) -> bool:
+        """True the first time (kind, key) is asked for: that caller does it."""
+        with self.lock:
+            done = self.__dict__[kind]
+            if key in done:
+                return False
+            done.add(key)
+            return True
+
+
+class Browser:
+    """One Chromium session (its own profile) and the state of its tab: the width
+    shown and the theme stored for the next page it loads."""
+
+    def __init__(self, shared: Shared):
+        self.shared = shared
+        self.profile = tempfile.mkdtemp(prefix="book-site-test-")
+        self.driver = start_browser(self.profile)
+        self.driver.get("about:blank")
+        self.network = Network(shared.origin)
+        self.driver.get_log("browser")
+        self.driver.get_log("performance")
+        self.stored = None  # the theme the reader chose, as a new page finds it in localStorage
+        self.script_id = None
+        self.width = None
+
+    def close(self):
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+    def check_page(self, page: str, page_views: list) -> list:
+        """The page in each of its views [(width, theme)]: loaded in the first,
+        then resized and its theme set for each other. The problems found."""
+        sh, driver = self.shared, self.driver
+        problems = []
+        for n, (width, theme) in enumerate(page_views):
+            choice, system, media, _looks = THEMES[theme]
+            where = f"{page} [{theme} {width}px]"
+            t0 = time.monotonic()
+            if width != self.width:
+                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": HEIGHTS.get(width, 900), "deviceScaleFactor": 1,
+                    "mobile": width < 600})
+                self.width = width
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": media, "features": [
+                {"name": "prefers-color-scheme", "value": system}]})
+            if n == 0:
+                # Loaded in its first view: the reader's choice is read from
+                # localStorage by furo's own script as the page starts.
+                if choice != self.stored:
+                    if self.script_id:
+                        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                                               {"identifier": self.script_id})
+                    self.script_id = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+                        "source": f"try {{ localStorage.setItem('theme', '{choice}'); }} catch (e) {{}}"
+                    })["identifier"]
+                    self.stored = choice
+                driver.get(sh.server.url(page))
+                wait_ready(driver)
+            else:
+                driver.execute_async_script(SET_THEME, choice)
+            t1 = time.monotonic()
+            with sh.lock:
+                measured = sorted(sh.figures) if width == COLUMN_WIDTH else None
+            report = driver.execute_async_script(PAGE_CHECKS, theme, width, measured)
+            found = list(report["problems"])
+            found += console_problems(driver)
+            found += self.network.problems(driver)
+            problems += [f"{where}: {p}" for p in found]
+            with sh.lock:
+                sh.opened += 1
+                sh.loads += n == 0
+                for fig in report["figures"]:
+                    sh.figures.setdefault(fig["src"], fig)
+                sh.archives.update(h for h in report["links"]
+                                   if h.split("?")[0].endswith((".tar.gz", ".tgz", ".zip")))
+            if sh.claim("checked_links", page):
+                faults = [f"{page}: invalid HTML: {fault}"
+                          for fault in parsed(os.path.join(sh.root, page)).unbalanced[:3]]
+                for href in sorted(set(report["links"])):
+                    issue = check_link(sh.root, sh.origin, page, href)
+                    if issue:
+                        faults.append(f"{page}: {issue}")
+                with sh.lock:
+                    for fault in faults:
+                        sh.link_problems.setdefault(fault, None)
+            t2 = time.monotonic()
+            if sh.shots and os.path.basename(page).startswith("ch"):
+                stem = os.path.splitext(page)[0].replace("/", "_")
+                capture(driver, os.path.join(sh.shots, f"{stem}-{theme}-{width}.png"))
+                if width == COLUMN_WIDTH:
+                    for kind in ("diagram", "plot"):
+                        if sh.claim("shot_figures", (kind, theme)) and not capture(
+                                driver, os.path.join(sh.shots, f"figure-{kind}-{theme}.png"),
+                                f"figure.book-{kind}"):
+                            with sh.lock:
+                                sh.shot_figures.discard((kind, theme))  # none here: the next page's
+            t3 = time.monotonic()
+            with sh.lock:
+                sh.spent["opening"] += t1 - t0
+                sh.spent["checking"] += t2 - t1
+                sh.spent["screenshots"] += t3 - t2
+        return problems
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--html", required=True)
@@ -631,6 +824,8 @@ def main() -> int:
     ap.add_argument("--themes", default=",".join(THEMES))
     ap.add_argument("--every-view", action="store_true",
                     help="every page in every theme and width (default: see views())")
+    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                    help="browsers checking pages side by side (default: 2, or 1 on one core)")
     a = ap.parse_args()
     started = time.monotonic()
     root = os.path.abspath(a.html)
@@ -652,6 +847,10 @@ def main() -> int:
                        for d, _dirs, files in os.walk(root) for f in files if f.endswith(".html"))
     widths = [int(w) for w in a.widths.split(",")]
     themes = a.themes.split(",")
+    for theme in themes:
+        if theme not in THEMES:
+            print(f"check_site: unknown theme {theme} ({', '.join(THEMES)})", file=sys.stderr)
+            return 1
     shots = os.path.join(a.out, "shots") if a.out else None
     if shots:
         shutil.rmtree(shots, ignore_errors=True)
@@ -659,82 +858,54 @@ def main() -> int:
 
     server = Server(root)
     origin = f"http://127.0.0.1:{server.port}"
-    profile = tempfile.mkdtemp(prefix="book-site-test-")
-    problems, figures, link_problems, archives = [], {}, {}, set()
-    opened = 0
-    driver = None
+    work = plan(pages, themes, widths, explicit=bool(a.pages), every=a.every_view)
+    jobs = max(1, min(a.jobs, len(work)))
+    shared = Shared(root, origin, server, shots)
+    browsers = []
     try:
-        driver = start_browser(profile)
-        driver.get("about:blank")
-        network = Network(origin)
-        driver.get_log("browser")
-        driver.get_log("performance")
-        script_id = None
-        checked_links = set()
-        shot_figures = set()
-        for width in widths:
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-                "width": width, "height": HEIGHTS.get(width, 900), "deviceScaleFactor": 1,
-                "mobile": width < 600})
-            for theme in themes:
-                if theme not in THEMES:
-                    print(f"check_site: unknown theme {theme} ({', '.join(THEMES)})", file=sys.stderr)
-                    return 1
-                choice, system, media, _looks = THEMES[theme]
-                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": media, "features": [
-                    {"name": "prefers-color-scheme", "value": system}]})
-                if script_id:
-                    driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script_id})
-                script_id = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
-                    "source": f"try {{ localStorage.setItem('theme', '{choice}'); }} catch (e) {{}}"})["identifier"]
-                for page in views(pages, theme, width, explicit=bool(a.pages), every=a.every_view):
-                    where = f"{page} [{theme} {width}px]"
-                    opened += 1
-                    driver.get(server.url(page))
-                    wait_ready(driver)
-                    report = driver.execute_async_script(PAGE_CHECKS, theme, width, width == COLUMN_WIDTH)
-                    found = list(report["problems"])
-                    found += console_problems(driver)
-                    found += network.problems(driver)
-                    problems += [f"{where}: {p}" for p in found]
-                    for fig in report["figures"]:
-                        figures.setdefault(fig["src"], fig)
-                    archives.update(h for h in report["links"] if h.split("?")[0].endswith((".tar.gz", ".tgz", ".zip")))
-                    if page not in checked_links:
-                        checked_links.add(page)
-                        for fault in parsed(os.path.join(root, page)).unbalanced[:3]:
-                            link_problems.setdefault(f"{page}: invalid HTML: {fault}", None)
-                        for href in sorted(set(report["links"])):
-                            issue = check_link(root, origin, page, href)
-                            if issue:
-                                link_problems.setdefault(f"{page}: {issue}", None)
-                    if shots and os.path.basename(page).startswith("ch"):
-                        stem = os.path.splitext(page)[0].replace("/", "_")
-                        capture(driver, os.path.join(shots, f"{stem}-{theme}-{width}.png"))
-                        if width == COLUMN_WIDTH:
-                            for kind in ("diagram", "plot"):
-                                if (kind, theme) in shot_figures:
-                                    continue
-                                els = [e for e in driver.find_elements(
-                                    "css selector", f"figure.book-{kind}") if e.is_displayed()]
-                                if els:
-                                    capture(driver, os.path.join(shots, f"figure-{kind}-{theme}.png"), els[0])
-                                    shot_figures.add((kind, theme))
+        # The browsers start together; then each takes the next page to check
+        # (the heaviest first: the chapters) until none is left.
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            browsers = list(pool.map(lambda _n: Browser(shared), range(jobs)))
+        shared.spent["starting the browsers"] = time.monotonic() - t0
+        # (A page's weight: its size times its views.)
+        queue = sorted(range(len(work)), key=lambda i: (
+            -os.path.getsize(os.path.join(root, work[i][0])) * len(work[i][1]), i))
+        lock = threading.Lock()
+
+        def run(browser):
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    i = queue.pop(0)
+                page, page_views = work[i]
+                shared.found[i] = browser.check_page(page, page_views)
+
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            for f in [pool.submit(run, b) for b in browsers]:
+                f.result()
+        problems = [p for i in range(len(work)) for p in shared.found.get(i, [])]
         if os.path.isfile(os.path.join(root, "search.html")) and not a.pages:
-            problems += search_problems(driver, server)
+            t0 = time.monotonic()
+            problems += search_problems(browsers[0].driver, server)
+            shared.spent["searching"] = time.monotonic() - t0
         for p in server.failed:
             problems.append(f"the server answered {p[0]} for {p[1]}")
     finally:
-        if driver is not None:
-            driver.quit()
+        for b in browsers:
+            b.close()
         server.close()
-        shutil.rmtree(profile, ignore_errors=True)
+    figures, link_problems, archives = shared.figures, shared.link_problems, shared.archives
+    opened, loads, spent = shared.opened, shared.loads, shared.spent
 
     problems += list(link_problems)
     problems += archive_problems(root, origin, archives)
     elapsed = time.monotonic() - started
     print(f"check_site: {len(pages)} pages, {len(widths)} widths, {len(themes)} themes: "
-          f"{opened} page views in {elapsed:.1f} s")
+          f"{opened} page views ({loads} page loads) in {elapsed:.1f} s, {jobs} browser{'s' if jobs > 1 else ''}")
+    print("  time in each browser, summed: " + ", ".join(f"{k} {v:.1f} s" for k, v in spent.items()))
     for src, fig in sorted(figures.items()):
         size = f"{fig['min']:.1f} px" if fig.get("min") is not None else "no text"
         print(f"  figure {src}: {fig['width']:.0f} px wide at {COLUMN_WIDTH} px, smallest text {size}")
