@@ -4,6 +4,7 @@ pdftoppm, and none of them blank.
 
     check_pdf.py --pdf <book.pdf> [--log <book.log>] [--min-pages N]
                  [--expect-text TEXT]... [--titles-from <chapters folder>] [--out <folder>]
+                 [--glossary-of <glossary.html>] [--tagged]
 
 Fails when the PDF cannot be read, when its page count differs from the one
 XeLaTeX reported in <book.log> ("Output written on book.pdf (N pages"), is
@@ -13,8 +14,11 @@ when the log reports a character missing from the fonts (XeLaTeX drops such
 a glyph silently: a "⌈" would vanish from the page); or when an --expect-text
 is not in the PDF's text (pdftotext). --titles-from expects the title (first
 line, "# ...") of every page of the book's sources in the text, and at least
-one page per source page more than their number (the title page). The PNGs go
-to <out> (default: a temporary folder, removed).
+one page per source page more than their number (the title page).
+--glossary-of: the site's glossary page; the PDF must hold the same glossary,
+every term of it, in order, after the PDF's heading "Glossary" at the end of
+the book. --tagged: the PDF must be tagged (pdfinfo's "Tagged: yes"). The PNGs
+go to <out> (default: a temporary folder, removed).
 """
 import argparse
 import glob
@@ -35,6 +39,31 @@ def pages_of(pdf: str) -> int:
     if out.returncode != 0 or not m:
         raise SystemExit(f"check_pdf: pdfinfo cannot read {pdf}: {out.stderr.strip()}")
     return int(m.group(1))
+
+
+def glossary_terms(path: str) -> list:
+    """The terms (<dt>) of the site's glossary page, in order."""
+    import html
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    return [html.unescape(re.sub(r"<[^>]+>", "", t)).strip()
+            for t in re.findall(r"<dt[^>]*>(.*?)</dt>", page, re.S)]
+
+
+def glossary_problems(flat: str, terms: list) -> list:
+    """The PDF's text (plain()) holds its glossary, after the last heading
+    "Glossary": each term in turn."""
+    if not terms:
+        return ["the site's glossary lists no term"]
+    at = flat.rfind("Glossary ")
+    if at < 0:
+        return ["the PDF has no glossary"]
+    for term in terms:
+        found = flat.find(plain(term), at)
+        if found < 0:
+            return [f"the PDF's glossary lacks the term \"{term}\" (of {len(terms)} in the site's)"]
+        at = found + len(plain(term))
+    return []
 
 
 def plain(text: str) -> str:
@@ -65,6 +94,8 @@ def main() -> int:
     ap.add_argument("--expect-text", action="append", default=[])
     ap.add_argument("--titles-from")
     ap.add_argument("--out")
+    ap.add_argument("--glossary-of")
+    ap.add_argument("--tagged", action="store_true")
     a = ap.parse_args()
     if a.titles_from:
         sources = sorted(glob.glob(os.path.join(a.titles_from, "*.md")))
@@ -84,6 +115,11 @@ def main() -> int:
         return 1
     problems = []
     pages = pages_of(a.pdf)
+    if a.tagged:
+        info = subprocess.run(["pdfinfo", a.pdf], capture_output=True, text=True).stdout
+        if not re.search(r"^Tagged:\s+yes", info, re.M):
+            problems.append("the PDF is not tagged (pdfinfo: "
+                            f"{(re.findall(r'^Tagged:.*', info, re.M) or ['no Tagged line'])[0].strip()})")
     if pages < a.min_pages:
         problems.append(f"the PDF has {pages} pages, fewer than the {a.min_pages} its contents need")
     if a.log:
@@ -118,6 +154,10 @@ def main() -> int:
         for want in a.expect_text:
             if plain(want) not in flat:
                 problems.append(f"the PDF's text does not contain \"{want}\"")
+        if a.glossary_of:
+            problems += glossary_problems(plain(subprocess.run(["pdftotext", a.pdf, "-"], capture_output=True,
+                                                               text=True).stdout),
+                                          glossary_terms(a.glossary_of))
     finally:
         if not a.out:
             shutil.rmtree(out, ignore_errors=True)

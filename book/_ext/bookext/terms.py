@@ -2,8 +2,8 @@
 (book/STYLE.md), so each bold term in a chapter's running text becomes an
 index entry pointing there: the PDF's index and the site's index page list
 the book's vocabulary, not only the library's API. The same terms make the
-glossary (glossary.html, linked from every page's sidebar): each term with the
-sentence that defines it, linked to where it does.
+glossary (glossary.html, linked from every page's sidebar, and the PDF's last
+chapter): each term with the sentence that defines it, linked to where it does.
 
 A bold phrase counts as a term when it stands in a paragraph of a section (not
 in a list, a table, a box, an exercise or a question), has at most four words
@@ -197,6 +197,42 @@ def collect_glossary(app):
     yield "glossary", {"title": "Glossary", "body": body, "parents": [], "display_toc": False}, "page.html"
 
 
+def latex_glossary(app, doctree, docname) -> None:
+    """doctree-resolved of the PDF's one document: the glossary as its last
+    chapter (before the index), each definition linked to where the chapter
+    gives it, with its page (latex_show_pagerefs)."""
+    if app.builder.format != "latex" or docname != app.config.root_doc:
+        return
+    entries = glossary_entries(app)
+    if not entries:
+        return
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if top is None:
+        return
+    section = nodes.section(ids=["glossary"], names=["glossary"], classes=["book-glossary"])
+    section += nodes.title("Glossary", "Glossary")
+    section += nodes.paragraph(text="The terms the chapters define, each with the sentence that defines "
+                                    "it and where it does. The index lists every place a concept is "
+                                    "discussed.")
+    items = nodes.definition_list(classes=["glossary", "book-glossary"])
+    for term, page, anchor, sentence in entries:
+        title = app.env.titles[page].astext() if page in app.env.titles else page
+        item = nodes.definition_list_item()
+        item += nodes.term(term, term, ids=[f"glossary-{anchor}"])
+        para = nodes.paragraph()
+        para += nodes.Text(sentence + " See ")
+        ref = nodes.reference("", "", internal=True, refuri=f"%{page}#{anchor}")
+        ref += nodes.Text(title)
+        para += ref
+        para += nodes.Text(".")
+        definition = nodes.definition()
+        definition += para
+        item += definition
+        items += item
+    section += items
+    top += section
+
+
 def page_context(app, pagename, templatename, context, doctree):
     context["book_glossary"] = bool(glossary_entries(app)) if app.builder.format == "html" else False
 
@@ -206,4 +242,5 @@ def setup(app) -> None:
     app.add_transform(ConceptIndex)
     app.add_env_collector(GlossaryCollector)
     app.connect("html-collect-pages", collect_glossary)
+    app.connect("doctree-resolved", latex_glossary)
     app.connect("html-page-context", page_context)
