@@ -171,3 +171,50 @@ def test_bold_terms_of_a_chapter_are_in_the_index(tree):
     assert "fixture term" in index
     # a bold phrase in a caption or a sentence-long lead-in is not a term
     assert ">fixture<" not in index
+
+
+def test_with_a_repository_every_page_names_it_and_a_chapter_links_its_source(tree):
+    add_plot(tree)
+    _, warnings, _ = tree.sphinx(book_repository_url="https://example.org/o/r/", book_repository_ref="abc123")
+    assert warnings == ""
+    page = tree.html()
+    source = "https://example.org/o/r/blob/abc123/chapters/ch90-fixture.md"
+    # the icon at the top of the page (furo's "edit this page") and the footer's line
+    assert re.search(r'<div class="edit-this-page book-view-source">\s*<a class="muted-link" href="'
+                     + re.escape(source) + '"', page)
+    footer = re.search(r'<p class="book-source-line">(.*?)</p>', page, re.S)
+    assert footer and f'href="{source}"' in footer.group(1)
+    assert 'href="https://example.org/o/r"' in footer.group(1)
+    # a page made by the build (the glossary) names the repository, and no source
+    glossary = tree.html("glossary")
+    assert "book-view-source" not in glossary
+    line = re.search(r'<p class="book-source-line">(.*?)</p>', glossary, re.S)
+    assert line and "The book's repository" in line.group(1) and "/blob/" not in line.group(1)
+
+
+def test_without_a_repository_no_page_links_one(tree):
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    for doc in ("ch90-fixture", "genindex"):
+        page = tree.html(doc)
+        assert "book-view-source" not in page and "book-source-line" not in page
+        assert "Edit this page" not in page
+
+
+def test_the_pdf_ends_with_the_glossary(tree):
+    add_plot(tree)
+    with open(tree.path("build/plots/ch90-fixture/bars.pdf"), "rb") as f:
+        tree.write("build/diagrams/ch90-fixture/pic.pdf", "")
+        with open(tree.path("build/diagrams/ch90-fixture/pic.pdf"), "wb") as g:
+            g.write(f.read())
+    _, warnings, _ = tree.sphinx("latex")
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    at = tex.find(r"\chapter{Glossary}")
+    assert at > 0, "the PDF has no glossary"
+    glossary = tex[at:]
+    assert r"\sphinxlineitem{fixture term" in glossary
+    # the definition, linked to where the chapter gives it, with its page
+    assert "A fixture term is defined here. See" in glossary
+    assert r"\hyperref[\detokenize{ch90-fixture:term-fixture-term}]" in glossary
+    assert r"\autopageref*{\detokenize{ch90-fixture:term-fixture-term}}" in glossary

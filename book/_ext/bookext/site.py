@@ -30,6 +30,9 @@ Also here, for the reader:
   name where this build left the chapter out) and ``{repository}`text```.
 - The sidebar lists each chapter's sections; the index lists concepts (the API
   appendix lists the API).
+- Where the repository is configured, every page's footer names it, and a page
+  made from a file of chapters/ links that file (an icon at the top of the page
+  and a line in the footer).
 - In the PDF an output wider than the page is set in a smaller size, so that a
   table's rows stay whole.
 """
@@ -238,8 +241,9 @@ class RunYourselfBlocks(SphinxPostTransform):
             else:
                 item(nodes.Text("The code: this book's source tree"
                                 + (f" at commit {p['commit']}" if p["commit"] else "")
-                                + " (this build names no public address for it: the build setting "),
-                     nodes.literal("BOOK_REPOSITORY_URL", "BOOK_REPOSITORY_URL"), nodes.Text(" does)."))
+                                + " (this copy of the book was built without its public address: a build "
+                                  "given "),
+                     nodes.literal("BOOK_REPOSITORY_URL", "BOOK_REPOSITORY_URL"), nodes.Text(" links it here)."))
             item(nodes.Text("Build: "), nodes.literal("tools/book build", "tools/book build"),
                  nodes.Text(" from the repository's root (the build target is "),
                  nodes.literal(p["target"], p["target"]), nodes.Text("); the program is then "),
@@ -329,10 +333,10 @@ class FrontPageLinks(SphinxPostTransform):
             if url:
                 node.replace_self(nodes.reference("", label, refuri=url))
             else:
-                node.replace_self([nodes.Text(label + " (this build names no public address for it; "
-                                              "the build setting "),
+                node.replace_self([nodes.Text(label + " (this copy of the book was built without its "
+                                              "public address: a build given "),
                                    nodes.literal("BOOK_REPOSITORY_URL", "BOOK_REPOSITORY_URL"),
-                                   nodes.Text(" does)")])
+                                   nodes.Text(" links it here, and from every page's footer)")])
 
 
 # ---- a page per listed file -------------------------------------------------------------
@@ -437,8 +441,29 @@ def concepts_only(context) -> None:
 API_PAGES = ("appendix-api",)
 
 
+def source_links(app, pagename, context) -> None:
+    """Where the repository is configured (book_repository_url): its address on
+    every page (book_repository, in the footer) and, on a page made from a file
+    of chapters/, that file there (book_source_url, book_source_path: the icon
+    at the top of the page and the footer). Nothing where none is configured:
+    an address is never made up."""
+    url = (app.config.book_repository_url or "").rstrip("/")
+    context["book_repository"] = url
+    context["book_source_url"] = context["book_source_path"] = ""
+    if not url or pagename not in app.env.all_docs:
+        return
+    doc = app.env.doc2path(pagename)
+    root = os.path.abspath(app.config.book_source_root or ".")
+    rel = os.path.relpath(os.path.abspath(doc), root).replace(os.sep, "/")
+    if rel.startswith("../"):
+        return
+    context["book_source_path"] = rel
+    context["book_source_url"] = repository_link(app.config, rel, [])
+
+
 def page_context(app, pagename, templatename, context, doctree):
     if app.builder.format == "html":
+        source_links(app, pagename, context)
         navigation_by_section(context)
         if pagename == "genindex":
             concepts_only(context)
