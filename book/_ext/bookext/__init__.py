@@ -29,9 +29,11 @@ A build configured for a few chapters (BOOK_CHAPTERS) leaves the other
 chapters' pages out (selection.py).
 
 Inside chapters/<key>.md a run, diagram or exercise named without a '/' is
-chapter <key>'s (I6). The build tells the extension what it declared through
-``${BUILD}/book-manifest.json`` (I2, manifest.py); the record's shape is
-book/record-schema.json (I1). Every problem is reported at the file and line
+chapter <key>'s (the invariant chapter-key; the invariants are named and
+explained in docs/architecture.md). The build tells the extension what it
+declared through ``${BUILD}/book-manifest.json`` (manifest.py: a page shows
+only runs declared now, records-declared); the record's shape is
+book/record-schema.json (record-schema). Every problem is reported at the file and line
 that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations

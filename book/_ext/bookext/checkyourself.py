@@ -19,7 +19,8 @@ records. An answer that types a figure itself (a digit, or a number word such as
 "three" or "twice", outside code) is an error at its line: changing the text
 without the test, or the test without the text, fails the build.
 
-The link to tests comes from ``${BUILD}/cy-tags.json`` (I3), which the build
+The link to tests comes from ``${BUILD}/cy-tags.json`` (the invariant
+questions-tested, docs/architecture.md: one Catch2 test per question), which the build
 makes by asking every registered, built Catch2 program for its ``[cy:<id>]``
 tags. The build fails for a question with no such test (at the question's
 file:line), for a tagged test with no question (naming the test), and for two

@@ -1,6 +1,8 @@
 """What every feature of the extension shares: the error a chapter's reference
 raises, the directive base that reports it at the directive's line, chapter
-keys (I6), paths kept inside the source tree, and text made safe to show."""
+keys (the invariant chapter-key, docs/architecture.md: one key chNN-name names
+a chapter in every tree), paths kept inside the source tree, and text made
+safe to show."""
 from __future__ import annotations
 
 import json
@@ -21,7 +23,7 @@ class BookDirective(SphinxDirective):
         return [self.state.document.reporter.error(message, line=self.lineno)]
 
 
-# ---- chapter keys (I6) ------------------------------------------------------------
+# ---- chapter keys (chapter-key: one key names a chapter in every tree) -----------
 
 #: A chapter's page: chapters/<key>.md with <key> = chNN-<name>.
 CHAPTER_DOC = re.compile(r"(?:^|/)(ch[0-9][0-9]-[a-z0-9][a-z0-9-]*)$")
@@ -37,7 +39,7 @@ def chapter_of(docname: str) -> str | None:
 
 def resolve_key(docname: str, name: str, what: str = "run") -> str:
     """`<key>/<name>` for a name given in a page: a name without a '/' is the
-    page's chapter's (I6); a full key is taken as it is."""
+    page's chapter's (chapter-key); a full key is taken as it is."""
     parts = name.split("/")
     if len(parts) == 1:
         chapter = chapter_of(docname)

@@ -1,4 +1,6 @@
-"""Exercises: ```{exercise} <ex>``` renders exercises/<key>/<ex>/ (I4).
+"""Exercises: ```{exercise} <ex>``` renders exercises/<key>/<ex>/ (the
+invariant reader-edition-clean, docs/architecture.md: the reader's edition
+shows no solution and no hidden test).
 
     # <title>                  -> the exercise's heading
     the statement              -> shown

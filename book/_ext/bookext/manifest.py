@@ -1,4 +1,5 @@
-"""The build manifest (I2): what the build declared, read from
+"""The build manifest (the invariant records-declared, docs/architecture.md:
+a page shows only runs the build declares now): what the build declared, read from
 ``${BUILD}/book-manifest.json``, which CMake writes at generate time.
 
     {"source_root", "records_dir", "diagrams_dir", "edition",

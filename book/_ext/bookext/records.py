@@ -8,8 +8,9 @@
                     for a measuring run the median of its repeats, followed by
                     their range where they differ at the printed precision
 
-A page shows a record only when its run is declared (the build manifest, I2),
-checks it against the record schema (book/record-schema.json, I1), and depends
+A page shows a record only when its run is declared (the build manifest: the
+invariant records-declared, docs/architecture.md), checks it against the record
+schema (book/record-schema.json: the invariant record-schema), and depends
 on every record it reads. Output is shown with its control characters made
 visible and cut at a stated size, with a note where it was cut.
 """
