@@ -22,6 +22,8 @@ sorted, mtime 0, no owner, a gzip header with no name and no date). A depfile
 (Makefile syntax, for the build's add_custom_command DEPFILE) can name every
 file and folder it read, so that the build writes it again when one changes.
 """
+from __future__ import annotations
+
 import gzip
 import io
 import os
@@ -29,7 +31,9 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .kit import HEADER_SUFFIXES, KitError
+from collections.abc import Iterable
+
+from .kit import HEADER_SUFFIXES, Exercise, Kit, KitError
 from .student_markdown import student_bytes
 
 TOP = "cuda-book-exercises"
@@ -37,7 +41,7 @@ CATCH_MAIN = "// The Catch2 main of the exercises' tests.\n#define CATCH_CONFIG_
 
 
 class Bundle:
-    def __init__(self, kit, chapters=()):
+    def __init__(self, kit: Kit, chapters: Iterable[str] = ()) -> None:
         self.kit = kit
         self.root = Path(kit.source_root)
         self.members = {}   # archive path -> bytes
@@ -50,17 +54,17 @@ class Bundle:
         self.chapters = sorted(set(chapters))
         self.top = f"{self.chapters[0]}-exercises" if len(self.chapters) == 1 else TOP
 
-    def add_file(self, rel_in_bundle, src):
+    def add_file(self, rel_in_bundle: str, src: str | Path) -> None:
         src = Path(src).resolve()
         self._guard(rel_in_bundle, src)
         self.members[rel_in_bundle] = student_bytes(rel_in_bundle, src.read_bytes(), str(src))
         self.read.add(src)
 
-    def add_text(self, rel_in_bundle, text):
+    def add_text(self, rel_in_bundle: str, text: str) -> None:
         self._guard(rel_in_bundle, None)
         self.members[rel_in_bundle] = text.encode()
 
-    def _guard(self, rel, src):
+    def _guard(self, rel: str, src: Path | None) -> None:
         parts = Path(rel).parts
         if "solutions" in parts or any(p.startswith("hidden") for p in parts) or rel.endswith("SOLUTION.md"):
             raise ValueError(f"the bundle must not hold {rel}")
@@ -73,7 +77,7 @@ class Bundle:
                     if s.hidden and src == Path(s.test_file).resolve():
                         raise ValueError(f"the bundle must not hold {src} (a hidden test)")
 
-    def build(self):
+    def build(self) -> list[Exercise]:
         kit = self.kit
         included = []
         libs_needed = []
@@ -117,7 +121,7 @@ class Bundle:
         self.add_text("README.md", self._readme(included))
         return included
 
-    def _exercise_libs(self, ex):
+    def _exercise_libs(self, ex: Exercise) -> list[str]:
         """The library targets an exercise's tests need (any order)."""
         roots = list(self._exercise_roots(ex))
         seen = []
@@ -129,18 +133,18 @@ class Bundle:
             roots += self.kit.libraries[t]["links"]
         return seen
 
-    def _exercise_roots(self, ex):
+    def _exercise_roots(self, ex: Exercise) -> list[str]:
         raw = [e for e in self.kit.raw["exercises"] if e["id"] == ex.id][0]
         return list(raw["libraries"])
 
-    def _libraries(self, names):
+    def _libraries(self, names: list[str]) -> str:
         lines = ["# The book's libraries the exercises' tests link: written by tools/grade --bundle",
                  "# from the book's build. Their sources lie under lib/, at their paths in the book.", ""]
         libs = self.kit.libraries
         # Dependencies first, so that every target exists before it is linked.
         order = []
 
-        def visit(n):
+        def visit(n: str) -> None:
             if n in order or n not in libs:
                 return
             for d in libs[n]["links"]:
@@ -197,13 +201,13 @@ class Bundle:
                 lines += body
         return "\n".join(lines) + "\n"
 
-    def _rel(self, path):
+    def _rel(self, path: str | Path) -> str | None:
         try:
             return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return None
 
-    def _add_headers(self, src, dest):
+    def _add_headers(self, src: Path, dest: str) -> None:
         if not src.is_dir():
             return
         self.read.update(p.resolve() for p in [src, *src.rglob("*")] if p.is_dir())
@@ -211,7 +215,7 @@ class Bundle:
             if p.is_file() and not p.is_symlink() and p.suffix in HEADER_SUFFIXES:
                 self.add_file(f"{dest}/{p.relative_to(src).as_posix()}", p)
 
-    def _readme(self, included):
+    def _readme(self, included: list[Exercise]) -> str:
         rows = "\n".join(f"| `exercises/{e.id}/` | {e.title} | {', '.join(f'`{f}`' for f in e.student_files)} |"
                          + (" GPU |" if e.gpu else " |") for e in included)
         which = f" ({', '.join(self.chapters)})" if self.chapters else ""
@@ -246,7 +250,7 @@ files you edit are graded: the grader uses its own copy of everything else.
 """
 
 
-def archive_bytes(top, members):
+def archive_bytes(top: str, members: dict[str, bytes]) -> bytes:
     """The .tar.gz of members ({path in the bundle: bytes}) under top/, the same bytes
     for the same members: sorted, mtime 0, owner root with no names, mode 0644, and a
     gzip header with no file name and no date."""
@@ -265,12 +269,13 @@ def archive_bytes(top, members):
     return out.getvalue()
 
 
-def _depfile_path(p):
+def _depfile_path(p: str | Path) -> str:
     """A path as a Makefile-syntax depfile spells it (Ninja reads the same)."""
     return str(p).replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
 
 
-def write(kit, dest, chapters=(), depfile=None):
+def write(kit: Kit, dest: str | Path, chapters: Iterable[str] = (),
+          depfile: str | Path | None = None) -> Path:
     """Write the bundle to dest (.tar.gz), atomically; print what went in. With
     chapters, only their exercises. With depfile, also write there every file and
     folder the bundle was made from (the grader's own code included)."""
@@ -294,7 +299,7 @@ def write(kit, dest, chapters=(), depfile=None):
     return dest
 
 
-def _write_atomically(dest, data):
+def _write_atomically(dest: Path, data: bytes) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
     try:

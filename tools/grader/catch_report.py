@@ -11,6 +11,8 @@ the student's code: the report is the book's own. For one without (its tests
 linked into the student's program), code in the test's process could write the
 report itself. See the README's "Editions and grading".
 """
+from __future__ import annotations
+
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ class Case:
     passed_assertions: int = 0
     failed_assertions: int = 0
     success: bool = False
-    failures: list = field(default_factory=list)   # readable lines
+    failures: list[str] = field(default_factory=list)   # readable lines
     seen: int = 0
 
 
@@ -32,16 +34,16 @@ class Case:
 class Verdict:
     passed: bool
     reason: str                  # one line; "" when passed
-    cases: list                  # [Case] in the expected order
-    unexpected: list             # names of test cases nobody expected
+    cases: list[Case]            # in the expected order
+    unexpected: list[str]        # names of test cases nobody expected
     details: str = ""            # the failed assertions, readable
 
 
-def _text(el):
+def _text(el: ET.Element | None) -> str:
     return (el.text or "").strip() if el is not None else ""
 
 
-def _where(el, strip_prefix):
+def _where(el: ET.Element, strip_prefix: str) -> str:
     f = el.get("filename", "")
     if strip_prefix and f.startswith(strip_prefix):
         f = f[len(strip_prefix):].lstrip("/")
@@ -49,7 +51,7 @@ def _where(el, strip_prefix):
     return f"{f}:{line}" if f else ""
 
 
-def parse(data, strip_prefix=""):
+def parse(data: bytes, strip_prefix: str = "") -> dict[str, Case]:
     """{test case name: Case}, or raise ValueError saying why the report is not one."""
     if not data:
         raise ValueError("no report: the program ended before Catch2 wrote one")
@@ -90,7 +92,8 @@ def parse(data, strip_prefix=""):
     return cases
 
 
-def judge(data, expected, exit_status, strip_prefix=""):
+def judge(data: bytes, expected: list[str], exit_status: str | None,
+          strip_prefix: str = "") -> Verdict:
     """The verdict on one test set: its report, the expected test case names, and
     how the program ended (a one-line description, or None when it exited 0)."""
     try:
@@ -130,7 +133,7 @@ def judge(data, expected, exit_status, strip_prefix=""):
     return Verdict(not problems, "; ".join(problems), cases, unexpected, "\n".join(details))
 
 
-def passed_count(verdict):
+def passed_count(verdict: Verdict) -> int:
     return sum(1 for c in verdict.cases
                if c.seen == 1 and c.success and not c.failed_assertions and c.passed_assertions)
 
@@ -138,6 +141,6 @@ def passed_count(verdict):
 _SAFE = re.compile(r"[^\t\n\x20-\x7e\u00a0-\uffff]")
 
 
-def printable(text):
+def printable(text: str) -> str:
     """Output for a report: control characters shown as escapes, never raw."""
     return _SAFE.sub(lambda m: m.group(0).encode("unicode_escape").decode(), text)

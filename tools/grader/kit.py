@@ -18,6 +18,8 @@ and, outside /kit (never seen by a sandbox), judges/<tid>/<set>: the judge of
 each set of a bridged exercise, run by the grader as trusted code.
     /kit/gpu_probe
 """
+from __future__ import annotations
+
 import json
 import shutil
 import subprocess
@@ -63,22 +65,22 @@ class Exercise:
     worker_objects: list = field(default_factory=list)  # the bridge's worker side
 
     @property
-    def bridged(self):
+    def bridged(self) -> bool:
         """Judged in two processes: the set's judge (trusted) and the worker (the
         student's code with the bridge's worker side and the driver)."""
         return bool(self.functions)
 
     @property
-    def tid(self):
+    def tid(self) -> str:
         return self.id.replace("/", ".")
 
     @property
-    def points(self):
+    def points(self) -> int:
         return sum(s.points for s in self.sets)
 
 
 class Kit:
-    def __init__(self, build_dir):
+    def __init__(self, build_dir: str | Path) -> None:
         self.build_dir = Path(build_dir).resolve()
         self.file = self.build_dir / "exercises" / "kit.json"
         if not self.file.is_file():
@@ -114,7 +116,7 @@ class Kit:
                                        tests=s["tests"], judge=s.get("judge", "")))
             self.exercises.append(ex)
 
-    def build(self, log):
+    def build(self, log: Path) -> None:
         """Bring the kit up to date (trusted: the repository's own code)."""
         cmd = ["cmake", "--build", str(self.build_dir), "--target", "exercise-kit"]
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -123,7 +125,7 @@ class Kit:
         if p.returncode != 0:
             raise KitError(f"building the kit failed (log: {log}):\n" + p.stdout[-3000:])
 
-    def check(self):
+    def check(self) -> None:
         """Every file the kit names exists."""
         missing = []
         files = [self.catch_main, self.worker_main] + (
@@ -144,13 +146,13 @@ class Kit:
                            f"{' and others' if len(missing) > 1 else ''}): run "
                            f"cmake --build {self.build_dir} --target exercise-kit")
 
-    def stage(self, dest):
+    def stage(self, dest: str | Path) -> Staged:
         """Copy what grading needs into dest (the sandbox's /kit); return a Staged kit."""
         dest = Path(dest)
         st = Staged(dest)
         lib_no = {}
 
-        def lib(path):
+        def lib(path: str) -> str:
             if path not in lib_no:
                 lib_no[path] = len(lib_no)
                 name = f"{lib_no[path]}-{Path(path).name}"
@@ -232,12 +234,12 @@ class Staged:
     gpu_main: str = ""
     gpu_probe: str = ""
 
-    def host(self, inside):
+    def host(self, inside: str) -> Path:
         """The host path of a /kit path."""
         return self.root / inside[len("/kit/"):]
 
 
-def _within(path, folder):
+def _within(path: str | Path, folder: str | Path) -> bool:
     try:
         Path(path).resolve().relative_to(Path(folder).resolve())
         return True
@@ -245,7 +247,7 @@ def _within(path, folder):
         return False
 
 
-def _unique(items):
+def _unique(items: list[str]) -> list[str]:
     out = []
     for i in items:
         if i and i not in out:
@@ -253,13 +255,13 @@ def _unique(items):
     return out
 
 
-def _copy(src, dst):
+def _copy(src: str | Path, dst: str | Path) -> None:
     dst = Path(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, dst)
 
 
-def _copy_headers(src, dst):
+def _copy_headers(src: Path, dst: Path) -> None:
     """The header files of an include folder (recursively), nothing else."""
     dst.mkdir(parents=True, exist_ok=True)
     if not src.is_dir():

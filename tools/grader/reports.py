@@ -14,17 +14,23 @@ The JUnit file has one test case per exercise test set: a failure is a
 <failure>, a set that did not compile or link an <error>, a set left out a
 <skipped> with its reason; the suite is named after the submission.
 """
+from __future__ import annotations
+
 import json
 import os
 import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the hints only: grading imports nothing from here
+    from .grading import ExerciseResult, GradeResult, SetResult
 
 STATUS_WORD = {"passed": "passed", "failed": "failed", "error": "did not build",
                "left out": "left out"}
 
 
-def write_atomically(path, text):
+def write_atomically(path: str | os.PathLike, text: str) -> None:
     """Write a file so that no reader ever sees half of it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -35,11 +41,11 @@ def write_atomically(path, text):
     os.replace(tmp, path)
 
 
-def set_title(e, s):
+def set_title(e: ExerciseResult, s: SetResult) -> str:
     return f"{e.id} [{s.name} tests]: {e.title}"
 
 
-def gradescope(result, hidden_visibility="hidden", policy=""):
+def gradescope(result: GradeResult, hidden_visibility: str = "hidden", policy: str = "") -> dict:
     """Gradescope's results.json. While a hidden set is hidden from students
     (hidden_visibility not "visible"), nothing at the top level tells its outcome:
     the top-level output names no total and no count (Gradescope itself hides the
@@ -94,7 +100,7 @@ def gradescope(result, hidden_visibility="hidden", policy=""):
     }
 
 
-def junit(result):
+def junit(result: GradeResult) -> str:
     suite = ET.Element("testsuite", name=f"tools/grade: {result.name}")
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for e in result.exercises:
@@ -127,7 +133,7 @@ def junit(result):
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def table(result):
+def table(result: GradeResult) -> str:
     rows = []
     for e in result.exercises:
         for s in e.sets:
@@ -163,7 +169,8 @@ def table(result):
     return "\n".join(lines) + "\n"
 
 
-def write_all(result, out, hidden_visibility, policy=""):
+def write_all(result: GradeResult, out: str | os.PathLike, hidden_visibility: str,
+              policy: str = "") -> str:
     out = Path(out)
     write_atomically(out / "results.json",
                      json.dumps(gradescope(result, hidden_visibility, policy), indent=2) + "\n")

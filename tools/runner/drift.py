@@ -11,6 +11,8 @@ outside the committed range (beyond the precision the page prints). It prints
 the table (and writes it to --out) and exits 0: drift is for a reader to judge;
 the checks are what fail a record.
 """
+from __future__ import annotations
+
 import argparse
 import glob
 import os
@@ -22,9 +24,12 @@ import record_schema  # noqa: E402
 
 ROLE = re.compile(r"\{value\}`([^`]+)`")
 
+#: A figure: its median and the value of each repeat.
+Figure = tuple[float, list[float]]
 
-def quoted_figures(root, chapter=None):
-    """(chapter key, run, result, format, file:line) for each {value} role, in order, once each."""
+
+def quoted_figures(root: str, chapter: str | None = None) -> list[tuple[str, str, str, str]]:
+    """(run, result, format, file:line) for each {value} role, in order, once each."""
     seen, out = set(), []
     for path in sorted(glob.glob(os.path.join(root, "chapters", "ch*.md"))):
         key = os.path.basename(path)[:-3]
@@ -44,7 +49,7 @@ def quoted_figures(root, chapter=None):
     return out
 
 
-def figure(record, result):
+def figure(record: dict | None, result: str) -> Figure | None:
     """(median, [each repeat's value]) of a result or a check's value; None when absent."""
     if record is None:
         return None
@@ -62,7 +67,7 @@ def figure(record, result):
     return r["value"], values or [r["value"]]
 
 
-def fmt(value, spec):
+def fmt(value: float, spec: str) -> str:
     try:
         if spec:
             return format(value, spec)
@@ -73,7 +78,7 @@ def fmt(value, spec):
     return f"{value:g}"
 
 
-def shown(fig, spec):
+def shown(fig: Figure | None, spec: str) -> str:
     if fig is None:
         return "-"
     med, values = fig
@@ -86,7 +91,7 @@ def shown(fig, spec):
     return text
 
 
-def moved(old, new, spec):
+def moved(old: Figure | None, new: Figure | None, spec: str) -> str:
     if old is None or new is None:
         return "new" if old is None and new is not None else ("gone" if new is None else "")
     lo, hi = min(old[1]), max(old[1])
@@ -99,7 +104,7 @@ def moved(old, new, spec):
     return "MOVED"
 
 
-def load(folder, run, schema, cache):
+def load(folder: str, run: str, schema: dict, cache: dict[str, dict | None]) -> dict | None:
     if run not in cache:
         path = os.path.join(folder, run + ".json")
         try:
@@ -110,7 +115,7 @@ def load(folder, run, schema, cache):
     return cache[run]
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", required=True)
     ap.add_argument("--old", required=True, help="the committed recordings/<gpu>")

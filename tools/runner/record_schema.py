@@ -9,7 +9,10 @@ each other.
     validate(record, schema, needs_gpu=True, where="recordings/x.json")  # RecordError
     check_digest(record, schema, where="recordings/x.json")              # RecordError
 """
+from __future__ import annotations
+
 import hashlib
+import os
 import json
 import math
 
@@ -20,7 +23,7 @@ class RecordError(ValueError):
     """A record that does not have the schema's shape, or does not match its digest."""
 
 
-def load_schema(path):
+def load_schema(path: str | os.PathLike) -> dict:
     with open(path, encoding="utf-8") as f:
         schema = json.load(f)
     if not isinstance(schema.get("version"), int):
@@ -29,7 +32,7 @@ def load_schema(path):
     return schema
 
 
-def _alternatives(type_):
+def _alternatives(type_: str) -> list[str]:
     out, depth, cur = [], 0, ""
     for c in type_:
         depth += c == "<"
@@ -42,7 +45,7 @@ def _alternatives(type_):
     return out + [cur]
 
 
-def _json_type(v):
+def _json_type(v: object) -> str:
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -52,11 +55,11 @@ def _json_type(v):
     return {str: "string", list: "array", dict: "object"}[type(v)]
 
 
-def _join(path, key):
+def _join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else str(key)
 
 
-def _check(v, type_, path, schema):
+def _check(v: object, type_: str, path: str, schema: dict) -> str | None:
     """An error message, or None when v has the type."""
     alts = _alternatives(type_)
     if len(alts) > 1:
@@ -104,7 +107,7 @@ def _check(v, type_, path, schema):
     return None
 
 
-def validate(record, schema, needs_gpu=False, where="record"):
+def validate(record: object, schema: dict, needs_gpu: bool = False, where: str = "record") -> None:
     """Raises RecordError naming `where` and the field, as bookrun does."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record must be a JSON object")
@@ -127,7 +130,7 @@ def validate(record, schema, needs_gpu=False, where="record"):
             raise RecordError(f"{where}: field 'provenance.{key}' is missing")
 
 
-def _float_text(x):
+def _float_text(x: float) -> str:
     # nlohmann::json writes the shortest round-trip digits, as Python does, but
     # uses an exponent from 1e15 on (Python from 1e16).
     if not math.isfinite(x):
@@ -142,7 +145,7 @@ def _float_text(x):
     return text
 
 
-def canonical(value):
+def canonical(value: object) -> str:
     """The record's canonical JSON, as nlohmann::json::dump() writes it."""
     if isinstance(value, dict):
         return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + canonical(value[k])
@@ -154,7 +157,7 @@ def canonical(value):
     return json.dumps(value, ensure_ascii=False)
 
 
-def digest(record, schema):
+def digest(record: dict, schema: dict) -> str:
     """sha256:<hex> over what the record shows (without its digest, volatile and build-only fields)."""
     shown = {k: v for k, v in record.items()
              if k != "digest" and k not in schema["volatile"]["record"]
@@ -165,7 +168,7 @@ def digest(record, schema):
     return "sha256:" + hashlib.sha256(canonical(shown).encode("utf-8")).hexdigest()
 
 
-def check_digest(record, schema, where="record"):
+def check_digest(record: dict, schema: dict, where: str = "record") -> None:
     if not isinstance(record.get("digest"), str):
         raise RecordError(f"{where}: the record has no digest, so nothing shows that it is what "
                           "the program printed; re-record it with `tools/book record`")
@@ -177,12 +180,12 @@ def check_digest(record, schema, where="record"):
             "`tools/book record`.")
 
 
-def from_recording_lines(stable, schema, where="recording"):
+def from_recording_lines(stable: dict, schema: dict, where: str = "recording") -> dict:
     """A recording file's stdout, stderr and texts (arrays of lines, the schema's
     recording_lines) joined back into the strings a record holds."""
     lines = schema["recording_lines"]
 
-    def join(v, what):
+    def join(v: object, what: str) -> str:
         if isinstance(v, str):
             return v
         if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
@@ -199,7 +202,7 @@ def from_recording_lines(stable, schema, where="recording"):
     return out
 
 
-def load_recording(path, schema):
+def load_recording(path: str | os.PathLike, schema: dict) -> dict:
     """A committed recording (recordings/<gpu>/<key>/<run>.json and its
     .volatile.json) as one record, its lines joined; not validated."""
     with open(path, encoding="utf-8") as f:
