@@ -2,7 +2,7 @@
 
 The twin of bookrun's schema.cpp (tools/runner), for Python readers of records
 such as the book's Sphinx extension: the same shape rules, the same error
-messages, the same digest. tests/runner/test_record_schema.py holds the two to
+messages, the same digest. tools/runner/tests/test_record_schema.py holds the two to
 each other.
 
     schema = load_schema("book/record-schema.json")
