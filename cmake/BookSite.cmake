@@ -71,13 +71,7 @@ function(_book_tool_version out)
   set(${out} "${line}" PARENT_SCOPE)
 endfunction()
 
-# A JSON string of a CMake value.
-function(_book_json_string out value)
-  string(REPLACE "\\" "\\\\" value "${value}")
-  string(REPLACE "\"" "\\\"" value "${value}")
-  set(${out} "\"${value}\"" PARENT_SCOPE)
-endfunction()
-
+# _book_json_string (a JSON string of a CMake value): cmake/BookHelpers.cmake.
 set(_tc "{}")
 macro(_book_tc name value)
   _book_json_string(_q "${value}")
