@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXT = os.path.dirname(HERE)
 BOOK = os.path.dirname(EXT)
 ROOT = os.path.dirname(BOOK)
-FIXTURE = os.path.join(ROOT, "tests", "book", "fixtures", "sphinx")
+FIXTURE = os.path.join(HERE, "fixtures")
 sys.path.insert(0, EXT)
 sys.dont_write_bytecode = True
 

@@ -1,5 +1,5 @@
 """The fixture chapter built by Sphinx: what must work, and what must change
-when a source changes. The failures are tests/book/sphinx.cmake's cases."""
+when a source changes. The failures are sphinx.cmake's cases (beside this file)."""
 from __future__ import annotations
 
 import json

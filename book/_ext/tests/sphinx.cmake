@@ -1,14 +1,16 @@
 # The book's Sphinx extension (book/_ext/bookext): its bad-input cases and its
-# pytest suite. Included from tests/book/CMakeLists.txt, after book_bad_test().
+# pytest suite, which live with it (book/_ext/tests). Included from
+# tests/book/CMakeLists.txt, after book_bad_test(), so that the tests are run
+# in tests/book/scratch like the book's other bad-input tests.
 #
-# Each case copies the fixture chapter tree (tests/book/fixtures/sphinx/repo)
+# Each case copies the fixture chapter tree (book/_ext/tests/fixtures/repo)
 # and its build folder (.../build: manifest, records, cy-tags.json,
 # exercises.json), puts one chapter from .../cases in place of the good one,
 # and checks that Sphinx (warnings as errors) fails naming the file and line.
 if(NOT BOOK_DOCS)
   return()
 endif()
-set(_sx "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/sphinx")
+set(_sx "${CMAKE_SOURCE_DIR}/book/_ext/tests/fixtures")
 set(_sx_sphinx -- "${BOOK_PYTHON}" -m sphinx -W --keep-going -q -b html -d doctrees
     -D book_source_root=repo -D book_build_dir=build -c "${CMAKE_SOURCE_DIR}/book" repo/chapters html)
 
