@@ -8,7 +8,7 @@
 # book.bad.cmake-ch85-source-options, -ch86-cuda-arch, -ch87-link-options,
 # -ch88-compile-definitions, -ch89-include-before, -ch91-late-options (a
 # setting changed after book_program, refused at its line); book.bad.runner-*
-# (tests/book/runner.cmake: the runner's side of the hash).
+# (tools/runner/tests/runner.cmake: the runner's side of the hash).
 #
 # What a run depends on: the program's sources and those of every book library
 # it links, the project headers they include, the flags identity (language

@@ -1,7 +1,7 @@
 // Unit tests of the runner's pieces: hashes, dependency lists and header
 // closures, processes, the record schema, digests, streams, expectations, and
 // the SASS, ncu, sanitizer and driver readers. (The command line is tested end
-// to end in tests/book/runner.cmake.)
+// to end in runner.cmake (beside this file).)
 #include <catch2/catch.hpp>
 
 #include <unistd.h>

@@ -1,11 +1,12 @@
 # The runner's bad input (inputs-hashed, recording-unedited, checks-strict,
 # output-kept: docs/architecture.md) and the runner's options end to end, on
-# fixtures of their own (tests/book/fixtures/runner): a
+# fixtures of their own (tools/runner/tests/fixtures): a
 # shell script stands in for a GPU program (fake_gpu.sh), and scripts stand in
 # for compute-sanitizer, cuobjdump, ncu and nvidia-smi (tools/), so every test
 # runs on a machine without a GPU and reads no chapter's recordings.
-# Included from tests/book/CMakeLists.txt (book_bad_test comes from there).
-set(rfx "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/runner")
+# Included from tests/book/CMakeLists.txt (book_bad_test and expect_failure.py
+# come from there), so that the tests run in tests/book/scratch.
+set(rfx "${CMAKE_SOURCE_DIR}/tools/runner/tests/fixtures")
 set(bookrun_exe $<TARGET_FILE:bookrun>)
 set(fake_gpu /bin/sh "${rfx}/fake_gpu.sh")
 set(fake_tools "${rfx}/tools")
