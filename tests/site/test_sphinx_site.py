@@ -1,5 +1,5 @@
-"""The site's Sphinx parts on the extension's fixture chapter (tests/book/fixtures/
-sphinx), built in process with the fixture tree of book/_ext/tests/conftest.py:
+"""The site's Sphinx parts on the extension's fixture chapter (book/_ext/tests/
+fixtures), built in process with the fixture tree of book/_ext/tests/conftest.py:
 listing links, figures, plots (HTML and LaTeX), downloads, the build-info
 page and the index of terms."""
 from __future__ import annotations

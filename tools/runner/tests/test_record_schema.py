@@ -21,7 +21,7 @@ import record_schema  # noqa: E402
 
 schema_path = os.path.join(root, "book", "record-schema.json")
 schema = record_schema.load_schema(schema_path)
-fixtures = os.path.join(root, "tests", "book", "fixtures", "runner")
+fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 tools = os.path.join(fixtures, "tools")
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
