@@ -203,12 +203,42 @@ def test_nothing_but_tmp_and_writable_binds_can_be_written(box):
         out = root / "w"
         out.mkdir()
         box.give(out)
-        r = box.run(["/bin/sh", "-c", "for d in / /dev /usr /etc /ro /rw /tmp; do touch $d/x "
+        r = box.run(["/bin/sh", "-c", "for d in / /dev /usr /etc /ro /rw /tmp "
+                     "/sys/kernel/mm/transparent_hugepage; do touch $d/x "
                      "2>/dev/null && echo $d; done"], [Bind(root, "/ro"), Bind(out, "/rw", writable=True)],
                     Limits(wall=20), cwd="/tmp")
     finally:
         shutil.rmtree(root)
     assert r.stdout.split() == ["/rw", "/tmp"]
+
+
+def test_of_sys_only_the_huge_page_setting_is_seen_read_only(box):
+    thp = "/sys/kernel/mm/transparent_hugepage"
+    r = box.run(["/bin/sh", "-c", f"ls /sys; ls /sys/kernel; ls /sys/kernel/mm; "
+                 f"echo never > {thp}/enabled 2>/dev/null && echo written"], [], Limits(wall=20),
+                cwd="/tmp")
+    seen = r.stdout.split()
+    assert "written" not in seen
+    if Path(thp).is_dir():
+        assert seen == ["kernel", "mm", "transparent_hugepage"]
+
+
+def test_reap_ends_the_escaped_children_and_spares_the_running_steps():
+    import subprocess
+    from grader.sandbox import finished, spawn
+    running = spawn(["/bin/sleep", "30"])
+    escaped = subprocess.Popen(["/bin/sleep", "30"])  # as a child no step is waiting for
+    try:
+        Sandbox.reap()
+        assert running.poll() is None
+        with pytest.raises(ProcessLookupError):
+            os.kill(escaped.pid, 0)
+    finally:
+        running.kill()
+        running.wait()
+        finished(running)
+        if escaped.poll() is None:  # reaped already unless the test failed
+            escaped.kill()
 
 
 def test_no_process_outlives_its_run(box):

@@ -42,11 +42,13 @@ import re
 import subprocess
 import sys
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import reports, submission
+from . import reports, submission, timing
 from .grading import Grader, Options
 from .kit import Kit, KitError
+from .timing import Timings
 from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,12 +98,19 @@ def parse(argv):
                     help="where GPU test sets cannot run (no GPU here): refuse to grade (the "
                          "default), leave them out of the maximum (leave-out), or count them as "
                          "zero (zero); the grade's output states the choice")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                    help="steps (a compile, a link, a test set) run side by side, of the "
+                         "exercises of a submission and of the submissions of a batch "
+                         "(default: the number of CPUs, %(default)s here); 1: one after another")
     ap.add_argument("--trusted", action="store_true",
                     help="no sandbox: only for code you trust")
     ap.add_argument("--work-dir", metavar="DIR", default="",
                     help="where the fresh grading folders go (default: the system's temporary "
                          "folder; never inside the repository; it must allow running programs)")
     ap.add_argument("--keep", action="store_true", help="keep the grading folder (debugging)")
+    ap.add_argument("--timings", metavar="FILE",
+                    help="write where the time went (JSON: one span per step; "
+                         "tests/exercises/bench_grade.py sums them)")
     a = ap.parse_args(argv)
     if a.bundle and a.submission:
         ap.error("--bundle takes no submission")
@@ -111,6 +120,8 @@ def parse(argv):
         ap.error("name a submission, --batch FOLDER or --bundle FILE")
     if a.batch and a.submission:
         ap.error("--batch takes no other submission")
+    if a.jobs < 1:
+        ap.error("--jobs takes a number of 1 or more")
     return a
 
 
@@ -202,18 +213,22 @@ def main(argv=None):
 
     kit = load_kit(a)
     become_subreaper()  # no descendant outlives tools/grade (Sandbox.reap)
-    box, why = Sandbox.probe(trusted=a.trusted)
+    timings = Timings() if a.timings else timing.NONE
+    with timings.span("probe the sandbox"):
+        box, why = Sandbox.probe(trusted=a.trusted)
     if box is None:
         fail(f"{why}.\nUntrusted submissions are graded only inside the sandbox; this grader "
              "refuses to run them without one. Install bubblewrap (apt-get install bubblewrap) "
              "where user namespaces are allowed, or, for code you trust only, pass --trusted.")
+    box.timings = timings
     if box.note:
         say(box.note)
     opt = Options(timeout=a.timeout, build_timeout=a.build_timeout, memory=a.memory * GiB,
-                  only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir)
-    grader = Grader(kit, box, opt, False, "")
+                  only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir, jobs=a.jobs)
+    grader = Grader(kit, box, opt, False, "", timings)
     try:
-        grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)
+        with timings.span("probe the GPU"):
+            grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)
         gpu_sets = [f"{e.id} {s.name}" for e in grader.exercises() if e.gpu for s in e.sets]
         policy = ""
         if gpu_sets and not grader.gpu_ok:
@@ -239,14 +254,18 @@ def main(argv=None):
             result = grader.grade(sub)
         except SandboxError as e:
             fail(f"the sandbox failed (a grader problem, not the submission's): {e}")
-        text = reports.write_all(result, out, a.hidden_visibility, grader.policy)
+        with timings.span("write the results"):
+            text = reports.write_all(result, out, a.hidden_visibility, grader.policy)
         print(text, end="")
         print(f"results: {out / 'results.json'}; JUnit: {out / 'junit.xml'}; "
               f"compiler output: {out / 'build.log'}")
         return 0
     finally:
-        grader.close()
+        with timings.span("clean up"):
+            grader.close()
         box.reap()
+        if a.timings:
+            timings.write(a.timings)
 
 
 def batch(a, grader):
@@ -258,25 +277,35 @@ def batch(a, grader):
     entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
     if not entries:
         fail(f"--batch {folder}: the folder is empty")
-    rows = []
+    todo = []
     used = set()
-    errors = 0
     for p in entries:
         name = safe_name(submission.submission_name(p))
         base, n = name, 2
         while name in used:
             name, n = f"{base}-{n}", n + 1
         used.add(name)
+        todo.append((p, name))
+
+    def one(item):
+        p, name = item
         dest = out / name
         say(f"grading {p.name} -> {dest}")
         try:
             result = grader.grade(p)
-            reports.write_all(result, dest, a.hidden_visibility, grader.policy)
-            rows.append((name, p.name, result, ""))
+            with grader.timings.span("write the results", name):
+                reports.write_all(result, dest, a.hidden_visibility, grader.policy)
+            return (name, p.name, result, "")
         except Exception as e:  # one submission's failure never stops the others
-            errors += 1
             reports.write_atomically(dest / "error.txt", traceback.format_exc())
-            rows.append((name, p.name, None, f"{type(e).__name__}: {e}"))
+            return (name, p.name, None, f"{type(e).__name__}: {e}")
+
+    # Submissions side by side (their steps share the --jobs slots), in order in the
+    # summary; a few more at a time than slots, so that none waits idle.
+    with ThreadPoolExecutor(max_workers=min(len(todo), grader.opt.jobs + 1),
+                            thread_name_prefix="submission") as pool:
+        rows = list(pool.map(one, todo))
+    errors = sum(1 for r in rows if r[2] is None)
     text = summary(rows, out, grader)
     print(text, end="")
     print(f"per-student results in {out}/<student>/; summary: {out / 'summary.csv'}")

@@ -3,8 +3,9 @@
 Every compile, link and test of a submission runs as
 
     bwrap (new user, PID, network, IPC, UTS, cgroup namespaces; all capabilities
-           dropped; a read-only view of /usr and a few files of /etc; a private
-           /tmp of fixed size; --die-with-parent, --new-session)
+           dropped; a read-only view of /usr, a few files of /etc and the
+           huge-page setting of /sys; a private /tmp of fixed size;
+           --die-with-parent, --new-session)
       python3 supervisor (not dumpable, so the program cannot open its file
                           descriptors through /proc)
         prlimit (memory, processes, CPU time, file size, open files) program ...
@@ -33,9 +34,12 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import timing
 
 BWRAP = os.environ.get("BOOK_GRADE_BWRAP", "bwrap")  # tests point this at a missing file
 PYTHON = "/usr/bin/python3"
@@ -150,6 +154,27 @@ out.close()
 '''
 
 
+# The grader's own children that are running now (a sandbox's bwrap, a judge): the
+# steps of a grading may run side by side (tools/grade --jobs), so reap() ends only
+# the children that are none of these, those that escaped a run that is over.
+_LIVE = set()
+_SPAWN = threading.Lock()
+
+
+def spawn(cmd, **kwargs):
+    """subprocess.Popen, the child counted as running until finished(proc)."""
+    with _SPAWN:
+        proc = subprocess.Popen(cmd, **kwargs)
+        _LIVE.add(proc.pid)
+    return proc
+
+
+def finished(proc):
+    """proc (from spawn) has ended and been waited for."""
+    with _SPAWN:
+        _LIVE.discard(proc.pid)
+
+
 def become_subreaper():
     """PR_SET_CHILD_SUBREAPER for tools/grade: descendants whose parents end become
     its children (Sandbox.reap ends them), never init's."""
@@ -256,6 +281,10 @@ def _system_binds():
             args += ["--ro-bind", str(p), str(p)]
     for f in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives"):
         args += ["--ro-bind-try", f, f]
+    # Whether transparent huge pages may be asked for: glibc's malloc reads it before
+    # it asks (grading.MALLOC_TUNING); the machine's setting, nothing else of /sys.
+    thp = "/sys/kernel/mm/transparent_hugepage"
+    args += ["--ro-bind-try", thp, thp]
     return args
 
 
@@ -280,6 +309,7 @@ class Sandbox:
         self.hide = []  # host paths never to show (the repository, the kit, the results)
         self.uid = None
         self.enforce_nproc = True
+        self.timings = timing.NONE  # tools/grade --timings: each run's span
 
     # -- choosing how to sandbox ------------------------------------------------
     @staticmethod
@@ -317,26 +347,37 @@ class Sandbox:
             errors.append(f"a test run in it ended with {r.how_it_ended()}: {r.stderr.strip()}")
         return None, "bubblewrap cannot make a sandbox here: " + "; ".join(errors)
 
-    def new_identity(self):
-        """A user id of its own for the next submission (root only)."""
+    def fresh_uid(self):
+        """A user id no other grading step has (root only; None elsewhere): the
+        grader gives each exercise of each submission its own, so that the process
+        limit counts only its processes, and steps that run side by side (tools/grade
+        --jobs) cannot touch each other's files or processes."""
         if self.mode == "bwrap" and getattr(self, "as_uid", False):
-            self.uid = UID_BASE + random.SystemRandom().randrange(UID_SPAN)
+            return UID_BASE + random.SystemRandom().randrange(UID_SPAN)
+        return None
+
+    def new_identity(self):
+        """A fresh user id (fresh_uid), the default of the runs that name none."""
+        self.uid = self.fresh_uid()
         return self.uid
 
-    def give(self, path):
-        """Let the sandbox's user write to a folder (and read what is in it)."""
-        if self.mode == "bwrap" and self.uid is not None:
+    def give(self, path, uid=None):
+        """Let the sandbox's user (uid, or the default) write to a folder (and read
+        what is in it)."""
+        uid = self.uid if uid is None else uid
+        if self.mode == "bwrap" and uid is not None:
             for root, dirs, files in os.walk(path):
-                os.chown(root, self.uid, self.uid)
+                os.chown(root, uid, uid)
                 for f in files:
-                    os.chown(os.path.join(root, f), self.uid, self.uid, follow_symlinks=False)
+                    os.chown(os.path.join(root, f), uid, uid, follow_symlinks=False)
 
     # -- running -------------------------------------------------------------------
     def run(self, argv, binds, limits, cwd, env=None, report=None, gpu=False, pass_fds=(),
-            cancel=None):
+            cancel=None, uid=None):
         """Run argv (paths as seen inside) and return a Result. pass_fds: file
         descriptors the program inherits (the same numbers), closed here once it has
-        started; cancel: a threading.Event that ends the whole sandbox when set."""
+        started; cancel: a threading.Event that ends the whole sandbox when set; uid:
+        the user id it runs as, where the grader is root (default: the sandbox's)."""
         if self.mode == "bwrap":
             prefix = [self.bwrap, "--unshare-all", "--unshare-user",
                       "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
@@ -383,13 +424,15 @@ class Sandbox:
         cmd += ["--"] + [str(a) for a in argv]
         kwargs = {}
         if self.mode == "bwrap" and getattr(self, "as_uid", False):
-            uid = self.uid if self.uid is not None else self.new_identity()
+            if uid is None:
+                uid = self.uid if self.uid is not None else self.new_identity()
             kwargs = {"user": uid, "group": uid, "extra_groups": []}
+        started = time.monotonic()
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, pass_fds=(w_fd,) + tuple(pass_fds),
-                                    env=popen_env, cwd=cwd if self.mode != "bwrap" else "/",
-                                    start_new_session=True, **kwargs)
+            proc = spawn(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, pass_fds=(w_fd,) + tuple(pass_fds),
+                         env=popen_env, cwd=cwd if self.mode != "bwrap" else "/",
+                         start_new_session=True, **kwargs)
         except OSError as e:
             os.close(r_fd)
             os.close(w_fd)
@@ -398,11 +441,16 @@ class Sandbox:
             for fd in pass_fds:
                 os.close(fd)
         os.close(w_fd)
+        res = None
         try:
-            return self._collect(proc, r_fd, limits, cancel)
+            res = self._collect(proc, r_fd, limits, cancel)
+            return res
         finally:
+            finished(proc)
             if self.mode != "bwrap":
                 shutil.rmtree(tmp, ignore_errors=True)
+            self.timings.add("sandbox", Path(str(argv[0])).name, started, time.monotonic(),
+                             program=res.wall if res is not None else None)
 
     @staticmethod
     def _host_path(binds, arg):
@@ -514,27 +562,28 @@ class Sandbox:
         """End every child of the grader left over from a run: tools/grade is a child
         subreaper (become_subreaper), so a descendant that escaped its run's
         supervisor (a double fork into a session of its own, under --trusted)
-        becomes its child and ends here. Called between runs, when the grader has no
-        child of its own."""
+        becomes its child and ends here. Called after each step; the children of
+        the steps still running (spawn, finished) are spared, every other one ends."""
         me = os.getpid()
         for _ in range(10000):
-            kids = []
-            for p in os.listdir("/proc"):
-                if not p.isdigit():
-                    continue
-                try:
-                    with open(f"/proc/{p}/stat") as f:
-                        if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
-                            kids.append(int(p))
-                except (OSError, ValueError, IndexError):
-                    continue
-            if not kids:
-                return
-            for k in kids:
-                try:
-                    os.kill(k, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+            with _SPAWN:
+                kids = []
+                for p in os.listdir("/proc"):
+                    if not p.isdigit() or int(p) in _LIVE:
+                        continue
+                    try:
+                        with open(f"/proc/{p}/stat") as f:
+                            if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
+                                kids.append(int(p))
+                    except (OSError, ValueError, IndexError):
+                        continue
+                if not kids:
+                    return
+                for k in kids:
+                    try:
+                        os.kill(k, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
             for k in kids:
                 try:
                     os.waitpid(k, 0)
