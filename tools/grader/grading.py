@@ -18,6 +18,11 @@ the repository, removed afterwards):
            otherwise each program in a sandbox, with its report. The set passes
            only on that report (catch_report.judge).
 
+The exercises of a submission are graded side by side, each in a thread of its
+own, and their steps (a compile, a link, a test set) take one of Options.jobs
+slots each; within an exercise the steps run in order, as one user id of its own
+(where the grader is root), and a GPU set runs alone on the GPU.
+
 A set that cannot run (a GPU set without nvcc, or without a GPU the grader's
 own probe can use) is left out of the maximum score, with a note; it is never
 counted as passed or as zero. The student's program is never asked whether a
