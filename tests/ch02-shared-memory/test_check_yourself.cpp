@@ -21,6 +21,7 @@
 
 namespace {
 
+using book::test::answer;
 using book::test::record;
 using book::test::result;
 using ch02test::check_value;
@@ -143,6 +144,26 @@ TEST_CASE("the widely copied stencil reads past both ends", "[ch02][cy:ch02-boun
     CHECK(ch02test::memcheck_says(report, 0, 0, "before the nearest allocation"));
     CHECK(ch02test::memcheck_says(report, 232, 3, "after the nearest allocation"));
     CHECK(result(record("stencil-fixed-memcheck"), "sanitizer_errors") == 0);
+
+    // The figures the answer states (answers.json): counted from the model, the
+    // radius the model was run with, and the n memcheck was run at.
+    const auto a = [](const char* name) { return answer("ch02-bounds-bug", name); };
+    CHECK(a("radius") == 3);  // the question's R
+    const seed_model m = model_seed(1024, 256, static_cast<int>(a("radius")));
+    CHECK(m.wrong_outputs == m1024.wrong_outputs);
+    const auto before = std::count_if(m.wrong_outputs.begin(), m.wrong_outputs.end(),
+                                      [](long long o) { return o < 512; });
+    CHECK(a("wrong_first") == before);
+    CHECK(a("wrong_last") == static_cast<double>(m.wrong_outputs.size()) - before);
+    CHECK(a("first_block") == m.wrong_outputs.front() / 256);
+    // The threads that load before the array: block 0's first R (in[gid - R] < 0).
+    CHECK(std::count_if(m.reads_outside.begin(), m.reads_outside.end(),
+                        [](long long j) { return j < 0; }) == a("radius"));
+    const auto& args = mc.at("inputs").at("args");
+    const auto n_at = std::find(args.begin(), args.end(), "--n");
+    REQUIRE(n_at != args.end());
+    REQUIRE(n_at + 1 != args.end());
+    CHECK(a("memcheck_n") == std::stod((n_at + 1)->get<std::string>()));
 }
 
 TEST_CASE("a load's ways are the most distinct words in one bank", "[ch02][cy:ch02-bank-ways]") {
@@ -175,6 +196,29 @@ TEST_CASE("a load's ways are the most distinct words in one bank", "[ch02][cy:ch
     // Nsight Compute's passes per load instruction, as the answer quotes them.
     CHECK(check_value(bank, "ncu-stride2-wavefronts") == Approx(2).margin(0.01));
     CHECK(check_value(bank, "ncu-stride32-wavefronts") == Approx(32).margin(0.01));
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch02-bank-ways", name); };
+    const auto sa = static_cast<long long>(a("stride_a")),
+               sb = static_cast<long long>(a("stride_b"));
+    const auto sc = static_cast<long long>(a("stride_c")),
+               banks = static_cast<long long>(a("banks"));
+    CHECK(sa == 2);  // the question's three strides
+    CHECK(sb == 32);
+    CHECK(sc == 33);
+    CHECK(banks == 32);  // the bank of word w is w mod banks, as ways() models it
+    CHECK(ways(lanes([](long long i) { return i; })) == 1);
+    CHECK(a("ways_a") == strided_ways(sa));
+    CHECK(a("ways_b") == strided_ways(sb));
+    CHECK(a("ways_c") == strided_ways(sc));
+    for (long long i = 0; i < 32; ++i) {
+        INFO("lane " << i);
+        CHECK(a("bank_b") == (sb * i) % banks);  // every lane in one bank
+        CHECK((sc * i) % banks == i % banks);    // stride 33: bank i mod 32
+        const long long partner = i + static_cast<long long>(a("partner"));
+        if (partner < 32) CHECK((sa * i) % banks == (sa * partner) % banks);
+        for (long long j = i + 1; j < 32; ++j)  // and no other lane shares it
+            if (j != partner) CHECK((sa * i) % banks != (sa * j) % banks);
+    }
 }
 
 TEST_CASE("the tiled kernel's threads read what other warps wrote", "[ch02][cy:ch02-why-barrier]") {
@@ -200,6 +244,21 @@ TEST_CASE("the tiled kernel's threads read what other warps wrote", "[ch02][cy:c
         book::test::text(record("stencil-tiled-racecheck"), "sanitizer:racecheck"));
     CHECK(clean.hazards == 0);
     CHECK(clean.errors + clean.warnings == 0);
+
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch02-why-barrier", name); };
+    CHECK(a("radius") == radius);
+    const int readers = static_cast<int>(a("readers"));
+    CHECK(readers == 2 * radius);  // the halo's entries, R on each side
+    std::vector<int> last_of_each;
+    for (int w = 0; w < block / 32; ++w)
+        for (int t = 32 * (w + 1) - readers; t < 32 * (w + 1); ++t) last_of_each.push_back(t);
+    CHECK(cross_warp_readers(block, radius) == last_of_each);
+    for (int k = block; k < block + readers; ++k) {
+        INFO("tile entry " << k);
+        CHECK(writer(k, block) / 32 == a("writer_warp"));
+        CHECK(writer(k, block) < readers);  // the first `readers` threads
+    }
 }
 
 TEST_CASE("a barrier in each branch of a split warp is still wrong",
@@ -212,6 +271,8 @@ TEST_CASE("a barrier in each branch of a split warp is still wrong",
         if (below > 0 && below < 32) split.push_back(w);
     }
     CHECK(split == std::vector<int>{0});
+    CHECK(split ==
+          std::vector<int>{static_cast<int>(answer("ch02-barrier-in-branch", "split_warp"))});
 
     const auto barrier = record("stencil-barrier");
     CHECK(result(barrier, "branch_bad_launches") == result(barrier, "trials"));
@@ -223,6 +284,9 @@ TEST_CASE("a barrier in each branch of a split warp is still wrong",
     const auto threads = ch02test::reported_threads(report);
     REQUIRE_FALSE(threads.empty());
     CHECK(std::all_of(threads.begin(), threads.end(), [](int t) { return t / 32 == 0; }));
+    CHECK(std::all_of(threads.begin(), threads.end(), [](int t) {
+        return t / 32 == answer("ch02-barrier-in-branch", "split_warp");
+    }));
     // The answer's count is the record's.
     CHECK(ch02test::error_summary(report) == result(sync, "sanitizer_errors"));
 }
@@ -244,6 +308,17 @@ TEST_CASE("a stencil output needs 8 bytes of DRAM traffic, as a copy",
     }
     CHECK(check_value(steps, "ncu-plain-reads-dram-once") ==
           Approx(result(steps, "ncu:plain:dram__bytes_read.sum") / copy));
+    // The figures the answer states (answers.json): a float in, a float out, and
+    // the plain kernel's loads as its SASS has them.
+    const auto a = [](const char* name) { return answer("ch02-bytes-per-output", name); };
+    CHECK(a("float_bytes") == sizeof(float));
+    CHECK(a("bytes") == 2 * a("float_bytes"));
+    CHECK(result(steps, "copy_gbps") ==
+          Approx(a("bytes") * n / (result(steps, "copy_ms") * 1e6)).epsilon(1e-6));
+    CHECK(a("plain_loads") == 2 * 3 + 1);  // in[i - R .. i + R] at R = 3
+    const auto plain = ch02test::global_loads(
+        book::test::text(steps, "sass:_ZN4ch0213stencil_plainILi3EEEvPKfPfx"));
+    CHECK(plain.narrow == a("plain_loads"));
 }
 
 TEST_CASE("the tile saved no DRAM traffic, and cost a barrier", "[ch02][cy:ch02-tiling-pays]") {
@@ -290,6 +365,15 @@ TEST_CASE("16-byte loads, not more outputs per thread, reach the copy", "[ch02][
     // Only vec_x1 reached the copy.
     CHECK(result(steps, "vec_x1_over_copy") >= 0.95);
     CHECK(result(steps, "plain_k4_over_copy") <= 0.8);
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch02-float4", name); };
+    CHECK(a("radius") == 3);  // the kernel's template argument, stencil_vec<3, 1>
+    CHECK(a("outputs") == ch02::kVec);
+    CHECK(a("wide_bytes") == sizeof(float) * ch02::kVec);  // a float4
+    CHECK(a("wide_bytes") == 128 / 8);                     // LDG.E.128
+    CHECK(a("narrow_bytes") == sizeof(float));
+    CHECK(a("wide_loads") == vec.wide);
+    CHECK(a("wide_loads") == 2 * (ch02::halo_pad(static_cast<int>(a("radius"))) / ch02::kVec) + 1);
 }
 
 TEST_CASE("32 KiB per block: shared memory limits the blocks per SM",
@@ -315,4 +399,12 @@ TEST_CASE("32 KiB per block: shared memory limits the blocks per SM",
           static_cast<double>(static_cast<int>(per_sm / (32 + reserved))));
     CHECK(result(smem, "blocks_smem32k_carveout_default") < by_threads);
     CHECK(result(smem, "blocks_smem0k_carveout_default") == by_threads);
+    // The answer's shared memory per block (answers.json) is the question's, and
+    // the count it quotes is the model's for it.
+    const double kb = answer("ch02-smem-occupancy", "smem_kb");
+    CHECK(kb == 32);
+    CHECK(result(smem, "predicted_blocks_smem" + std::to_string(static_cast<int>(kb)) + "k") ==
+          result(smem, "blocks_smem32k_carveout_default"));
+    CHECK(result(smem, "blocks_smem32k_carveout_default") ==
+          static_cast<double>(static_cast<int>(per_sm / (kb + reserved))));
 }

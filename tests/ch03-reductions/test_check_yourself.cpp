@@ -8,10 +8,13 @@
 // machine the runs of this build, elsewhere the committed recordings).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,7 @@
 
 namespace {
 
+using book::test::answer;
 using book::test::record;
 using book::test::result;
 using book::test::text;
@@ -53,6 +57,19 @@ TEST_CASE("step 1 is slow by its instructions, not by a branch", "[ch03][cy:ch03
     CHECK(i1 / i2 > 1.5);
     // ... and each issued instruction counts nearly all 32 lanes as active.
     CHECK(result(prof, "ncu:s1_p1:smsp__thread_inst_executed_per_inst_executed.ratio") > 31.0);
+    // The figures the answer states (answers.json): the remainder's instructions,
+    // from the reciprocal's set-up (I2F.U32.RP) to the fix-up for a zero divisor
+    // (LOP3.LUT ... 0x33), and the size of the profiled input, which the
+    // read-stream ceiling of the same run read once.
+    const auto lines = ch03test::lines_of(step1);
+    const auto from = ch03test::find_line(lines, R"(I2F\.U32\.RP)");
+    const auto to = ch03test::find_line(lines, R"(LOP3\.LUT R\d+, RZ, R\d+, RZ, 0x33)", from);
+    REQUIRE(to < lines.size());
+    CHECK(static_cast<double>(to - from + 1) > answer("ch03-divergent-slow", "remainder_over"));
+    const double n = answer("ch03-divergent-slow", "profiled_n");
+    CHECK(result(prof, "ncu:ceiling:dram__bytes_read.sum") ==
+          Approx(sizeof(float) * n).epsilon(0.01));
+    CHECK(result(prof, "ncu:s1_p1:launch__grid_size") * kBlock == n);
 }
 
 TEST_CASE("step 2's tree conflicts in the banks; steps 1 and 3 do not",
@@ -96,6 +113,33 @@ TEST_CASE("step 2's tree conflicts in the banks; steps 1 and 3 do not",
     CHECK(c2 / (blocks * model_load_conflicts_per_block(2)) == Approx(1.0).margin(0.1));
     CHECK(c2 > 20 * c1);
     CHECK(c2 > 20 * c3);
+
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch03-bank-conflicts", name); };
+    const int sa = static_cast<int>(a("stride_a")), sb = static_cast<int>(a("stride_b"));
+    CHECK(sa == 1);  // the question's strides
+    CHECK(sb == 4);
+    std::vector<int> both = words_read(2, sa, 0, false), second = words_read(2, sa, 0, true);
+    both.insert(both.end(), second.begin(), second.end());
+    std::sort(both.begin(), both.end());
+    CHECK(both.front() == a("first_word"));
+    CHECK(both.back() == a("last_word"));
+    CHECK(both.size() == static_cast<std::size_t>(a("last_word") - a("first_word") + 1));
+    CHECK(ways(words_read(2, sa, 0, false)) == a("ways_a"));
+    CHECK(ways(words_read(2, sa, 0, true)) == a("ways_a"));
+    for (int t = 0; t + a("partner") < 32; ++t)  // lanes t and t + partner share a bank
+        CHECK((2 * sa * t) % 32 == (2 * sa * (t + static_cast<int>(a("partner")))) % 32);
+    const std::vector<int> wb = words_read(2, sb, 0, false);
+    for (int t = 0; t < static_cast<int>(wb.size()); ++t)
+        CHECK(wb[static_cast<std::size_t>(t)] == a("word_factor_b") * t);
+    std::set<int> banks;
+    for (int w : wb) banks.insert(w % 32);
+    CHECK(banks.size() == static_cast<std::size_t>(a("banks_b")));
+    for (int b : banks) CHECK(b % static_cast<int>(a("bank_gap_b")) == 0);
+    CHECK(*banks.rbegin() - *banks.begin() == a("bank_gap_b") * (a("banks_b") - 1));
+    CHECK(ways(wb) == a("ways_b"));
+    CHECK(wb.size() == static_cast<std::size_t>(a("banks_b") * a("ways_b")));
+    CHECK(c3 < a("remainder_share") * c2);
 }
 
 TEST_CASE("the volatile tail: a race by the rules, right sums on the H200",
@@ -107,6 +151,8 @@ TEST_CASE("the volatile tail: a race by the rules, right sums on the H200",
     CHECK(result(tail, "wrong_sums_syncwarp") == 0);
     // Without volatile, nearly every block is wrong.
     CHECK(result(tail, "wrong_sums_plain") > 0.9 * result(tail, "blocks_checked_plain"));
+    CHECK(result(tail, "wrong_sums_plain") > answer("ch03-volatile-since-volta", "wrong_share") *
+                                                 result(tail, "blocks_checked_plain"));
     // racecheck: hazards between the lanes of a warp, as warnings.
     const auto race = record("warp-tail-volatile-racecheck");
     CHECK(result(race, "sanitizer_warnings") > 0);
@@ -140,6 +186,22 @@ TEST_CASE("a warp sum is five shuffles; block_sum makes two rounds",
     CHECK(count_lines(text(tails, "sass:sum_tail_shfl"), R"(SHFL\.DOWN)") == 5);
     const auto sass = record("reduce-sass");
     CHECK(count_lines(text(sass, "sass:reduce_warp_block"), R"(SHFL\.DOWN PT,)") == 10);
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch03-shuffle-depth", name); };
+    CHECK(a("shuffles") == static_cast<double>(offsets.size()));
+    CHECK(a("first_offset") == offsets.front());
+    CHECK(a("last_offset") == offsets.back());
+    for (std::size_t i = 1; i < offsets.size(); ++i)
+        CHECK(a("factor") * offsets[i] == offsets[i - 1]);
+    CHECK(a("lanes") == 32);
+    CHECK(std::pow(a("factor"), a("shuffles")) == a("lanes"));
+    CHECK(count_lines(text(sass, "sass:reduce_warp_block"), R"(SHFL\.DOWN PT,)") ==
+          a("rounds") * a("shuffles"));
+    CHECK(a("warp_sums") == kBlock / 32);  // a block of 256 threads
+    CHECK(a("final_warp") == 0);
+    CHECK(a("idle_lanes") == a("lanes") - a("warp_sums"));
+    CHECK(a("idle_value") == 0);  // adding it changes no sum
+    CHECK(lanes[0] + static_cast<long>(a("idle_value")) == lanes[0]);
 }
 
 TEST_CASE("one launch wins where reading is short, not where it is long",
@@ -153,6 +215,16 @@ TEST_CASE("one launch wins where reading is short, not where it is long",
     CHECK(result(bench, "ceiling_us_2e28") > 100);
     CHECK(result(bench, "one_pass_us_2e28") / result(bench, "two_pass_us_2e28") ==
           Approx(1.0).margin(0.05));
+    // The figures the answer states (answers.json): the sizes the records are
+    // named by (2^16 and 2^28), and the bytes of the larger one.
+    const double small = answer("ch03-one-launch-small", "small_n");
+    const double large = answer("ch03-one-launch-small", "large_n");
+    CHECK(small == std::ldexp(1.0, 16));
+    CHECK(large == std::ldexp(1.0, 28));
+    CHECK(result(bench, "ceiling_tbs_2e28") ==
+          Approx(sizeof(float) * large / (result(bench, "ceiling_us_2e28") * 1e6)).epsilon(0.01));
+    CHECK(answer("ch03-one-launch-small", "large_gib") ==
+          sizeof(float) * large / std::ldexp(1.0, 30));
 }
 
 TEST_CASE("a float loop stops at 2^24", "[ch03][cy:ch03-float-order]") {
@@ -168,6 +240,19 @@ TEST_CASE("a float loop stops at 2^24", "[ch03][cy:ch03-float-order]") {
     CHECK(ch03::pairwise_float_sum(ones.data(), ones.size()) == 16777216.0f + 4096.0f);
     // The GPU run's loop: 2^28 values in (0, 1] gave exactly 2^24.
     CHECK(result(record("reduce-accuracy"), "acc_loop_sum_2e28") == 16777216.0);
+    // The figures the answer states (answers.json).
+    const auto a = [](const char* name) { return answer("ch03-float-order", name); };
+    CHECK(a("stall") == result(record("reduce-accuracy"), "acc_loop_sum_2e28"));
+    CHECK(a("stall") == big);
+    CHECK(a("radix") == FLT_RADIX);
+    CHECK(a("stall_log2") == FLT_MANT_DIG);
+    CHECK(std::pow(a("radix"), a("stall_log2")) == a("stall"));
+    CHECK(std::nextafter(static_cast<float>(a("stall")), 2 * big) - big == a("spacing"));
+    CHECK(std::nextafter(static_cast<float>(a("stall")), 0.0f) < big);  // below it, closer
+    volatile float largest = static_cast<float>(a("largest_value"));
+    CHECK(largest == one);  // the values are in (0, 1]
+    CHECK(big + largest == big);
+    CHECK(2 * a("largest_value") == a("spacing"));  // exactly half the spacing: a tie
 }
 
 TEST_CASE("the order of float additions changes the sum; a tree is closer",
@@ -195,6 +280,10 @@ TEST_CASE("the order of float additions changes the sum; a tree is closer",
     const std::size_t n = std::size_t{1} << 28;
     CHECK(result(acc, "acc_one_pass_depth_2e28") ==
           ch03::summation_depth(ch03::step::one_pass, n, ch03::default_policy().at(n), sms));
+    // The sizes the answer states (answers.json) are those of the records it quotes.
+    CHECK(answer("ch03-float-associativity", "large_n") == static_cast<double>(n));
+    CHECK(answer("ch03-float-associativity", "small_n") == static_cast<double>(x.size()));
+    CHECK(answer("ch03-float-associativity", "small_n") == std::ldexp(1.0, 20));  // _2e20
 }
 
 TEST_CASE("at 2^28 floats the sums read at the speed of the read stream",
@@ -202,6 +291,9 @@ TEST_CASE("at 2^28 floats the sums read at the speed of the read stream",
     const auto bench = record("reduce-bench");
     CHECK(result(bench, "one_pass_of_ceiling_2e28") == Approx(1.0).margin(0.05));
     CHECK(result(bench, "cub_of_ceiling_2e28") == Approx(1.0).margin(0.05));
+    const double tolerance = answer("ch03-memory-ceiling", "tolerance");
+    CHECK(std::fabs(result(bench, "one_pass_of_ceiling_2e28") - 1) <= tolerance);
+    CHECK(std::fabs(result(bench, "cub_of_ceiling_2e28") - 1) <= tolerance);
     // The ceiling kernel reads the input once: 2^24 floats, 64 MiB, in Nsight
     // Compute's run (within 1% for what else the DRAM serves).
     const auto prof = record("reduce-profile");
