@@ -69,7 +69,7 @@ def setup(app):
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
     app.add_transform(claims.CheckMarkers)
-    app.connect("build-finished", publish.build_finished)
+    publish.setup(app)
     app.add_css_file("book.css")
     theme.setup(app)
     site.setup(app)

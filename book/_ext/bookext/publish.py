@@ -7,6 +7,13 @@ chapter would stay, and tools/build-html.py would publish them. So a
 successful HTML build removes, from the staging folder, images and downloads
 no page refers to and pages of documents that no longer exist.
 
+Sphinx writes again only the pages whose sources changed, so a page added or
+removed would leave every other page's sidebar and "previous"/"next" links as
+they were, pointing at a page that is gone: when the set of pages changes,
+every page is written again (``env-get-updated``). After pruning, a page that
+still links a page, image or download the output does not hold, or a search
+index that names a page it does not hold, is an error naming the page.
+
 It also writes ``<doctrees>/book-inputs.json``: every file a page read (the
 chapters, records, listings, diagrams, exercise texts, the manifest...), from
 which tools/build-html.py writes the HTML step's depfile, so that editing any
@@ -16,6 +23,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from urllib.parse import unquote
 
 from sphinx.util import logging
 
@@ -57,6 +66,63 @@ def _prune_html(app) -> None:
                 os.unlink(os.path.join(dirpath, f))
 
 
+def pages_changed(app, env, added, changed, removed):
+    """env-get-outdated: remember whether pages were added or removed."""
+    env.book_pages_changed = bool(added or removed)
+    return []
+
+
+def write_all_if_pages_changed(app, env):
+    """env-get-updated: every page again when the set of pages changed (the
+    sidebar and the previous/next links of every page list the pages)."""
+    if getattr(env, "book_pages_changed", False):
+        env.book_pages_changed = False
+        return sorted(env.found_docs)
+    return []
+
+
+#: A relative link in a written page: href or src, up to a fragment or query.
+LINK = re.compile(r"""(?:href|src)="(?![a-z][a-z0-9+.-]*:|#|/)([^"#?]+)""", re.I)
+
+
+def dangling_links(out: str, suffix: str = ".html") -> list:
+    """(page, target) for each relative link of a written page to a file the
+    output does not hold, and ("searchindex.js", page) for each page the search
+    index names that the output does not hold."""
+    found = []
+    for dirpath, dirs, files in os.walk(out):
+        if dirpath == out:
+            dirs[:] = [d for d in dirs if d not in KEEP_DIRS]
+        for f in files:
+            if not f.endswith(suffix):
+                continue
+            page = os.path.join(dirpath, f)
+            with open(page, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+            for target in sorted(set(LINK.findall(text))):
+                path = os.path.normpath(os.path.join(dirpath, unquote(target)))
+                if not os.path.exists(path):
+                    found.append((os.path.relpath(page, out), target))
+    index = os.path.join(out, "searchindex.js")
+    if os.path.exists(index):
+        with open(index, encoding="utf-8") as fh:
+            text = fh.read()
+        m = re.search(r'"?docnames"?\s*:\s*(\[[^\]]*\])', text)
+        for doc in json.loads(m.group(1)) if m else []:
+            if not os.path.exists(os.path.join(out, doc + suffix)):
+                found.append(("searchindex.js", doc + suffix))
+    return found
+
+
+def check_links(app, exception) -> None:
+    """build-finished, after every other step has written or removed its files."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page, target in dangling_links(app.outdir, getattr(app.builder, "out_suffix", ".html")):
+        logger.warning(f"{os.path.join(app.outdir, page)}: links {target}, which this build does "
+                       "not hold (a page, image or download that is gone): nothing may link it")
+
+
 def write_inputs(app) -> None:
     env = app.env
     inputs = set()
@@ -76,3 +142,10 @@ def build_finished(app, exception) -> None:
     if app.builder.format == "html":
         _prune_html(app)
     write_inputs(app)
+
+
+def setup(app) -> None:
+    app.connect("env-get-outdated", pages_changed)
+    app.connect("env-get-updated", write_all_if_pages_changed)
+    app.connect("build-finished", build_finished)
+    app.connect("build-finished", check_links, priority=900)

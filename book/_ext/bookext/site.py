@@ -39,6 +39,7 @@ Also here, for the reader:
 from __future__ import annotations
 
 import html
+import json
 import os
 import posixpath
 import shutil
@@ -92,6 +93,62 @@ def config_inited(app, config) -> None:
     pdf = os.path.join(os.path.abspath(config.book_build_dir), "pdf", "book.pdf") \
         if config.book_build_dir else ""
     config.book_pdf = pdf if pdf and os.path.isfile(pdf) else ""
+
+
+def builder_inited(app) -> None:
+    """HTML: a PDF older than the pages' sources is not the book this build shows,
+    so the site neither serves nor links it, and says so."""
+    if not app.config.book_pdf or app.builder.format != "html":
+        return
+    docs = app.project.discover(list(app.config.exclude_patterns) + list(app.config.templates_path))
+    newer = pdf_older_than(app.config.book_pdf, [app.project.doc2path(d, True) for d in docs])
+    if newer:
+        logger.info(f"site: the PDF edition {app.config.book_pdf} is older than {newer}, so "
+                    "the site does not serve or link it; `tools/book pdf` builds it again")
+        app.config.book_pdf = ""
+        # book_pdf is an "html" setting: with it changed, every page is written
+        # again (none keeps a link to the PDF).
+        app.builder.build_info = app.builder.create_build_info()
+
+
+#: Where tools/build-pdf.py's Sphinx run writes the list of files its pages read.
+PDF_INPUTS = os.path.join("latex-doctrees", "book-inputs.json")
+
+
+def pdf_inputs(pdf: str) -> list | None:
+    """The files the PDF's pages read (BUILD/latex-doctrees/book-inputs.json), or None."""
+    path = os.path.join(os.path.dirname(os.path.dirname(pdf)), PDF_INPUTS)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, list) and all(isinstance(p, str) for p in data) else None
+
+
+def pdf_older_than(pdf: str, pages, read=()) -> str | None:
+    """The first source the PDF is older than, or None when it is current: every
+    file its pages read and every file of `read` (what this HTML build read) must
+    exist and be no newer than it, and every page source of `pages` must be among
+    those it read (a chapter added since)."""
+    made = os.stat(pdf).st_mtime_ns
+    inputs = pdf_inputs(pdf)
+    if inputs is None:
+        return f"its list of inputs ({PDF_INPUTS} is missing or unreadable)"
+    seen = {os.path.normpath(p) for p in inputs}
+    for path in sorted(pages):
+        if os.path.normpath(path) not in seen:
+            return f"{path} (a page it does not have)"
+    for path in sorted(seen):
+        try:
+            if os.stat(path).st_mtime_ns > made:
+                return path
+        except OSError:
+            return f"{path} (which it read, and which is gone)"
+    for path in sorted(read):
+        if os.path.exists(path) and os.stat(path).st_mtime_ns > made:
+            return path
+    return None
 
 
 def repository_link(config, path: str, ranges: list) -> str | None:
@@ -476,6 +533,22 @@ def page_context(app, pagename, templatename, context, doctree):
 def publish_pdf(app) -> None:
     out = os.path.join(app.outdir, "book.pdf")
     if app.config.book_pdf:
+        # What this build read, against the PDF once more (a source edited during
+        # the build, or read by a page but not by the PDF's).
+        read = set()
+        for doc in app.env.all_docs:
+            read.add(app.env.doc2path(doc))
+            read |= {os.path.normpath(os.path.join(app.env.srcdir, dep))
+                     for dep in app.env.dependencies.get(doc, ())}
+        pages = [app.env.doc2path(doc) for doc in app.env.all_docs]
+        newer = pdf_older_than(app.config.book_pdf, pages, read)
+        if newer:
+            logger.warning(f"the pages link the PDF edition {app.config.book_pdf}, which is "
+                           f"older than {newer}: build it again (`tools/book pdf`), or build the "
+                           "HTML again, which leaves it out")
+            if os.path.exists(out):
+                os.unlink(out)
+            return
         shutil.copyfile(app.config.book_pdf, out + ".tmp")
         os.replace(out + ".tmp", out)
     elif os.path.exists(out):
@@ -518,6 +591,7 @@ def setup(app) -> None:
     app.add_post_transform(NarrowOutputsInLatex)
     app.add_env_collector(SourceCollector)
     app.connect("config-inited", config_inited)
+    app.connect("builder-inited", builder_inited)
     app.connect("html-collect-pages", collect_pages)
     app.connect("html-page-context", page_context, priority=900)  # after furo's
     app.connect("build-finished", build_finished)

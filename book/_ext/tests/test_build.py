@@ -207,3 +207,114 @@ def test_without_an_exercise_list_the_solution_shows_the_files_it_changed(tree):
     page = visible(tree.html())
     assert "points" not in page
     assert "// SOLVED" in page and "// CONTRACT" not in page
+
+
+def _build_html(tree):
+    stamp = tree.path("build/html.stamp")
+    cmd = [sys.executable, os.path.join(ROOT, "tools", "build-html.py"), tree.repo, tree.build, stamp]
+    return subprocess.run(cmd, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _published(tree):
+    """Every file of the published site, as text, by its path in the site."""
+    html, out = tree.path("build/html"), {}
+    for dirpath, _dirs, files in os.walk(html):
+        for f in files:
+            with open(os.path.join(dirpath, f), encoding="utf-8", errors="replace") as fh:
+                out[os.path.relpath(os.path.join(dirpath, f), html)] = fh.read()
+    return out
+
+
+def test_a_deleted_chapter_leaves_no_page_link_or_search_entry(tmp_path):
+    """published-whole: a page removed after a full build leaves no page, no
+    source, no search entry and no link (sidebar, previous/next) in any page:
+    first a page the front page's toctree names (no other source changes, so
+    Sphinx would write no other page again), then a chapter (the build's
+    manifest drops it)."""
+    tree = Tree(str(tmp_path))
+    shutil.copytree(BOOK, tree.path("repo/book"), ignore=shutil.ignore_patterns("tests", "__pycache__"))
+    tree.write("repo/chapters/ch91-doomed.md", "# 91. Doomed\n\nA DOOMED-WORD page.\n")
+    tree.edit_json("build/book-manifest.json", lambda m: m["chapters"].append("ch91-doomed"))
+    tree.write("repo/chapters/extra.md", "# Extra page\n\nAn EXTRA-WORD page.\n")
+    tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md").replace(
+        "ch[0-9][0-9]-*", "ch[0-9][0-9]-*\nextra"))
+    built = _build_html(tree)
+    assert built.returncode == 0, built.stdout
+    site = _published(tree)
+    for gone in ("ch91-doomed", "extra"):
+        assert f"{gone}.html" in site
+        assert f"{gone}.html" in site["ch90-fixture.html"]  # the sidebar
+    for gone, word, title in (("extra", "EXTRA-WORD", "Extra page"),
+                              ("ch91-doomed", "DOOMED-WORD", "91. Doomed")):
+        os.unlink(tree.path(f"repo/chapters/{gone}.md"))
+        if gone == "extra":
+            tree.write("repo/chapters/index.md",
+                       tree.read("repo/chapters/index.md").replace("\nextra", ""))
+        else:
+            tree.edit_json("build/book-manifest.json", lambda m: m["chapters"].remove(gone))
+        built = _build_html(tree)
+        assert built.returncode == 0, built.stdout
+        site = _published(tree)
+        left = sorted(path for path, text in site.items()
+                      if f"{gone}.html" in path or f"{gone}.html" in text or word in text)
+        assert left == [], gone
+        index = json.loads(site["searchindex.js"][len("Search.setIndex("):-1])
+        assert gone not in index["docnames"]
+        assert title not in index["titles"]
+
+
+def test_a_link_to_a_file_the_site_lacks_is_an_error(tmp_path):
+    """published-whole: dangling_links finds a page's link to a page that is gone,
+    and a search entry for one."""
+    from bookext.publish import dangling_links
+    site = tmp_path / "site"
+    (site / "_static").mkdir(parents=True)
+    (site / "_static" / "x.css").write_text("")
+    (site / "a.html").write_text('<a href="b.html#s">b</a> <a href="gone.html">x</a> '
+                                 '<link href="_static/x.css"> <a href="https://example.org/y.html">')
+    (site / "b.html").write_text('<a href="a.html">a</a><img src="_images/none.svg">')
+    (site / "searchindex.js").write_text('Search.setIndex({"docnames": ["a", "b", "old"]})')
+    assert sorted(dangling_links(str(site))) == [
+        ("a.html", "gone.html"), ("b.html", "_images/none.svg"), ("searchindex.js", "old.html")]
+
+
+def _fake_pdf(tree, mtime_ns):
+    pdf = tree.write("build/pdf/book.pdf", "%PDF-1.5 FAKE\n")
+    inputs = [os.path.join(tree.repo, "chapters", f) for f in ("index.md", "ch90-fixture.md")]
+    tree.write("build/latex-doctrees/book-inputs.json", json.dumps(inputs))
+    os.utime(pdf, ns=(mtime_ns, mtime_ns))
+    return pdf
+
+
+def test_a_pdf_older_than_its_sources_is_neither_served_nor_linked(tree):
+    """pdf-current: the site links and serves the PDF edition only while it is no
+    older than the pages' sources, and says why it left it out."""
+    later = os.stat(tree.path("repo/chapters/ch90-fixture.md")).st_mtime_ns + 5_000_000_000
+    _fake_pdf(tree, later)
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert os.path.exists(tree.path("out/html/book.pdf"))
+    assert 'href="book.pdf"' in tree.html() and 'href="book.pdf"' in tree.html("index")
+    # A chapter edited after the PDF was built: every page is written without the link.
+    page = tree.path("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", tree.read("repo/chapters/ch90-fixture.md") + "\nMore.\n")
+    os.utime(page, ns=(later + 10_000_000_000, later + 10_000_000_000))
+    status, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert f"book.pdf is older than {page}" in status
+    assert not os.path.exists(tree.path("out/html/book.pdf"))
+    assert "book.pdf" not in tree.html() and "book.pdf" not in tree.html("index")
+
+
+def test_a_pdf_without_a_chapter_added_since_is_left_out(tree):
+    later = os.stat(tree.path("repo/chapters/ch90-fixture.md")).st_mtime_ns + 5_000_000_000
+    _fake_pdf(tree, later)
+    new = tree.write("repo/chapters/ch91-new.md", "# 91. New\n\nText.\n")
+    tree.edit_json("build/book-manifest.json", lambda m: m["chapters"].append("ch91-new"))
+    os.utime(new, ns=(later - 1, later - 1))  # not newer: only absent from the PDF
+    status, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert f"older than {new} (a page it does not have)" in status
+    assert not os.path.exists(tree.path("out/html/book.pdf"))
+    assert "book.pdf" not in tree.html()
