@@ -4,13 +4,14 @@
 # after everything else). The tests of a run: cmake/BookRunTests.cmake.
 # Tests: book.bad.cmake-ch93-no-program, -ch94-sanitizer, -ch95-env,
 # -ch96-twice (tests/book/fixtures/cmake); records.*, gpu.*, run.* of every
-# chapter; book.bad.record-* (tools/book record builds book_gpu_runs).
+# chapter; book.bad.record-* (tools/book record builds book_gpu_runs);
+# book.bad.runner-cpu-*-varies, book.runner.cpu-output-varies-declared (VARIES).
 #
 #   book_run(<run> PROGRAM <name> [ARGS <args>...] [ENV <K=V>...] [TIMEOUT <s>]
 #            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
 #            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
 #            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
-#            [SANITIZE_ARGS <args>...] [CHAPTER <key>])
+#            [SANITIZE_ARGS <args>...] [VARIES <regex>...] [CHAPTER <key>])
 #       One run of a program whose output the book shows. It writes the run
 #       record <build>/records/<key>/<run>.json, which chapters cite as <run>
 #       (or <key>/<run> from another chapter). CHECKS names the run's
@@ -27,6 +28,9 @@
 #       files a hazard between lanes of one warp as a warning), or neither. SANITIZE_ARGS adds the tests
 #       sanitize.<key>.<run>.<tool> for all four tools, with these arguments.
 #       CUDA runs come from recordings/<gpu>/<key>/<run>.json where no GPU runs.
+#       A CPU run that measures nothing (no REPEATS, no SANITIZER) is made twice
+#       and fails, naming the stream and line, where its two outputs differ;
+#       VARIES names (ECMAScript regexes) the lines of its output that may.
 #       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
 set(BOOK_RECORDS_DIR "${CMAKE_BINARY_DIR}/records")
 set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
@@ -41,7 +45,7 @@ function(book_run run)
   set(where "book_run(${run})")
   _book_parse(R "${where}"
     "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
-    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS"
+    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES"
     PROGRAM ${ARGN})
   if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
     message(FATAL_ERROR "${where}: a run's name is lower case letters, digits, '-', '_' and '.'")
@@ -141,6 +145,9 @@ function(book_run run)
   set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
   if(live)
     set(extra "")
+    foreach(v IN LISTS R_VARIES)
+      list(APPEND extra "--varies=${v}")
+    endforeach()
     if(cuda AND R_SASS_FUNCTIONS)
       if(NOT BOOK_CUOBJDUMP)
         message(FATAL_ERROR "${where}: SASS_FUNCTIONS needs cuobjdump, not found beside nvcc")

@@ -16,7 +16,8 @@ page shows it at that size or, where the column is narrower, scaled to the
 column, never stretched. A PDF is a vector figure cut to the drawing
 (`--pdfFit`), for LaTeX.
 
-A syntax error is reported as `<in.mmd>:<line>: error: ...` and leaves no
+A syntax error, or a first line that names no diagram type Mermaid knows, is
+reported as `<in.mmd>:<line>: error: ...` and leaves no
 output behind for that diagram (the others of the call are still rendered, and
 the call fails); an output appears only complete (written to a temporary file,
 then renamed).
@@ -128,6 +129,12 @@ def render_error(rel: str, text: str, file_lines: list, n_lines: int) -> str:
         if len(detail) > 240:
             detail = detail[:240] + "..."
         return f"{rel}:{line}: error: Mermaid syntax error: {detail}"
+    if "UnknownDiagramError" in text:
+        # Mermaid reads the diagram's type from its first line (after front
+        # matter, directives and comments): that line names none it knows.
+        line = min(file_lines[0] if file_lines else 1, n_lines)
+        return (f"{rel}:{line}: error: Mermaid syntax error: no diagram type it knows starts the "
+                "diagram (flowchart, sequenceDiagram, stateDiagram-v2, ...)")
     return f"{rel}: error: {tool_failure(text, 1)}"
 
 

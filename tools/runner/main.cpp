@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -46,6 +47,7 @@ struct Options {
     std::string sanitizer, sanitizer_tool, sanitizer_expect;
     std::string tool;  // of `bookrun sanitize`
     std::string nvidia_smi = "nvidia-smi";
+    std::vector<std::string> varies;  ///< regexes of the output lines that may differ between runs
 };
 
 const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck",
@@ -283,6 +285,92 @@ Attempt run_once(const Options& o, const std::vector<std::string>& argv,
     return a;
 }
 
+/// The lines of a text ("" has none; a last line without a newline counts).
+std::vector<std::string> text_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return lines;
+}
+
+/// An error naming the first line where two runs' `stream` differ, unless both
+/// lines match one of the declared `varies` patterns; "" when they agree.
+std::string first_difference(const std::string& stream, const std::string& a, const std::string& b,
+                             const std::vector<std::regex>& varies) {
+    const auto la = text_lines(a), lb = text_lines(b);
+    const auto shown = [](const std::string& line) {
+        return line.size() > 200 ? line.substr(0, 200) + "..." : line;
+    };
+    for (std::size_t i = 0; i < std::max(la.size(), lb.size()); ++i) {
+        if (i >= la.size() || i >= lb.size())
+            return fmt::format("its {} has {} lines in the first run and {} in the second", stream,
+                               la.size(), lb.size());
+        if (la[i] == lb[i]) continue;
+        const bool declared = std::any_of(varies.begin(), varies.end(), [&](const std::regex& re) {
+            return std::regex_search(la[i], re) && std::regex_search(lb[i], re);
+        });
+        if (!declared)
+            return fmt::format(
+                "its {} differs at line {}: \"{}\" in the first run, \"{}\" in the "
+                "second",
+                stream, i + 1, shown(la[i]), shown(lb[i]));
+    }
+    return "";
+}
+
+/// A CPU program's output must be the same at every run (the page shows one run
+/// of it as the output of the sources): its second run, compared stream by
+/// stream, text by text and result by result.
+void check_same_output(const Options& o, const Attempt& first, const Attempt& second) {
+    std::vector<std::regex> varies;
+    for (const auto& v : o.varies) {
+        try {
+            varies.emplace_back(v, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            throw Error(fmt::format("run {}: --varies '{}' is not a regular expression: {}", o.name,
+                                    v, e.what()));
+        }
+    }
+    std::vector<std::string> found;
+    auto compare = [&](const std::string& stream, const std::string& a, const std::string& b) {
+        const std::string d = first_difference(stream, a, b, varies);
+        if (!d.empty()) found.push_back(d);
+    };
+    compare("stdout", first.r.out, second.r.out);
+    compare("stderr", first.r.err, second.r.err);
+    const json& ta = first.reported["texts"];
+    const json& tb = second.reported["texts"];
+    std::set<std::string> names;
+    for (const auto& [k, v] : ta.items()) names.insert(k);
+    for (const auto& [k, v] : tb.items()) names.insert(k);
+    for (const auto& k : names)
+        compare("text " + k, ta.contains(k) ? ta[k].get<std::string>() : "",
+                tb.contains(k) ? tb[k].get<std::string>() : "");
+    const json& ra = first.reported["results"];
+    const json& rb = second.reported["results"];
+    std::set<std::string> keys;
+    for (const auto& [k, v] : ra.items()) keys.insert(k);
+    for (const auto& [k, v] : rb.items()) keys.insert(k);
+    for (const auto& k : keys)
+        if (!ra.contains(k) || !rb.contains(k) || ra[k] != rb[k])
+            found.push_back(fmt::format("its result {} is {} in the first run and {} in the second",
+                                        k, ra.contains(k) ? ra[k].dump() : "missing",
+                                        rb.contains(k) ? rb[k].dump() : "missing"));
+    if (found.empty()) return;
+    std::string all;
+    for (const auto& f : found) all += "\n  " + f;
+    throw Error(fmt::format(
+        "program {}: a CPU program's output must be the same at every run, but two runs of it "
+        "differ:{}\nSeed what is random and print no time or address; or, where a line "
+        "must vary, declare it: book_run({} ... VARIES <regex of the lines>)",
+        o.name, all, o.name.substr(o.name.find('/') + 1)));
+}
+
 int cmd_run(const Options& o, const Schema& schema) {
     fs::path exe = o.command.at(0);
     if (!o.sanitizer_tool.empty() && o.sanitizer.empty() && o.skip_without_gpu) {
@@ -341,6 +429,19 @@ int cmd_run(const Options& o, const Schema& schema) {
                                  : "\nthe sanitizer's report ends:\n" + tail_lines(a.report, 15)));
         wall += r.wall_s;
         attempts.push_back(std::move(a));
+    }
+    // A CPU program that is not measured is run a second time: what it prints
+    // must not change from run to run (beyond the lines its run declares).
+    if (!o.gpu && !sanitized && o.repeats == 1) {
+        Attempt again = run_once(o, argv, o.inputs.env, results, log, 2, schema);
+        const ProcessResult& r = again.r;
+        if (r.timed_out || r.signal != 0 || r.exit_status != attempts.front().r.exit_status)
+            throw Error(fmt::format(
+                "program {} ({}), run a second time to compare its output, {} (the first run "
+                "exited {}); last lines of its stderr:\n{}",
+                o.name, exe.string(), describe_failure(r, o.timeout),
+                attempts.front().r.exit_status, tail_lines(r.err, 15)));
+        check_same_output(o, attempts.front(), again);
     }
     std::vector<json> per;
     for (const auto& a : attempts) per.push_back(a.reported["results"]);
@@ -698,6 +799,11 @@ int main(int argc, char** argv) {
     run->add_option("--timeout", o.timeout, "seconds before the program is killed (each repeat)");
 
     run->add_option("--provenance", o.provenance, "key=value to add to the provenance");
+    run->add_option("--varies", o.varies,
+                    "an ECMAScript regex of the output lines that may differ between two runs "
+                    "of a CPU program (book_run VARIES; repeatable): a CPU run is made twice, "
+                    "and any other difference in its stdout, stderr, texts or results is an "
+                    "error");
     run->add_flag("--skip-without-gpu", o.skip_without_gpu,
                   "exit 77 when the program finds no GPU");
     run->add_option("--nvidia-smi", o.nvidia_smi,

@@ -250,6 +250,37 @@ book_bad_test(runner-cpu-reports-gpu ${r_copy}
   --absent "x.json"
   -- ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --out x.json -- ${fake_gpu} ok)
 
+# ---- cpu-output-repeatable: a CPU program's output is the same at every run ------------
+# A CPU run that measures nothing is made twice; a line of stdout or stderr, or a
+# result, that differs between the two fails the run, naming it, the stream and
+# the line, and leaves no record; a line its run declares (--varies, book_run
+# VARIES) may differ.
+set(fake_cpu /bin/sh "${rfx}/fake_cpu.sh")
+set(r_cpu_run ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --out x.json)
+book_bad_test(runner-cpu-stdout-varies ${r_copy}
+  --expect "program t/fixture: a CPU program's output must be the same at every run, but two runs of it differ:"
+  --expect "its stdout differs at line 2: \"took 7 ms\" in the first run, \"took 14 ms\" in the second"
+  --expect "book_run\\(fixture ... VARIES"
+  --absent "x.json*"
+  -- ${r_cpu_run} -- ${fake_cpu} clock)
+book_bad_test(runner-cpu-stderr-varies ${r_copy}
+  --expect "its stderr differs at line 1: \"note: run 1\" in the first run, \"note: run 2\" in the second"
+  --absent "x.json*"
+  -- ${r_cpu_run} -- ${fake_cpu} stderr)
+book_bad_test(runner-cpu-result-varies ${r_copy}
+  --expect "its result draws is [{].*1.* in the first run and [{].*2.* in the second"
+  --absent "x.json*"
+  -- ${r_cpu_run} -- ${fake_cpu} result)
+# A line declared as varying: the run succeeds, and shows its first run.
+book_runner_test(cpu-output-varies-declared ${r_copy}
+  --has x.json "stdout" "took 7 ms"
+  -- ${r_cpu_run} "--varies=^took [0-9]+ ms$" -- ${fake_cpu} clock)
+# The declaration covers only the lines it matches.
+book_bad_test(runner-cpu-output-varies-elsewhere ${r_copy}
+  --expect "its stderr differs at line 1"
+  --absent "x.json*"
+  -- ${r_cpu_run} "--varies=^took " -- ${fake_cpu} stderr)
+
 # ---- a recording's volatile part is what the runner wrote -------------------------------
 book_bad_test(runner-volatile-commit-text ${r_copy} ${r_record}
   --json-set rec/fixture.volatile.json "provenance>commit" "\"reviewed and approved by NVIDIA\""
