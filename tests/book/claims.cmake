@@ -29,3 +29,21 @@ book_bad_test(claims-unchecked
   --expect "ch90-fixture +2 +1 +0 +1"
   --reject "ch90-fixture\\.md:3:"
   -- "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" chapters)
+# No figure with a unit is typed into a sentence that cites a run, beside the
+# recorded ones (or it is on the short list of settings and cited figures, each
+# with its reason): typed_figures.py.
+add_test(NAME book.typed-figures
+         COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/typed_figures.py" --counts
+                 "${CMAKE_SOURCE_DIR}/chapters")
+set_tests_properties(book.typed-figures PROPERTIES LABELS "unit;book" TIMEOUT 60
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+# The test itself: a typed time beside a recorded one fails it at its line; a
+# bound its check holds, a size written as a power, a step's number and a
+# sentence that cites no run do not.
+book_bad_test(typed-figure
+  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/typed/ch90-fixture.md" chapters/ch90-fixture.md
+  --expect "ch90-fixture\\.md:3: a figure typed beside recorded ones \\(0\\.8 ms\\)"
+  --expect "ch90-fixture +4 +0 +1"
+  --reject "ch90-fixture\\.md:[579]:"
+  --reject "ch90-fixture\\.md:11:"
+  -- "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/typed_figures.py" chapters)
