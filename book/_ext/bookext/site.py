@@ -101,7 +101,15 @@ def builder_inited(app) -> None:
     if not app.config.book_pdf or app.builder.format != "html":
         return
     docs = app.project.discover(list(app.config.exclude_patterns) + list(app.config.templates_path))
-    newer = pdf_older_than(app.config.book_pdf, [app.project.doc2path(d, True) for d in docs])
+    # What the HTML pages read last time (publish.write_inputs), such as the SVG
+    # of a diagram the PDF shows as a PDF figure: rendered again since, it is newer.
+    last = []
+    try:
+        with open(os.path.join(app.doctreedir, "book-inputs.json"), encoding="utf-8") as f:
+            last = [p for p in json.load(f) if isinstance(p, str)]
+    except (OSError, ValueError, TypeError):
+        pass
+    newer = pdf_older_than(app.config.book_pdf, [app.project.doc2path(d, True) for d in docs], last)
     if newer:
         logger.info(f"site: the PDF edition {app.config.book_pdf} is older than {newer}, so "
                     "the site does not serve or link it; `tools/book pdf` builds it again")

@@ -318,3 +318,20 @@ def test_a_pdf_without_a_chapter_added_since_is_left_out(tree):
     assert f"older than {new} (a page it does not have)" in status
     assert not os.path.exists(tree.path("out/html/book.pdf"))
     assert "book.pdf" not in tree.html()
+
+
+def test_a_pdf_older_than_what_the_pages_read_last_time_is_left_out(tree):
+    """pdf-current: a file the HTML pages read that the PDF does not (a diagram's
+    SVG), made again after the PDF: the PDF is left out from the next build on,
+    even after a build that failed on it."""
+    later = os.stat(tree.path("repo/chapters/ch90-fixture.md")).st_mtime_ns + 5_000_000_000
+    _fake_pdf(tree, later)
+    _, warnings, _ = tree.sphinx()
+    assert warnings == "" and 'href="book.pdf"' in tree.html()
+    svg = tree.path("build/diagrams/ch90-fixture/pic.svg")
+    assert svg in json.loads(tree.read("doctrees/book-inputs.json"))
+    os.utime(svg, ns=(later + 10_000_000_000, later + 10_000_000_000))
+    status, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert f"book.pdf is older than {svg}" in status
+    assert "book.pdf" not in tree.html() and not os.path.exists(tree.path("out/html/book.pdf"))
