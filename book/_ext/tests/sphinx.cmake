@@ -147,5 +147,5 @@ if(NOT _sphinx_no_pytest EQUAL 0)
 endif()
 add_test(NAME book.sphinx.pytest
          COMMAND "${BOOK_PYTHON}" -m pytest -q -p no:cacheprovider "${CMAKE_SOURCE_DIR}/book/_ext/tests")
-set_tests_properties(book.sphinx.pytest PROPERTIES LABELS "unit;book" TIMEOUT 120
+set_tests_properties(book.sphinx.pytest PROPERTIES LABELS "unit;book" TIMEOUT 300
                      ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
