@@ -53,6 +53,25 @@ def test_each_step_has_its_kind():
     assert kinds[LOG[12][2]] == "other steps"
 
 
+def test_an_object_is_nvccs_by_its_command_where_ninja_says():
+    # A GPU exercise's tests: .cu files that the host compiler compiles.
+    host_cu = "CMakeFiles/exercise-tests.ch02.ex01.visible.dir/tests/ch02/exercises/ex01/visible.test.cu.o"
+    nvcc = {LOG[0][2]}
+    assert bench.step_kind(LOG[0][2], nvcc) == "nvcc .cu objects"
+    assert bench.step_kind(host_cu, nvcc) == "C++ test objects"
+    assert bench.step_kind(host_cu) == "nvcc .cu objects"  # unknown: by the name
+    assert bench.step_kind(LOG[1][2], nvcc) == "Catch2 main objects"
+
+
+def test_ninja_names_the_objects_nvcc_compiles(tmp_path):
+    (tmp_path / "build.ninja").write_text(
+        "rule nv\n  command = ccache /usr/local/cuda/bin/nvcc -c $in -o $out\n"
+        "rule cc\n  command = /usr/bin/c++ -x c++ -c $in -o $out\n"
+        "build a.cu.o: nv a.cu\nbuild b.cu.o: cc b.cu\n")
+    assert bench.nvcc_outputs(str(tmp_path)) == {"a.cu.o"}
+    assert bench.nvcc_outputs(str(tmp_path / "none")) is None
+
+
 def test_the_report_sums_step_time_per_kind_and_counts_a_command_once(tmp_path):
     write_log(tmp_path, LOG)
     steps = bench.ninja_log_steps(str(tmp_path))
