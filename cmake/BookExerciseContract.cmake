@@ -16,7 +16,9 @@
 #   solutions/<key>/<ex>/SOLUTION.md    the notes on the solution
 #   tests/<key>/exercises/<ex>/<set>.test.cpp   one Catch2 test file per test set
 #                                       (.test.cu for a GPU exercise): visible, and
-#                                       optionally hidden
+#                                       optionally hidden; a GPU exercise's test code
+#                                       is host code all the same (no <<<...>>>, no
+#                                       device code: cmake/BookExercises.cmake)
 #   tests/<key>/exercises/<ex>/bridge.cpp (.cu)  the grader's bridge: how the judge (the
 #                                       test sets) calls EXERCISE_FUNCTIONS in the worker
 #                                       (tests/exercises/grade_bridge.hpp)
@@ -94,6 +96,25 @@ function(_bx_test_names out file)
     _bx_error("${file}" "no TEST_CASE(\"name\", ...) found")
   endif()
   set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
+# _bx_host_only(<file>): a GPU exercise's test code (a test set, the bridge, a
+# header they share) is host code, which the book's build compiles with the host
+# compiler (cmake/BookExercises.cmake): a <<<...>>> launch there is an error,
+# naming the file and line (line comments are not looked at).
+function(_bx_host_only file)
+  file(READ "${file}" text)
+  string(REGEX REPLACE "//[^\n]*" "" text "${text}")  # line comments out, lines kept
+  string(FIND "${text}" "<<<" at)
+  if(at GREATER -1)
+    string(SUBSTRING "${text}" 0 ${at} before)
+    string(REGEX MATCHALL "\n" breaks "${before}")
+    list(LENGTH breaks line)
+    math(EXPR line "${line} + 1")
+    _bx_error("${file}:${line}" "a <<<...>>> launch, but a GPU exercise's test code is host "
+              "code, compiled by the host compiler: launch the contract's kernel with "
+              "cudaLaunchKernelEx")
+  endif()
 endfunction()
 
 # book_exercise_read(<source root> <key> <ex> <prefix>)
@@ -278,6 +299,15 @@ function(book_exercise_read root key ex prefix)
   set(gpu OFF)
   if(kinds STREQUAL "cu")
     set(gpu ON)
+    foreach(s IN LISTS sets)
+      _bx_host_only("${test_${s}}")
+    endforeach()
+    foreach(f IN LISTS bridge support)
+      if(NOT IS_ABSOLUTE "${f}")
+        set(f "${tests_dir}/${f}")
+      endif()
+      _bx_host_only("${f}")
+    endforeach()
   endif()
   foreach(fn IN LISTS EXERCISE_FUNCTIONS)
     if(NOT fn MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")

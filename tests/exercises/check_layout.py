@@ -7,7 +7,8 @@ that names the file: a solution file the contract does not name, a contract file
 copied into solutions/, a missing solution file, a missing SOLUTION.md, a starter
 without a student file, a source the contract does not name, a test set without
 points, points without a test set, a misspelt setting, a solution with no
-exercise, a README without its title line, a test case in two sets.
+exercise, a README without its title line, a test case in two sets, a <<<...>>>
+launch in a GPU exercise's test set or bridge (host code).
 
     check_layout.py --cmake CMAKE --root REPOSITORY --work DIR
 """
@@ -23,6 +24,7 @@ E = "ex01-warp-map"
 EX = f"exercises/{K}/{E}"
 SOL = f"solutions/{K}/{E}"
 TST = f"tests/{K}/exercises/{E}"
+GPU_TST = f"tests/{K}/exercises/ex03-warp-vote"  # a GPU exercise
 
 
 def add(rel, text):
@@ -73,6 +75,17 @@ DRIFTS = [
      edit(f"{TST}/hidden.test.cpp", 'TEST_CASE("a threshold inside a partial last warp"',
           'TEST_CASE("3-D blocks: z varies slowest"'),
      r"test case \"3-D blocks: z varies slowest\" is in two test sets"),
+    # A GPU exercise's test code is host code (cmake/BookExercises.cmake compiles it
+    # with the host compiler); a launch in a comment is no launch.
+    ("a <<<...>>> launch in a GPU exercise's test set",
+     edit(f"{GPU_TST}/visible.test.cu", "#include <catch2/catch.hpp>\n",
+          "#include <catch2/catch.hpp>\n// k<<<1, 32>>>() in a comment is fine\n"
+          "void f() { count_matching<<<1, 32>>>(nullptr, 0, 0, nullptr); }\n"),
+     rf"{GPU_TST}/visible\.test\.cu:8: a <<<\.\.\.>>> launch, but a GPU exercise's test code is host code"),
+    ("a <<<...>>> launch in a GPU exercise's bridge",
+     edit(f"{GPU_TST}/bridge.cu", "#include <vector>\n",
+          "#include <vector>\nvoid f() { count_matching<<<1, 32>>>(nullptr, 0, 0, nullptr); }\n"),
+     rf"{GPU_TST}/bridge\.cu:\d+: a <<<\.\.\.>>> launch"),
 ]
 
 

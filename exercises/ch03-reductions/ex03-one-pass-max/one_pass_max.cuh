@@ -18,6 +18,9 @@ inline constexpr int kThreads = 256;
 /// maximum in shared memory, and warp 0 combines those. Every thread of the
 /// block must call it; blockDim.x is a multiple of 32. It ends without a
 /// barrier: two calls in a row need a __syncthreads() between them.
+/// (Device code, so only for nvcc: the tests that include this header are host
+/// code, compiled by the host compiler.)
+#ifdef __CUDACC__
 __device__ inline float block_max(float v) {
     __shared__ float warp_max[32];
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -32,6 +35,7 @@ __device__ inline float block_max(float v) {
     }
     return v;
 }
+#endif
 
 /// The largest value of x[0..n) into *out (-infinity when n is 0), in one
 /// launch of gridDim.x blocks of kThreads threads (any number of blocks, more
