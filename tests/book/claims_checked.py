@@ -223,14 +223,24 @@ def main(argv=None) -> int:
             problems.append(f"{path}:{line}: a comparative sentence ({said}) "
                             f"carries no {{check}}: {s[:160]}")
         rows.append((key, comparative, checked, allowed, comparative - checked - allowed))
-    seen = {os.path.splitext(os.path.basename(p))[0] for p in args.chapters}
-    for i, (k, piece, reason) in enumerate(ALLOWED):
+    return finish(problems, rows, ("comparative", "checked", "allowed", "unchecked"), ALLOWED, used,
+                  args.chapters, __file__, args.counts)
+
+
+def finish(problems: list, rows: list, columns: tuple, allowed: list, used: set, paths: list,
+           lint: str, counts: bool) -> int:
+    """The end of a prose lint (this one and typed_figures.py): an ALLOWED entry of a
+    chapter that was read and that matched no sentence is a problem; the table of
+    counts per chapter (rows: the key, then one count per column) when asked or when
+    something is wrong; the problems; the exit status."""
+    seen = {os.path.splitext(os.path.basename(p))[0] for p in paths}
+    for i, (k, piece, _reason) in enumerate(allowed):
         if i not in used and k in seen:
-            problems.append(f"{__file__}: ALLOWED entry ({k}, '{piece}') matches no sentence any more")
-    if args.counts or problems:
-        print(f"{'chapter':28} comparative  checked  allowed  unchecked")
-        for key, c, ch, al, un in rows:
-            print(f"{key:28} {c:11}  {ch:7}  {al:7}  {un:9}")
+            problems.append(f"{lint}: ALLOWED entry ({k}, '{piece}') matches no sentence any more")
+    if counts or problems:
+        print(f"{'chapter':28} " + "  ".join(columns))
+        for key, *values in rows:
+            print(f"{key:28} " + "  ".join(f"{v:{len(c)}}" for v, c in zip(values, columns)))
     for p in problems:
         print(p)
     return 1 if problems else 0

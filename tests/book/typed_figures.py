@@ -35,7 +35,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from claims_checked import sentences  # noqa: E402  (the same prose, cut the same way)
+from claims_checked import finish, sentences  # noqa: E402  (the same prose, cut the same way)
 
 #: Units a typed figure carries (whole words; after the number, with a space, a
 #: hyphen or nothing between).
@@ -161,17 +161,8 @@ def main(argv=None) -> int:
                             f"answer's values ({{answer}}), or give the reason it needs none in "
                             f"ALLOWED: {s[:160]}")
         rows.append((key, citing, allowed, flagged))
-    seen = {os.path.splitext(os.path.basename(p))[0] for p in paths}
-    for i, (k, piece, _reason) in enumerate(ALLOWED):
-        if i not in used and k in seen:
-            problems.append(f"{__file__}: ALLOWED entry ({k}, '{piece}') matches no sentence any more")
-    if args.counts or problems:
-        print(f"{'chapter':28} citing  allowed  typed")
-        for key, c, a, f in rows:
-            print(f"{key:28} {c:6}  {a:7}  {f:5}")
-    for p in problems:
-        print(p)
-    return 1 if problems else 0
+    return finish(problems, rows, ("citing", "allowed", "typed"), ALLOWED, used, paths, __file__,
+                  args.counts)
 
 
 if __name__ == "__main__":
