@@ -161,15 +161,30 @@ class GlossaryCollector(PerPageCollector):
                 for n in doctree.findall(nodes.target) if n.get("book_term")]
 
 
+def _glossary_key(term: str, singulars: set) -> str:
+    """One key for a term and its plural ("bank conflict", "bank conflicts"), in any case."""
+    key = term.lower()
+    for ending in ("es", "s"):
+        if key.endswith(ending) and key[:-len(ending)] in singulars:
+            return key[:-len(ending)]
+    return key
+
+
 def glossary_entries(app) -> list:
-    """[(term, docname, anchor, sentence)], sorted by term, of the pages built."""
-    out = []
+    """[(term, docname, anchor, sentence)], sorted by term, of the pages built: one
+    entry per term where two pages set the same term or its plural in bold: the
+    first chapter's (chapter keys sort in the book's order; other pages come after)."""
+    found = []
     for docname, terms in GlossaryCollector.pages(app.env).items():
         if docname not in app.env.all_docs:
             continue
         for term, anchor, sentence in terms:
-            out.append((term, docname, anchor, sentence))
-    return sorted(out, key=lambda e: (e[0].lower(), e[1]))
+            found.append((term, docname, anchor, sentence))
+    singulars = {e[0].lower() for e in found}
+    first = {}
+    for entry in sorted(found, key=lambda e: (chapter_of(e[1]) is None, e[1], e[0].lower())):
+        first.setdefault(_glossary_key(entry[0], singulars), entry)
+    return sorted(first.values(), key=lambda e: (e[0].lower(), e[1]))
 
 
 def collect_glossary(app):

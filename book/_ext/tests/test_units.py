@@ -227,3 +227,27 @@ def test_value_of_a_check():
         lookup_value(record, "ch/x", "check:gone")
     with pytest.raises(BookError, match="has no result 'b'"):
         lookup_value(record, "ch/x", "b")
+
+
+# ---- the glossary ----------------------------------------------------------------
+
+def test_glossary_keeps_one_entry_per_term_and_plural_the_first_chapters():
+    from types import SimpleNamespace
+    from bookext.terms import GlossaryCollector, glossary_entries
+    pages = {
+        "chapters/ch03-reductions": [("bank conflicts", "term-bank-conflicts", "Step 2 pays."),
+                                     ("Warp shuffle", "term-warp-shuffle", "A shuffle.")],
+        "chapters/ch02-shared-memory": [("bank conflict", "term-bank-conflict", "Two lanes."),
+                                        ("tile", "term-tile", "A tile.")],
+        "chapters/appendix-api": [("tiles", "term-tiles", "The API's tiles.")],
+        "chapters/ch01-execution-model": [("warp shuffles", "term-ws", "Shuffles."),
+                                          ("lanes", "term-lanes", "Lanes.")],
+        "chapters/ch09-removed": [("lane", "term-lane", "Not built.")],
+    }
+    env = SimpleNamespace(all_docs={d: 0 for d in pages if "removed" not in d})
+    setattr(env, GlossaryCollector.attr, pages)
+    got = [(t, d.split("/")[-1]) for t, d, _a, _s in glossary_entries(SimpleNamespace(env=env))]
+    # a chapter before the appendix; the first chapter whichever form it uses; a page
+    # not built counts for nothing
+    assert got == [("bank conflict", "ch02-shared-memory"), ("lanes", "ch01-execution-model"),
+                   ("tile", "ch02-shared-memory"), ("warp shuffles", "ch01-execution-model")]
