@@ -181,8 +181,10 @@ def sentences(path: str):
         yield from pieces
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(doc: str, argv=None) -> tuple:
+    """The command line of a prose lint (this one and typed_figures.py): --counts and
+    the chapters, each a file or a folder of ch*.md. Returns (args, the files)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--counts", action="store_true", help="print the counts per chapter")
     ap.add_argument("chapters", nargs="+")
     args = ap.parse_args(argv)
@@ -190,8 +192,15 @@ def main(argv=None) -> int:
     for p in args.chapters:
         if os.path.isdir(p):
             paths += sorted(glob.glob(os.path.join(p, "ch[0-9][0-9]-*.md")))
-        else:
+        elif os.path.isfile(p):
             paths.append(p)
+        else:
+            ap.error(f"{p}: no such file or folder")
+    return args, paths
+
+
+def main(argv=None) -> int:
+    args, paths = arguments(__doc__, argv)
     if not paths:
         print(f"no chapter in {' '.join(args.chapters)}")
         return 1

@@ -28,14 +28,12 @@ status 1 on any finding; with --counts, the counts per chapter are printed.
 """
 from __future__ import annotations
 
-import argparse
-import glob
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from claims_checked import finish, sentences  # noqa: E402  (the same prose, cut the same way)
+from claims_checked import arguments, finish, sentences  # noqa: E402  (the same prose, cut the same way)
 
 #: Units a typed figure carries (whole words; after the number, with a space, a
 #: hyphen or nothing between).
@@ -130,13 +128,7 @@ def typed(sentence: str) -> list:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--counts", action="store_true", help="print the counts per chapter")
-    ap.add_argument("chapters", nargs="+")
-    args = ap.parse_args(argv)
-    paths = []
-    for p in args.chapters:
-        paths += sorted(glob.glob(os.path.join(p, "ch[0-9][0-9]-*.md"))) if os.path.isdir(p) else [p]
+    args, paths = arguments(__doc__, argv)
     if not paths:
         print(f"no chapter in {' '.join(args.chapters)}")
         return 1

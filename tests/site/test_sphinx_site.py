@@ -54,6 +54,17 @@ def add_plot(tree):
         "A **fixture term** is defined here.\n\n## Exercises"))
 
 
+def latex_with_plot(tree):
+    """The fixture book with a plot, built by the LaTeX builder. The builder picks a
+    diagram's PDF, so the fixture's diagram gets one (the plot's)."""
+    add_plot(tree)
+    with open(tree.path("build/plots/ch90-fixture/bars.pdf"), "rb") as f:
+        tree.write("build/diagrams/ch90-fixture/pic.pdf", "")
+        with open(tree.path("build/diagrams/ch90-fixture/pic.pdf"), "wb") as g:
+            g.write(f.read())
+    return tree.sphinx("latex")
+
+
 def test_a_listing_links_to_its_file_at_its_lines(tree):
     _, warnings, _ = tree.sphinx()
     assert warnings == ""
@@ -102,13 +113,7 @@ def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
 
 
 def test_the_pdf_gets_the_plots_pdf_and_not_the_dark_drawing(tree):
-    add_plot(tree)
-    # The LaTeX builder picks the diagram's PDF: give the fixture one.
-    with open(tree.path("build/plots/ch90-fixture/bars.pdf"), "rb") as f:
-        tree.write("build/diagrams/ch90-fixture/pic.pdf", "")
-        with open(tree.path("build/diagrams/ch90-fixture/pic.pdf"), "wb") as g:
-            g.write(f.read())
-    _, warnings, _ = tree.sphinx("latex")
+    _, warnings, _ = latex_with_plot(tree)
     assert warnings == ""
     tex = tree.read("out/latex/book.tex")
     assert r"\sphinxincludegraphics{{bars}.pdf}" in tex
@@ -202,12 +207,7 @@ def test_without_a_repository_no_page_links_one(tree):
 
 
 def test_the_pdf_ends_with_the_glossary(tree):
-    add_plot(tree)
-    with open(tree.path("build/plots/ch90-fixture/bars.pdf"), "rb") as f:
-        tree.write("build/diagrams/ch90-fixture/pic.pdf", "")
-        with open(tree.path("build/diagrams/ch90-fixture/pic.pdf"), "wb") as g:
-            g.write(f.read())
-    _, warnings, _ = tree.sphinx("latex")
+    _, warnings, _ = latex_with_plot(tree)
     assert warnings == ""
     tex = tree.read("out/latex/book.tex")
     at = tex.find(r"\chapter{Glossary}")
