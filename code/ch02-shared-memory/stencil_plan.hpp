@@ -68,6 +68,24 @@ CH02_HD constexpr int halo_slot(int t, int halo_chunks, int block_chunks) {
     return t < halo_chunks ? t : block_chunks + t;
 }
 
+/// The layout of a temporal tile, in float4 slots. P1 = halo_pad(R) / 4 chunks:
+/// one step's halo; P = K x P1: the tile's halo on each side. Slot 0 is the first
+/// halo chunk and the block's own chunks start at slot P. Every step computes the
+/// slots [first_step_slot, slots - P1): a start congruent to P modulo 8, so that a
+/// warp's 32 float4 stores fill four 128-byte rows, not five (the slots it computes
+/// beyond the valid region are thrown away).
+struct temporal_layout {
+    int P1, P, first_step_slot, lead, stride;
+    CH02_HD constexpr temporal_layout(int radius, int steps, int chunks)
+        : P1(halo_pad(radius) / kVec),
+          P(steps * P1),
+          first_step_slot(P - 8 * ((P - P1 + 7) / 8)),
+          // slots before slot 0: enough for the first step's reads, and P + lead a multiple of 8
+          lead(8 * ((P1 + 7) / 8) - first_step_slot),
+          // one buffer, rounded up to 8 slots so the second buffer is aligned as the first
+          stride((lead + chunks + 2 * P + 7) / 8 * 8) {}
+};
+
 /// Blocks to cover n outputs, per_block at a time (0 when n is 0: a launch of
 /// zero blocks is an error, so the launchers skip it).
 /// @throws std::invalid_argument for n < 0 or per_block < 1; std::overflow_error

@@ -1,0 +1,27 @@
+"""K steps of the stencil per trip to global memory (run temporal-steps): the
+time per step of stencil_temporal, as a fraction of the fastest one-step
+kernel's, against K, beside 1/K (what the trip to memory alone would cost)."""
+RUNS = ["temporal-steps"]
+ALT = ("A chart of the time per stencil step against the number of steps K applied per trip to "
+       "global memory, from 1 to 8, on 2^28 floats at radius 3. The time per step is drawn as a "
+       "fraction of the fastest one-step kernel's time, measured in the same run. A dashed curve "
+       "shows 1/K, the share of one trip to memory per step. The measured points start a little "
+       "above 1 at K = 1, follow the dashed curve down to about a third at K = 4, and then level "
+       "off well above it, near three tenths, where shared memory, not DRAM, sets the time.")
+
+
+def draw(fig, runs, theme):
+    run = runs["temporal-steps"]
+    ax = fig.subplots()
+    points = run.series(r"temporal_k(\d+)_step_over_one_step")
+    ks = [k for k, _ in points]
+    ax.plot(ks, [1.0 / k for k in ks], color=theme.muted, linestyle="--",
+            label="1/K: one trip to memory per K steps")
+    ax.plot(ks, [v for _, v in points], marker="o", color=theme.colors[0],
+            label="stencil_temporal, measured")
+    ax.axhline(1.0, color=theme.foreground, linewidth=1.2)
+    ax.set_xticks(ks, [f"{k:g}" for k in ks])
+    ax.set_xlabel("steps per trip to global memory, K")
+    ax.set_ylabel("time per step / one-step kernel's")
+    ax.set_ylim(0, 1.15)
+    ax.legend(loc="upper right")
