@@ -423,6 +423,14 @@ foreach(_bx_id IN LISTS _bx_ids)
       _bx_target_setup(exercise-worker-bridge.${_bx_tid} "${${_p}_DIR}" ${_bx_gpu}
                        "${_bx_libs};book_exercise_grade_bridge")
       target_compile_definitions(exercise-worker-bridge.${_bx_tid} PRIVATE BOOK_GRADE_WORKER)
+      # BOOK_GRADE_BRIDGED: the test sets' code (and the bridge's, both sides) is
+      # linked with a bridge, so test helpers that touch the student's code (a
+      # guarded launch of the student's kernel) are declared there and defined in
+      # the bridge, where they run in the worker. The programs that link the
+      # student's code with a set directly link the bridge's worker side for them.
+      foreach(t exercise-judge-bridge.${_bx_tid} exercise-worker-bridge.${_bx_tid})
+        target_compile_definitions(${t} PRIVATE BOOK_GRADE_BRIDGED)
+      endforeach()
       if(_bx_gpu)
         foreach(t exercise-judge-bridge.${_bx_tid} exercise-worker-bridge.${_bx_tid})
           _bx_host_code(${t} "${${_p}_BRIDGE}")
@@ -453,6 +461,11 @@ foreach(_bx_id IN LISTS _bx_ids)
       set(_bx_objs exercise-tests.${_bx_tid}.${_bx_set})
       add_library(${_bx_objs} OBJECT "${${_p}_${_bx_set}_TEST}")
       _bx_target_setup(${_bx_objs} "${${_p}_DIR}" ${_bx_gpu} "${_bx_libs};book_catch2")
+      set(_bx_direct_extra "")
+      if(${_p}_BRIDGE)
+        target_compile_definitions(${_bx_objs} PRIVATE BOOK_GRADE_BRIDGED)
+        set(_bx_direct_extra $<TARGET_OBJECTS:exercise-worker-bridge.${_bx_tid}>)
+      endif()
       if(_bx_gpu)
         _bx_host_code(${_bx_objs} "${${_p}_${_bx_set}_TEST}")
       endif()
@@ -467,7 +480,8 @@ foreach(_bx_id IN LISTS _bx_ids)
           set(code exercise-starter-code.${_bx_tid})
           set(dir "${_bx_out}/starter")
         endif()
-        add_executable(${prog} $<TARGET_OBJECTS:${code}> $<TARGET_OBJECTS:${_bx_objs}>)
+        add_executable(${prog} $<TARGET_OBJECTS:${code}> $<TARGET_OBJECTS:${_bx_objs}>
+                       ${_bx_direct_extra})
         target_link_libraries(${prog} PRIVATE ${_bx_libs} ${_bx_main})
         set_target_properties(${prog} PROPERTIES OUTPUT_NAME "${_bx_tid}.${_bx_set}"
                                                  RUNTIME_OUTPUT_DIRECTORY "${dir}")

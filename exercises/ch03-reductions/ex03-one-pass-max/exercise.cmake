@@ -4,3 +4,7 @@
 set(EXERCISE_STUDENT_FILES one_pass_max.cu)
 set(EXERCISE_POINTS visible 7 hidden 3)
 set(EXERCISE_TIMEOUT 60)
+# The functions the grader's worker exposes to the tests (its bridge: the tests'
+# bridge.cu); the tests call them in another process: one_pass_max constructs a
+# finder in the worker, max is its member function.
+set(EXERCISE_FUNCTIONS one_pass_max max)

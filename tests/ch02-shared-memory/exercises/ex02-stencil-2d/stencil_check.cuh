@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -66,15 +67,16 @@ struct guarded_run {
     long long guard_writes;  // words of the output's guard zones the kernel changed
 };
 
-// Launch stencil5_tiled as the header says, with both arrays inside larger
-// allocations: the input's guard zones hold NaN, so a read outside the grid
-// turns an output into NaN; the output's guard zones hold a NaN bit pattern
-// that must still be there afterwards. (A read past the end of a row but
-// inside the grid gives a wrong number instead, which the comparison finds.)
-inline guarded_run run_guarded(const std::vector<float>& in, int width, int height) {
-    const std::size_t n = in.size();
-    std::vector<float> host(n + 2 * kGuard, std::numeric_limits<float>::quiet_NaN());
-    std::copy(in.begin(), in.end(), host.begin() + kGuard);
+// The device half of run_guarded: `host` (the width x height inputs between two
+// guard zones of kGuard NaNs) to the GPU, stencil5_tiled launched as the header
+// says on the cells between the zones, into an output of the same layout whose
+// every word holds a NaN bit pattern first; the whole output allocation back,
+// guard zones included.
+inline std::vector<float> launch_between_guards_here(const std::vector<float>& host, int width,
+                                                     int height) {
+    if (width < 1 || height < 1 ||
+        host.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) + 2 * kGuard)
+        throw std::invalid_argument("launch_between_guards: not a grid between two guard zones");
     book::device_buffer<float> d_in(host.size()), d_out(host.size());
     d_in.from_host(host);
     BOOK_CUDA_CHECK(cudaMemset(d_out.data(), 0xFF, d_out.bytes()));
@@ -90,7 +92,48 @@ inline guarded_run run_guarded(const std::vector<float>& in, int width, int heig
                              d_out.data() + kGuard, width, height);
     BOOK_CHECK_LAUNCH();  // the launch's error, as after <<<...>>>
     BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-    const std::vector<float> all = d_out.to_host();
+    return d_out.to_host();
+}
+
+// The static shared memory of one block of stencil5_tiled, in bytes, as the
+// CUDA runtime reports it (cudaFuncGetAttributes).
+inline std::size_t kernel_shared_bytes_here() {
+    cudaFuncAttributes attributes{};
+    // The kernel's entry as the runtime API's C form takes it: the tests are host
+    // code (cmake/BookExercises.cmake, _bx_host_code).
+    BOOK_CUDA_CHECK(
+        cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(ex02::stencil5_tiled)));
+    return attributes.sharedSizeBytes;
+}
+
+// Both touch the student's kernel, so where the tests are judged apart from the
+// student's code (BOOK_GRADE_BRIDGED: cmake/BookExercises.cmake) they run in the
+// worker, and bridge.cu defines them on both sides; elsewhere (the student
+// bundle) they are the functions above.
+#ifdef BOOK_GRADE_BRIDGED
+std::vector<float> launch_between_guards(const std::vector<float>& host, int width, int height);
+std::size_t kernel_shared_bytes();
+#else
+inline std::vector<float> launch_between_guards(const std::vector<float>& host, int width,
+                                                int height) {
+    return launch_between_guards_here(host, width, height);
+}
+inline std::size_t kernel_shared_bytes() { return kernel_shared_bytes_here(); }
+#endif
+
+// Launch stencil5_tiled as the header says, with both arrays inside larger
+// allocations: the input's guard zones hold NaN, so a read outside the grid
+// turns an output into NaN; the output's guard zones hold a NaN bit pattern
+// that must still be there afterwards (counted here, from the whole output
+// allocation). (A read past the end of a row but inside the grid gives a wrong
+// number instead, which the comparison finds.)
+inline guarded_run run_guarded(const std::vector<float>& in, int width, int height) {
+    const std::size_t n = in.size();
+    std::vector<float> host(n + 2 * kGuard, std::numeric_limits<float>::quiet_NaN());
+    std::copy(in.begin(), in.end(), host.begin() + kGuard);
+    const std::vector<float> all = launch_between_guards(host, width, height);
+    if (all.size() != host.size())
+        return {std::vector<float>(), static_cast<long long>(host.size())};  // all of it wrong
     guarded_run r{std::vector<float>(all.begin() + kGuard, all.begin() + kGuard + n), 0};
     for (std::size_t k = 0; k < all.size(); ++k) {
         if (k >= kGuard && k < kGuard + n) continue;

@@ -8,12 +8,9 @@
 // stencil_check.cuh, which the hidden set uses too.
 #include <catch2/catch.hpp>
 
-#include <cuda_runtime.h>
-
 #include <utility>
 #include <vector>
 
-#include "book/cuda.hpp"
 #include "stencil_2d.cuh"
 #include "stencil_check.cuh"
 
@@ -59,12 +56,7 @@ TEST_CASE("grids that are not a multiple of the tile", "[ch02][exercise][ex02][g
 }
 
 TEST_CASE("the kernel keeps a tile with its halo in shared memory", "[ch02][exercise][ex02][gpu]") {
-    cudaFuncAttributes attributes{};
-    // The kernel's entry as the runtime API's C form takes it: the tests are host
-    // code (cmake/BookExercises.cmake, _bx_host_code).
-    BOOK_CUDA_CHECK(
-        cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(ex02::stencil5_tiled)));
-    CHECK(attributes.sharedSizeBytes >= sizeof(float) * (ex02::kTileX + 2) * (ex02::kTileY + 2));
+    CHECK(kernel_shared_bytes() >= sizeof(float) * (ex02::kTileX + 2) * (ex02::kTileY + 2));
 }
 
 TEST_CASE("an empty grid gives no outputs", "[ch02][exercise][ex02][gpu]") {

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# The exercises on a GPU machine: every exercise's visible and hidden test sets,
+# CPU and GPU, judged as the grader judges them, with the solutions (they must
+# pass), the starters (they must fail) and solutions with one fault each (they
+# must fail). Not a CTest test: it configures its own build.
+#
+#   bash tests/exercises/gpu_check.sh [--all]
+#
+# Needs cmake, ninja, nvcc and python3 on PATH, a CUDA GPU, and the header
+# libraries from Debian or carried in .carry/ (tools/book carry). Steps:
+#   1. a fresh configure of the gpu preset (build/gpu; -DBOOK_HOST_INCLUDE=.carry
+#      where .carry/ is), and a build of the exercises only (the kit, the
+#      judges, the workers, the programs "Check yourself" runs), not the book;
+#   2. the kit's GPU probe must find a GPU (else nothing below means anything);
+#   3. ctest's two-sided checks of every set: exercises.<key>.<ex>.<set> (the
+#      solution's worker, judged by the set's judge) must pass, and
+#      exercises.starter.<key>.<ex>.<set> (the starter's) must fail; no test may
+#      be skipped;
+#   4. the programs that link a GPU exercise's solution with a set directly
+#      (build/gpu/exercises/<key>.<ex>.<set>) pass;
+#   5. tools/grade, through tests/exercises/grade_case.py, on each case of
+#      tests/exercises/gpu_cases/: the solutions pass every set, the starters
+#      fail every set, and three solutions with one fault each (ch02 ex01 and
+#      ex02, ch03 ex03) fail both their sets; --without-gpu refuse, so a GPU set
+#      that cannot run fails the case. Where bubblewrap cannot run, grade_case.py
+#      grades these cases with --trusted (they attack nothing).
+#   --all: then also every test of the label exercises (the hostile cases, the
+#      batch, the bundle...); a test that skips there (no bubblewrap) is listed,
+#      not failed.
+# Prints one PASS or FAIL line per check and a summary; exits 1 on any FAIL.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+root=$PWD
+build=$root/build/gpu
+log=$build/gpu-check
+all=0
+[ "${1:-}" = "--all" ] && all=1
+
+results=()
+failed=0
+record() {  # record PASS|FAIL <what> [<log>]
+    results+=("$1  $2${3:+  (log: $3)}")
+    echo "gpu_check: $1  $2"
+    [ "$1" = FAIL ] && failed=$((failed + 1))
+    return 0
+}
+summary() {
+    echo
+    echo "gpu_check: summary"
+    printf '  %s\n' "${results[@]}"
+    if [ $failed -eq 0 ]; then
+        echo "gpu_check: PASS (${#results[@]} checks)"
+        exit 0
+    fi
+    echo "gpu_check: FAIL ($failed of ${#results[@]} checks failed)"
+    exit 1
+}
+
+for tool in cmake ninja nvcc python3; do
+    command -v "$tool" >/dev/null || { record FAIL "$tool is not on PATH"; summary; }
+done
+
+# 1. Configure and build.
+carry=()
+[ -d .carry ] && carry=("-DBOOK_HOST_INCLUDE=$root/.carry")
+mkdir -p "$build"
+rm -rf "$log"
+mkdir -p "$log"
+# GPU_CHECK_CONFIGURE_ARGS: more cmake arguments (a dry run where no GPU is:
+# -DBOOK_GPU=AUTO, which then fails at the probe).
+read -r -a extra <<<"${GPU_CHECK_CONFIGURE_ARGS:-}"
+if cmake --preset gpu --fresh "${carry[@]}" "${extra[@]}" >"$log/configure.log" 2>&1; then
+    record PASS "configure (cmake --preset gpu --fresh ${carry[*]} ${extra[*]})"
+else
+    tail -30 "$log/configure.log"
+    record FAIL "configure" "$log/configure.log"
+    summary
+fi
+grep '^-- Book:' "$log/configure.log"
+mapfile -t targets < <(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//' |
+                       grep -E '^(exercise-kit|exercise(-starter)?(-worker|-judge)?\.[^ ]+|book_exercise_gpu_probe)$' |
+                       grep -vE '^exercise-(judge|worker)-bridge\.' | sort -u)
+t0=$SECONDS
+if cmake --build "$build" --target "${targets[@]}" -- -k 0 >"$log/build.log" 2>&1; then
+    record PASS "build: ${#targets[@]} targets of the exercises in $((SECONDS - t0)) s"
+else
+    grep -E 'error|FAILED' "$log/build.log" | head -40
+    record FAIL "build of the exercises" "$log/build.log"
+    summary
+fi
+
+# 2. A GPU, as the grader sees it.
+probe=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["gpu_probe"])' \
+        "$build/exercises/kit.json")
+if "$probe" >"$log/probe.log" 2>&1; then
+    record PASS "the kit's GPU probe finds a GPU: $(head -1 "$log/probe.log")"
+else
+    cat "$log/probe.log"
+    record FAIL "the kit's GPU probe finds no GPU ($probe)" "$log/probe.log"
+    summary
+fi
+
+# 3. The two-sided checks, judge and worker, of every set.
+t0=$SECONDS
+ctest --preset gpu -R '^exercises\.(starter\.)?ch[0-9]+-' --output-on-failure \
+    >"$log/two-sided.log" 2>&1
+rc=$?
+count=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#' "$log/two-sided.log")
+skipped=$(grep -cE '\*\*\*Skipped|Not Run' "$log/two-sided.log")
+if [ $rc -eq 0 ] && [ "$skipped" -eq 0 ] && [ "$count" -gt 0 ]; then
+    record PASS "ctest: $count two-sided checks (solutions pass, starters fail) in $((SECONDS - t0)) s"
+else
+    grep -E 'Failed|Skipped|Not Run|tests passed' "$log/two-sided.log" | head -40
+    record FAIL "ctest: the two-sided checks (rc $rc, $count run, $skipped skipped)" \
+        "$log/two-sided.log"
+fi
+
+# 4. The programs that link a GPU exercise's solution with a set directly.
+mapfile -t gpu_sets < <(python3 - "$build/exercises/kit.json" <<'PY'
+import json, sys
+kit = json.load(open(sys.argv[1]))
+for e in kit["exercises"]:
+    if e.get("gpu"):
+        for s in e["sets"]:
+            print(f"{e['id'].replace('/', '.')}.{s['name']}")
+PY
+)
+[ ${#gpu_sets[@]} -gt 0 ] || record FAIL "kit.json names no GPU exercise"
+for s in "${gpu_sets[@]}"; do
+    prog=$build/exercises/$s
+    "$prog" --rng-seed time >"$log/direct.$s.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '^All tests passed' "$log/direct.$s.log"; then
+        record PASS "direct program $s: $(grep -E '^All tests passed' "$log/direct.$s.log")"
+    else
+        tail -5 "$log/direct.$s.log"
+        record FAIL "direct program $s (exit $rc)" "$log/direct.$s.log"
+    fi
+done
+
+# 5. tools/grade on the GPU cases.
+for case in tests/exercises/gpu_cases/*/; do
+    name=$(basename "$case")
+    t0=$SECONDS
+    python3 tests/exercises/grade_case.py --grade tools/grade --kit "$build" \
+        --work "$build/exercise-scratch/gpu-check/$name" "$case" >"$log/grade.$name.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        record PASS "tools/grade case $name: $(sed -n 's/^grade_case [^:]*: ok //p' "$log/grade.$name.log") in $((SECONDS - t0)) s"
+    else
+        grep -E 'FAILED|skipped|Error|error:' "$log/grade.$name.log" | head -20
+        record FAIL "tools/grade case $name (exit $rc)" "$log/grade.$name.log"
+    fi
+done
+
+# --all: the label exercises (skips listed, not failed).
+if [ $all -eq 1 ]; then
+    t0=$SECONDS
+    ctest --preset gpu -L exercises --output-on-failure >"$log/label.log" 2>&1
+    rc=$?
+    grep -E '\*\*\*Skipped' "$log/label.log" | sed 's/^/  skipped: /'
+    if [ $rc -eq 0 ]; then
+        record PASS "ctest -L exercises in $((SECONDS - t0)) s: $(grep -E 'tests passed' "$log/label.log")"
+    else
+        grep -E '\(Failed\)|tests passed' "$log/label.log" | head -30
+        record FAIL "ctest -L exercises (rc $rc)" "$log/label.log"
+    fi
+fi
+
+summary
