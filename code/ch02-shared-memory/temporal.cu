@@ -170,9 +170,9 @@ struct kernel {
     std::string name;
     int steps;  // stencil steps one launch applies
     std::function<void(const float*, float*, long long)> launch;
-    std::size_t smem = 0;    // dynamic shared memory per block, bytes
-    int blocks_per_sm = 0;   // resident blocks per SM (the occupancy calculator), 0: not asked
-    double extra_work = 0.0; // slots computed over all steps / (steps x own slots) - 1
+    std::size_t smem = 0;     // dynamic shared memory per block, bytes
+    int blocks_per_sm = 0;    // resident blocks per SM (the occupancy calculator), 0: not asked
+    double extra_work = 0.0;  // slots computed over all steps / (steps x own slots) - 1
 };
 
 template <class Kernel>
@@ -193,7 +193,8 @@ kernel temporal(int threads) {
     const ch02::temporal_layout tl(kRadius, K, V * threads);
     const std::size_t smem = 2 * sizeof(float4) * static_cast<std::size_t>(tl.stride);
     std::string name = "temporal_k" + std::to_string(K);
-    if (V != kV || threads != kThreads) name += "_v" + std::to_string(V) + "_t" + std::to_string(threads);
+    if (V != kV || threads != kThreads)
+        name += "_v" + std::to_string(V) + "_t" + std::to_string(threads);
     kernel k{name, K, [=](const float* in, float* out, long long n) {
                  launch_blocks(ch02::stencil_temporal<kRadius, K, V>, per_block, smem, threads, in,
                                out, n);
@@ -207,7 +208,8 @@ kernel temporal(int threads) {
         &k.blocks_per_sm, ch02::stencil_temporal<kRadius, K, V>, threads, smem));
     // Steps 1 .. K-1 compute [first_step_slot, slots - P1); the last, the own chunks.
     const int chunks = V * threads, slots = chunks + 2 * tl.P;
-    const double computed = static_cast<double>(K - 1) * (slots - tl.P1 - tl.first_step_slot) + chunks;
+    const double computed =
+        static_cast<double>(K - 1) * (slots - tl.P1 - tl.first_step_slot) + chunks;
     k.extra_work = computed / (static_cast<double>(K) * chunks) - 1.0;
     return k;
 }
@@ -247,16 +249,18 @@ std::vector<kernel> one_step_kernels() {
 // --check
 
 int check_mode(bool quick) {
-    const std::vector<int> block_sizes = quick ? std::vector<int>{64} : std::vector<int>{32, 96, 256};
-    std::vector<long long> sizes = {0, 1, 2, 3, 4, 5, 7, 23, 24, 25, 100, 1023, 1024, 1025, 4096,
-                                    4099, 12345};
+    const std::vector<int> block_sizes =
+        quick ? std::vector<int>{64} : std::vector<int>{32, 96, 256};
+    std::vector<long long> sizes = {0,  1,   2,    3,    4,    5,    7,    23,   24,
+                                    25, 100, 1023, 1024, 1025, 4096, 4099, 12345};
     if (!quick) {
         const long long more[] = {65536, 65536 + 3, 100003, (1 << 20) + 3};
         sizes.insert(sizes.end(), std::begin(more), std::end(more));
     }
     long long cases = 0, failed = 0, outputs = 0, wrong = 0;
     for (long long n : sizes) {
-        book::device_buffer<float> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+        book::device_buffer<float> in(static_cast<std::size_t>(n)),
+            out(static_cast<std::size_t>(n));
         fill(in.data(), n, kSeed + static_cast<std::uint64_t>(n));
         // want[k - 1]: the CPU's k steps (exact: integers below 2^24).
         std::vector<std::vector<float>> want;
@@ -301,8 +305,9 @@ int check_mode(bool quick) {
     book::report("mismatches", static_cast<double>(wrong), "count");
     std::printf("\n%lld cases (K = 1 .. %d x block shape x size), %lld failed\n", cases, kMaxSteps,
                 failed);
-    std::printf("%lld outputs compared exactly with K applications of the CPU stencil, %lld wrong\n",
-                outputs, wrong);
+    std::printf(
+        "%lld outputs compared exactly with K applications of the CPU stencil, %lld wrong\n",
+        outputs, wrong);
     return 0;
 }
 
@@ -362,7 +367,6 @@ struct bench {
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
         return differences(out.data(), want, n);
     }
-
 };
 
 std::string size_text(long long n) {
@@ -386,8 +390,8 @@ int steps_mode(long long n, int warmup, int reps) {
                 kRadius, size_text(n).c_str(), reps);
     std::printf("\n%-14s %5s %8s %8s %7s %6s %6s %6s %6s\n", "kernel", "steps", "ms", "ms/step",
                 "x copy", "/ best", "KiB", "blk/SM", "extra");
-    std::printf("%-14s %5s %8.4f %8s %7.3f %6s %6s %6s %6s\n", "cudaMemcpy", "-", copy.median_ms, "-",
-                1.0, "-", "-", "-", "-");
+    std::printf("%-14s %5s %8.4f %8s %7.3f %6s %6s %6s %6s\n", "cudaMemcpy", "-", copy.median_ms,
+                "-", 1.0, "-", "-", "-", "-");
     long long bad_total = 0;
     double best_ms = 0.0;
     std::string best_name;
@@ -410,6 +414,8 @@ int steps_mode(long long n, int warmup, int reps) {
     }
     const kernel& one = ones[1];  // vec_x4: the reference chain
     book::report("one_step_ms", best_ms, "ms");
+    book::report("temporal_threads", kThreads, "threads");
+    book::report("temporal_chunks_per_thread", kV, "count");
     book::report_text("one_step_kernel", best_name);
 
     // The temporal kernels: each K against K launches of vec_x4 (checked above).
@@ -433,17 +439,17 @@ int steps_mode(long long n, int warmup, int reps) {
         book::report(k.name + "_smem_bytes", static_cast<double>(k.smem), "bytes");
         book::report(k.name + "_blocks_per_sm", k.blocks_per_sm, "count");
         book::report(k.name + "_extra_work", k.extra_work, "fraction");
-        std::printf("%-14s %5d %8.4f %8.4f %7.3f %6.3f %6.1f %6d %5.1f%%\n", k.name.c_str(), k.steps,
-                    t.median_ms, per_step, copy.median_ms / t.median_ms, ratio, k.smem / 1024.0,
-                    k.blocks_per_sm, 100.0 * k.extra_work);
+        std::printf("%-14s %5d %8.4f %8.4f %7.3f %6.3f %6.1f %6d %5.1f%%\n", k.name.c_str(),
+                    k.steps, t.median_ms, per_step, copy.median_ms / t.median_ms, ratio,
+                    k.smem / 1024.0, k.blocks_per_sm, 100.0 * k.extra_work);
     }
     const book::timing_stats copy_end = b.time_copy();
     book::report_timing("copy_end", copy_end);
     book::report("mismatches", static_cast<double>(bad_total), "count");
     book::report("best_step_over_one_step", best_ratio, "ratio");
     book::report("best_k", best_k, "count");
-    std::printf("%-14s %5s %8.4f %8s %7.3f %6s %6s %6s %6s\n", "cudaMemcpy", "-", copy_end.median_ms,
-                "-", copy.median_ms / copy_end.median_ms, "-", "-", "-", "-");
+    std::printf("%-14s %5s %8.4f %8s %7.3f %6s %6s %6s %6s\n", "cudaMemcpy", "-",
+                copy_end.median_ms, "-", copy.median_ms / copy_end.median_ms, "-", "-", "-", "-");
     std::printf(
         "\n/ best: time per step over the fastest one-step kernel's time; KiB: shared memory\n"
         "per block; blk/SM: resident blocks per SM; extra: slots computed beyond the block's\n"
@@ -476,9 +482,10 @@ int tune_mode(long long n, int warmup, int reps) {
         const double ms = b.time(k).median_ms;
         one_ms = one_ms == 0.0 ? ms : std::min(one_ms, ms);
     }
-    std::printf("\nn = %s, time per step / the fastest one-step kernel's (%.4f ms)\n"
-                "%-10s %6s %6s %6s %6s\n",
-                size_text(n).c_str(), one_ms, "V x thr", "K=1", "K=2", "K=4", "K=8");
+    std::printf(
+        "\nn = %s, time per step / the fastest one-step kernel's (%.4f ms)\n"
+        "%-10s %6s %6s %6s %6s\n",
+        size_text(n).c_str(), one_ms, "V x thr", "K=1", "K=2", "K=4", "K=8");
     for (int threads : {128, 256, 512}) {
         std::printf("V2 x %-5d", threads);
         tune_row<2>(b, threads, one_ms);

@@ -408,3 +408,71 @@ TEST_CASE("32 KiB per block: shared memory limits the blocks per SM",
     CHECK(result(smem, "blocks_smem32k_carveout_default") ==
           static_cast<double>(static_cast<int>(per_sm / (kb + reserved))));
 }
+
+// ---- several steps per trip (temporal.cu) -------------------------------------------------
+
+TEST_CASE("K steps need a halo of K step-halos, and redundant work",
+          "[ch02][cy:ch02-temporal-halo]") {
+    const auto run = record("temporal-steps");
+    const auto a = [](const char* name) { return answer("ch02-temporal-halo", name); };
+    // The question's kernel is the program's: its K = 4 row, at the shape it reports.
+    const int threads = static_cast<int>(result(run, "temporal_threads"));
+    const int per_thread = static_cast<int>(result(run, "temporal_chunks_per_thread"));
+    CHECK(threads == 256);
+    CHECK(per_thread == 2);
+    const int radius = static_cast<int>(a("radius"));
+    const int steps = static_cast<int>(a("steps"));
+    CHECK(radius == static_cast<int>(result(run, "radius")));
+    const int chunks = per_thread * threads;
+    const ch02::temporal_layout tl(radius, steps, chunks);
+    CHECK(a("step_halo") == ch02::halo_pad(radius));
+    CHECK(a("step_halo") == ch02::kVec * tl.P1);
+    CHECK(a("halo_floats") == ch02::kVec * tl.P);
+    CHECK(a("halo_floats") == a("steps") * a("step_halo"));
+    CHECK(a("own_floats") == ch02::kVec * chunks);
+    CHECK(a("last_smem_step") == steps - 1);  // the last step writes global memory
+    // The redundant work: steps 1 .. K-1 compute [first_step_slot, slots - P1), the
+    // last step the block's own chunks; the program reports the same count.
+    const int slots = chunks + 2 * tl.P;
+    const double computed =
+        static_cast<double>(steps - 1) * (slots - tl.P1 - tl.first_step_slot) + chunks;
+    CHECK(result(run, "temporal_k4_extra_work") ==
+          Approx(computed / (static_cast<double>(steps) * chunks) - 1.0).epsilon(1e-12));
+    CHECK(result(run, "temporal_k4_extra_work") > 0.0);
+    // Two buffers of the layout's stride, in float4s.
+    CHECK(result(run, "temporal_k4_smem_bytes") == 2.0 * 16 * tl.stride);
+    // Every step's first slot puts a warp's stores on a 128-byte row, in both buffers.
+    for (int k = 1; k <= 8; ++k) {
+        const ch02::temporal_layout l(radius, k, chunks);
+        INFO("K = " << k);
+        CHECK((l.lead + l.first_step_slot) % 8 == 0);
+        CHECK((l.lead + l.P) % 8 == 0);
+        CHECK(l.stride % 8 == 0);
+        CHECK(l.first_step_slot <= l.P1);            // covers the region valid after step 1
+        CHECK(l.first_step_slot - l.P1 >= -l.lead);  // its reads stay in the buffer
+        CHECK(l.lead + chunks + 2 * l.P <= l.stride);
+    }
+}
+
+TEST_CASE("past K = 4 shared memory, not DRAM, sets the time of a step",
+          "[ch02][cy:ch02-temporal-limit]") {
+    const auto run = record("temporal-steps");
+    const auto a = [](const char* name) { return answer("ch02-temporal-limit", name); };
+    // Per four outputs and step: the window of 2 P1 + 1 float4s, one float4 stored.
+    const ch02::temporal_layout tl(3, 8, 512);
+    CHECK(a("shared_loads") == 2 * tl.P1 + 1);
+    CHECK(a("shared_stores") == 1);
+    // K = 8 reads what one step reads from DRAM, DRAM is mostly idle and the
+    // shared-memory pipe mostly busy.
+    CHECK(check_value(run, "ncu-same-dram-bytes") == Approx(1.0).margin(0.03));
+    const std::string pipe =
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed";
+    const std::string dram = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+    CHECK(result(run, "ncu:k8:" + pipe) >= 80);
+    CHECK(result(run, "ncu:k8:" + dram) <= 40);
+    CHECK(result(run, "ncu:k8:" + pipe) > result(run, "ncu:k1:" + pipe));
+    CHECK(result(run, "ncu:k8:" + dram) < result(run, "ncu:k1:" + dram));
+    // Half the traffic per step, much less than half the time.
+    CHECK(result(run, "temporal_k8_step_over_one_step") >
+          0.5 * result(run, "temporal_k4_step_over_one_step"));
+}
