@@ -1,0 +1,10 @@
+# Exercise 2.4's contract (cmake/BookExerciseContract.cmake says what each setting
+# means). The tests are tests/ch02-shared-memory/exercises/ex04-two-steps/:
+# .cu test files make this a GPU exercise, which links book_cuda without asking.
+set(EXERCISE_STUDENT_FILES two_steps.cu)
+set(EXERCISE_POINTS visible 7 hidden 3)
+set(EXERCISE_TIMEOUT 60)
+# The functions the grader's worker exposes to the tests (its bridge: the tests'
+# bridge.cu); the tests call them in another process. launch_between_guards is
+# the tests' own (two_steps_check.cuh): the guarded launch of two_steps.
+set(EXERCISE_FUNCTIONS two_steps_on_gpu launch_between_guards)
