@@ -20,10 +20,11 @@
 #      (build/gpu/exercises/<key>.<ex>.<set>) pass;
 #   5. tools/grade, through tests/exercises/grade_case.py, on each case of
 #      tests/exercises/gpu_cases/: the solutions pass every set, the starters
-#      fail every set, and three solutions with one fault each (ch02 ex01 and
-#      ex02, ch03 ex03) fail both their sets; --without-gpu refuse, so a GPU set
-#      that cannot run fails the case. Where bubblewrap cannot run, grade_case.py
-#      grades these cases with --trusted (they attack nothing).
+#      fail every set, and the solutions with one fault each (the wrong-*
+#      cases: ch02 ex01, ex02 and ex04, ch03 ex03) fail both their sets;
+#      --without-gpu refuse, so a GPU set that cannot run fails the case.
+#      Where bubblewrap cannot run, grade_case.py grades these cases with
+#      --trusted (they attack nothing).
 #   --all: then also every test of the label exercises (the hostile cases, the
 #      batch, the bundle...); a test that skips there (no bubblewrap) is listed,
 #      not failed.
