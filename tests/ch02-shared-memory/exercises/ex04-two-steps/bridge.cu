@@ -22,9 +22,8 @@ std::vector<float> ex04_check::launch_between_guards(const std::vector<float>& h
 BOOK_GRADE_EXPORTS(e) {
     book::use_allocated_gpu();  // the GPU CTest allocated, where it did
     e.add("two_steps_on_gpu", [](Floats in) { return Floats{ex04::two_steps_on_gpu(in.values)}; });
-    e.add("launch_between_guards", [](Floats host) {
-        return Floats{ex04_check::launch_between_guards(host.values)};
-    });
+    e.add("launch_between_guards",
+          [](Floats host) { return Floats{ex04_check::launch_between_guards(host.values)}; });
 }
 #else
 std::vector<float> ex04::two_steps_on_gpu(const std::vector<float>& in) {

@@ -21,11 +21,11 @@ TEST_CASE("two steps of a large array with signed values", "[ch02][exercise][ex0
 }
 
 TEST_CASE("two steps at and around multiples of the block", "[ch02][exercise][ex04][gpu][hidden]") {
-    const int n = GENERATE(2, 3, 4, 8, 11, 13, 250, 251, 262, 511, 512, 513, 518, 519, 767, 768,
-                           769, 2053);
+    const int n =
+        GENERATE(2, 3, 4, 8, 11, 13, 250, 251, 262, 511, 512, 513, 518, 519, 767, 768, 769, 2053);
     CAPTURE(n);
-    const auto in = whole_numbers(static_cast<std::size_t>(n), 41u + static_cast<unsigned>(n),
-                                  -100, 100);
+    const auto in =
+        whole_numbers(static_cast<std::size_t>(n), 41u + static_cast<unsigned>(n), -100, 100);
     const guarded_run r = run_guarded(in);
     CHECK(first_difference(r.out, two_steps_reference(in)) == "");
     CHECK(r.guard_writes == 0);

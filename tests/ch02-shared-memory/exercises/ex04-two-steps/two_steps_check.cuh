@@ -90,8 +90,9 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
     launch.gridDim = dim3(static_cast<unsigned>(blocks));
     launch.blockDim = dim3(static_cast<unsigned>(ex04::kBlockThreads));
     launch.dynamicSmemBytes = ex04::tile_bytes();
-    (void)cudaLaunchKernelEx(&launch, ex04::two_steps, static_cast<const float*>(d_in.data() + kGuard),
-                             d_out.data() + kGuard, static_cast<int>(n));
+    (void)cudaLaunchKernelEx(&launch, ex04::two_steps,
+                             static_cast<const float*>(d_in.data() + kGuard), d_out.data() + kGuard,
+                             static_cast<int>(n));
     BOOK_CHECK_LAUNCH();  // the launch's error, as after <<<...>>>
     BOOK_CUDA_CHECK(cudaDeviceSynchronize());
     return d_out.to_host();
