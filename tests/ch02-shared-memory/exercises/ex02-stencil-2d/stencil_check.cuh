@@ -75,7 +75,8 @@ struct guarded_run {
 inline std::vector<float> launch_between_guards_here(const std::vector<float>& host, int width,
                                                      int height) {
     if (width < 1 || height < 1 ||
-        host.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) + 2 * kGuard)
+        host.size() !=
+            static_cast<std::size_t>(width) * static_cast<std::size_t>(height) + 2 * kGuard)
         throw std::invalid_argument("launch_between_guards: not a grid between two guard zones");
     book::device_buffer<float> d_in(host.size()), d_out(host.size());
     d_in.from_host(host);
