@@ -300,3 +300,48 @@ TEST_CASE("at 2^28 floats the sums read at the speed of the read stream",
     CHECK(result(prof, "ncu:ceiling:dram__bytes_read.sum") ==
           Approx(4.0 * (1 << 24)).epsilon(0.01));
 }
+
+// Step 9's grid at 2^20 floats (cluster_sum.cu, step9_config and
+// cluster_reducer::clusters): clusters of 2 blocks of 1024 threads, one
+// float4 per thread per round, at most 2 blocks per SM, and no cluster
+// without a load. The model recomputes the grid; the record must agree.
+TEST_CASE("step 9's grid at 2^20 floats and its tickets", "[ch03][cy:ch03-cluster-tickets]") {
+    const auto bench = record("cluster-bench");
+    const int sms = std::stoi(bench.at("provenance").at("sm_count").get<std::string>());
+    const std::size_t n = std::size_t{1} << 20, cluster = 2, threads = 1024, unroll = 1,
+                      blocks_per_sm = 2;
+    const std::size_t float4s = n / 4, per_round = cluster * threads * unroll;
+    const std::size_t with_work = (float4s + per_round - 1) / per_round;
+    const std::size_t cap = static_cast<std::size_t>(sms) * blocks_per_sm / cluster;
+    const std::size_t clusters = std::min(with_work, cap);
+    CHECK(answer("ch03-cluster-tickets", "float4s") == float4s);
+    CHECK(answer("ch03-cluster-tickets", "per_round") == per_round);
+    CHECK(answer("ch03-cluster-tickets", "cap") == cap);
+    CHECK(with_work < cap);  // the work, not the GPU, sets the grid
+    CHECK(answer("ch03-cluster-tickets", "clusters") == clusters);
+    CHECK(result(bench, "clusters_2e20") == clusters);
+    // A ticket per block on the same grid: one per block, cluster times as many.
+    CHECK(answer("ch03-cluster-tickets", "block_tickets") == clusters * cluster);
+}
+
+// Programmatic dependent launch overlaps a boundary between two kernels only
+// when the later one is launched with the attribute and the earlier one
+// triggers: a model of a stream of calls, each of which opts in or not.
+TEST_CASE("PDL needs both neighbours to opt in", "[ch03][cy:ch03-pdl-neighbours]") {
+    struct call {
+        bool launched_with_attribute, triggers;
+    };
+    auto overlapped = [](const std::vector<call>& calls) {
+        int n = 0;
+        for (std::size_t i = 1; i < calls.size(); ++i)
+            n += calls[i].launched_with_attribute && calls[i - 1].triggers;
+        return n;
+    };
+    const call step9{true, true}, cub{false, false};
+    CHECK(overlapped({step9, step9, step9, step9}) == 3);
+    const std::vector<call> alternating = {step9, cub, step9, cub, step9, cub};
+    CHECK(overlapped(alternating) == answer("ch03-pdl-neighbours", "overlapped"));
+    // On the H200 the overlap is worth more than a fifth of a call at 2^16.
+    const auto bench = record("cluster-bench");
+    CHECK(result(bench, "graph_us_2e16_pdl") < 0.8 * result(bench, "graph_us_2e16_plain"));
+}
