@@ -64,36 +64,18 @@ struct config {
 };
 
 const char* kind_name(kind k) {
-    switch (k) {
-        case kind::one:
-            return "one";
-        case kind::ticket:
-            return "ticket";
-        default:
-            return "two";
-    }
+    static const char* const names[] = {"one", "ticket", "two"};
+    return names[static_cast<int>(k)];
 }
 
+/// The launch in result names ("pdlpf") and in tables ("pdl+pf").
 const char* start_key(start s) {
-    switch (s) {
-        case start::plain:
-            return "plain";
-        case start::pdl:
-            return "pdl";
-        default:
-            return "pdlpf";
-    }
+    static const char* const keys[] = {"plain", "pdl", "pdlpf"};
+    return keys[static_cast<int>(s)];
 }
-
 const char* start_title(start s) {
-    switch (s) {
-        case start::plain:
-            return "plain";
-        case start::pdl:
-            return "pdl";
-        default:
-            return "pdl+pf";
-    }
+    static const char* const titles[] = {"plain", "pdl", "pdl+pf"};
+    return titles[static_cast<int>(s)];
 }
 
 /// "c16 1024x1" (one: threads x unroll) or "c4 1024x2x4" (threads x blocks
