@@ -200,8 +200,8 @@ private:
     std::vector<size_rule> rules_;
 };
 
-/// The policy steps 7 and 8 use unless told otherwise (tools/explore/ch03.sh
-/// measures it and suggests the next one).
+/// The policy steps 7 and 8 use unless told otherwise (reduce_sweep measures
+/// it and suggests the next one).
 launch_policy default_policy();
 
 // ---------------------------------------------------------------------------
