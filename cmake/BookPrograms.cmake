@@ -13,8 +13,10 @@
 #
 #   book_program(<name> SOURCES <files>... [LIBS <targets>...] [OPTIONS <flags>...]
 #                [DEFINITIONS <defs>...] [CHAPTER <key>])
-#       One program of a chapter. A program with a .cu source is a CUDA program:
-#       compiled only where nvcc exists, run live only where a GPU exists.
+#       One program of a chapter. A program with a .cu source, or one that links
+#       a book library with one (its kernels in the library, its main in C++),
+#       is a CUDA program: compiled only where nvcc exists, run live only where
+#       a GPU exists.
 #       OPTIONS and DEFINITIONS are its own compile options and definitions:
 #       give them here (not with target_compile_options) so that they count
 #       as its runs' inputs.
@@ -51,6 +53,31 @@ function(book_library name)
   endif()
 endfunction()
 
+# ON in `out` if one of the book libraries `libs` reach (through the book
+# libraries they link) has a .cu source.
+function(_book_links_cuda out)
+  set(queue ${ARGN})
+  set(seen "")
+  set(cuda OFF)
+  while(queue)
+    list(POP_FRONT queue lib)
+    if(lib IN_LIST seen)
+      continue()
+    endif()
+    list(APPEND seen "${lib}")
+    get_property(defined GLOBAL PROPERTY "BOOK_L_${lib}_DEFINED")
+    if(defined)
+      get_property(c GLOBAL PROPERTY "BOOK_L_${lib}_CUDA")
+      get_property(l GLOBAL PROPERTY "BOOK_L_${lib}_LIBS")
+      if(c)
+        set(cuda ON)
+      endif()
+      list(APPEND queue ${l})
+    endif()
+  endwhile()
+  set(${out} ${cuda} PARENT_SCOPE)
+endfunction()
+
 # A program's compile settings as text without machine paths.
 function(_book_portable out)
   set(text "${ARGN}")
@@ -65,6 +92,9 @@ function(book_program name)
   _book_chapter(key "${P_CHAPTER}" "book_program(${name})")
   _book_absolute(sources ${P_SOURCES})
   _book_has_cuda(cuda ${sources})
+  if(NOT cuda)
+    _book_links_cuda(cuda ${P_LIBS})
+  endif()
   set(id "${key}/${name}")
   get_property(again GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
   if(again)

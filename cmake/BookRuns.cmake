@@ -86,7 +86,8 @@ function(book_run run)
   get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
   if(NOT cuda AND (R_SASS_FUNCTIONS OR R_NCU_KERNELS OR R_SANITIZER OR R_SANITIZE_ARGS))
     message(FATAL_ERROR "${where}: SASS_FUNCTIONS, NCU_KERNELS, SANITIZER and SANITIZE_ARGS "
-                        "are for CUDA programs; ${id} has no .cu source")
+                        "are for CUDA programs; ${id} has no .cu source and links no book "
+                        "library with one")
   endif()
   if(R_NCU_LABELS AND NOT R_NCU_KERNELS)
     message(FATAL_ERROR "${where}: NCU_LABELS names the launches that NCU_KERNELS profiles; "

@@ -134,8 +134,8 @@ __global__ void reduce_warp_block(const float* x, std::size_t n, float* out) {
 // ---------------------------------------------------------------------------
 // Steps 7 and 8: a grid that fills the GPU, streaming with 16-byte loads.
 // Each value is read once, so the loads say so: __ldcs, "evict first"
-// (load4 in reduce_device.cuh), which measured faster on the H200 (reduce
-// --sweep: the stride layout with each load kind).
+// (load4 in reduce_device.cuh), which measured faster on the H200
+// (reduce_sweep: the stride layout with each load kind).
 
 // [listing:two-pass]
 // Step 7, first launch: one partial sum per block.

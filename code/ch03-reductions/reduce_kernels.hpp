@@ -12,7 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "book/cuda.hpp"
-#include "reduce_plan.hpp"
+#include "reduce_bounds.hpp"
 
 namespace ch03 {
 

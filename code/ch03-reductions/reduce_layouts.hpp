@@ -1,5 +1,5 @@
 // reduce_layouts.hpp: the one-launch reduction in several layouts and with
-// several load hints, for the comparison that chose step 8's (reduce --sweep).
+// several load hints, for the comparison that chose step 8's (reduce_sweep).
 //
 // Every variant ends as step 8 does (finish_one_pass in reduce_device.cuh):
 // only the way the threads divide and load the input differs (layout and
@@ -12,7 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "book/cuda.hpp"
-#include "reduce_plan.hpp"
+#include "reduce_bounds.hpp"
 
 namespace ch03 {
 

@@ -1,8 +1,10 @@
 /// @file reduce_plan.hpp
 /// @brief Chapter 3's CPU side: the reduction steps, their launch plans and
-/// size policy, the way each kernel layout walks through the input, the depth
-/// of the summation trees, the error bound that depth gives, and the CPU sums
-/// the GPU results are checked against.
+/// size policy, the layouts and load kinds of the streaming kernels, and the
+/// way each layout walks through the input. The depth of the summation trees,
+/// the error bound that depth gives and the CPU sums are in reduce_bounds.hpp;
+/// the text forms the command lines take (tunings, policies, candidates) in
+/// reduce_options.hpp.
 ///
 /// Plain C++ (no CUDA), so the tests run it on any machine. The input mappings
 /// and the walks are `__host__ __device__` when a CUDA file includes this
@@ -12,7 +14,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -131,10 +132,6 @@ void check_tuning(const tuning& t);
 /// "256x4x4": threads x blocks per SM x unroll.
 std::string tuning_text(const tuning& t);
 
-/// The inverse of tuning_text. @throws std::invalid_argument (quoting `text`)
-/// if it is not three whole numbers joined by 'x', or they fail check_tuning.
-tuning parse_tuning(std::string_view text);
-
 /// How steps 7 and 8 cut x[0..n) for 16-byte loads: the `head` floats before
 /// the first 16-byte boundary (0 to 3, and no more than n), then `vectors`
 /// whole float4s, then the floats from index `tail` to n (0 to 3 of them).
@@ -152,6 +149,9 @@ CH03_HD inline float4_split split_float4(std::uintptr_t address, std::size_t n) 
     return {head, vectors, head + 4 * vectors};
 }
 
+/// ceil(a / b), for b > 0.
+constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
 /// Tiles of n floats: a tile is what one block loads in one round,
 /// threads x unroll float4s.
 std::size_t tile_count(std::size_t n, const tuning& t);
@@ -160,6 +160,12 @@ std::size_t tile_count(std::size_t n, const tuning& t);
 /// than there are tiles (no block without work); at least 1 (so n = 0 still
 /// writes its result).
 std::size_t stride_blocks(std::size_t n, const tuning& t, int sms);
+
+/// The partial sums each thread loads at once when a block (step 7) or one
+/// warp (the last block of step 8) adds them (sum_partials in
+/// reduce_device.cuh): up to threads x this partial sums cost one round trip
+/// to memory.
+inline constexpr int partials_per_thread = 16;
 
 /// One rule of a size policy: n <= 2^max_log2 floats use `tune`.
 struct size_rule {
@@ -194,13 +200,8 @@ private:
     std::vector<size_rule> rules_;
 };
 
-/// Parse launch_policy::text(): rules joined by ',', each "2eK:TxBxU" but the
-/// last, which is a bare "TxBxU". @throws std::invalid_argument quoting the
-/// rule at fault and saying what is wrong.
-launch_policy parse_policy(std::string_view text);
-
-/// The policy steps 7 and 8 use unless told otherwise (tools/explore/ch03.sh
-/// measures it and suggests the next one).
+/// The policy steps 7 and 8 use unless told otherwise (reduce_sweep measures
+/// it and suggests the next one).
 launch_policy default_policy();
 
 // ---------------------------------------------------------------------------
@@ -239,10 +240,6 @@ const std::vector<variant>& all_variants();
 /// "stride.plain", "tiles.ldg", ..., "old.plain".
 std::string variant_text(variant v);
 
-/// The inverse of variant_text; a bare layout name means its plain loads.
-/// @throws std::invalid_argument listing the known variants.
-variant parse_variant(std::string_view text);
-
 /// One row of the layout comparison: a variant with a tuning.
 struct candidate {
     variant var;
@@ -252,9 +249,6 @@ struct candidate {
 
 /// "tiles.ldg:256x32x4".
 std::string candidate_text(const candidate& c);
-
-/// Candidates joined by ','. @throws std::invalid_argument quoting the one at fault.
-std::vector<candidate> parse_candidates(std::string_view text);
 
 /// The path of one thread through the float4s: it starts at `first`; each
 /// round it reads up to `unroll` float4s, at first, first + slot_step, ...,
@@ -281,85 +275,5 @@ CH03_HD inline thread_walk walk(layout lay, std::size_t vectors, unsigned block,
             return {block * t + thread, g * t * u, g * t, vectors};
     }
 }
-
-// ---------------------------------------------------------------------------
-// Floating point: how far a float sum may be from the exact one
-
-/// Unit roundoff of float (2^-24) and double (2^-53), round to nearest.
-inline constexpr double float_u = 0x1p-24;
-inline constexpr double double_u = 0x1p-53;
-
-/// The partial sums each thread loads at once when a block (step 7) or one
-/// warp (the last block of step 8) adds them (sum_partials in
-/// reduce_device.cuh): up to threads x this partial sums cost one round trip
-/// to memory.
-inline constexpr int partials_per_thread = 16;
-
-/// The longest chain of additions into one accumulator of one thread in a
-/// streaming kernel of layout `lay` on n floats: the most float4s any thread
-/// adds into one of its `unroll` accumulators (for `old`: into its first).
-std::size_t accumulator_chain(layout lay, std::size_t n, const tuning& t, int sms);
-
-/// The most additions any input value passes through in a one-launch
-/// streaming kernel of layout `lay` (step 8 is `stride`), an upper bound
-/// derived from the kernels in reduce_device.cuh and reduce_layouts.cu.
-std::size_t layout_depth(layout lay, std::size_t n, const tuning& t, int sms);
-
-/// The most additions any input value passes through in step `s` on n values
-/// (the depth of its summation tree), an upper bound derived from the kernels
-/// in reduce_kernels.cu; `t` (the tuning for n) and `sms` shape steps 7 and 8.
-std::size_t summation_depth(step s, std::size_t n, const tuning& t, int sms);
-
-/// gamma_h = h*u / (1 - h*u) (Higham, Accuracy and Stability of Numerical
-/// Algorithms, 2nd ed., eq. 3.8); +infinity when h*u >= 1 (no bound).
-double gamma(std::size_t depth, double unit_roundoff);
-
-/// The depth of pairwise_sum and pairwise_float_sum on n values.
-std::size_t pairwise_depth(std::size_t n);
-
-/// How far a float sum computed by a tree of depth `depth` may lie from the
-/// double reference (pairwise_sum) of n values whose magnitudes sum to
-/// `abs_sum`: gamma_depth(float) * abs_sum for the float tree (every value is
-/// rounded at most `depth` times on its way to the result, Higham 4.2), plus
-/// the reference's own bound, plus two double roundings for the comparison.
-double tolerance(std::size_t depth, double abs_sum, std::size_t n);
-
-/// One comparison against the reference.
-struct verdict {
-    bool ok;       ///< |got - reference| <= bound (false for NaN)
-    double error;  ///< |got - reference|
-    double bound;
-};
-verdict check_sum(double got, double reference, double bound);
-
-// ---------------------------------------------------------------------------
-// CPU sums
-
-/// Pairwise summation in double (blocks of up to 32 added in order, then
-/// halves): the reference.
-double pairwise_sum(const float* x, std::size_t n);
-
-/// The same tree in float: what an ideal balanced tree gives.
-float pairwise_float_sum(const float* x, std::size_t n);
-
-/// The naive loop in float: s += x[i], in order.
-float sequential_float_sum(const float* x, std::size_t n);
-
-/// Sum of |x[i]|, in double (pairwise).
-double abs_sum(const float* x, std::size_t n);
-
-/// The exact sum of whole-number floats.
-/// @throws std::invalid_argument if a value is not a whole number below 2^31.
-std::int64_t integer_sum(const float* x, std::size_t n);
-
-// ---------------------------------------------------------------------------
-// Command lines
-
-/// Take `--name VALUE` or `--name=VALUE` out of argv (the arguments after
-/// argv[0]), so that the options parser (which takes only numbers) never sees
-/// it; argc shrinks. Returns the last value given, or nothing if none.
-/// @throws std::invalid_argument if the option is last with no value, or the
-/// value is empty.
-std::optional<std::string> take_text_option(int& argc, char** argv, std::string_view name);
 
 }  // namespace ch03

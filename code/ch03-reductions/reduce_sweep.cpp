@@ -1,4 +1,5 @@
-// reduce_sweep.cpp: the reduce program's --sweep mode.
+// reduce_sweep: one-launch reductions of several layouts, load hints and launch
+// parameters, against CUB (the run reduce-sweep).
 //
 // Which one-launch kernel streams fastest, at which launch parameters? Every
 // row is one variant (a layout and a load hint, reduce_layouts.hpp) with one
@@ -17,12 +18,14 @@
 #include <vector>
 
 #include "book/cuda.hpp"
+#include "book/options.hpp"
 #include "book/report.hpp"
 #include "cub_sum.hpp"
 #include "page_print.hpp"
+#include "reduce_common.hpp"
 #include "reduce_kernels.hpp"
 #include "reduce_layouts.hpp"
-#include "reduce_modes.hpp"
+#include "reduce_timing.hpp"
 
 namespace ch03 {
 namespace {
@@ -93,8 +96,6 @@ std::string result_key(const candidate& c) {
     return k;
 }
 
-}  // namespace
-
 int run_sweep(const settings& s) {
     const std::vector<int> logs = bench_log2s(s);
     const std::size_t max_n = std::size_t{1} << logs.back();
@@ -157,9 +158,9 @@ int run_sweep(const settings& s) {
                            candidate_text(c).c_str(), logs[k], v.error, v.bound);
             }
             in[k].rewind();
-            const pair_times t =
-                time_pair([&] { r->run(in[k].next(), n, out.data()); },
-                          [&] { cub.run(in[k].next(), n, out.data()); }, 3, s.rounds, s.reps);
+            const pair_times t = time_alternating([&] { r->run(in[k].next(), n, out.data()); },
+                                                  [&] { cub.run(in[k].next(), n, out.data()); }, 3,
+                                                  s.rounds, s.reps);
             const double ratio = t.b.median_ms / t.a.median_ms;
             res.ratio.push_back(ratio);
             res.us.push_back(t.a.median_ms * 1000.0);
@@ -173,7 +174,7 @@ int run_sweep(const settings& s) {
         page_print(" %8.2f %6.3f\n", res.us[us_col], res.margin);
         results.push_back(std::move(res));
     }
-    if (results.empty()) throw std::invalid_argument("--sweep: no row could run");
+    if (results.empty()) throw std::invalid_argument("reduce_sweep: no row could run");
 
     // The best at each size.
     page_print("\nbest at each size (CUB's time over the variant's):\n");
@@ -251,4 +252,27 @@ int run_sweep(const settings& s) {
     return failures == 0 ? 0 : 1;
 }
 
+int run(int argc, char** argv) {
+    settings s;
+    take_candidates(argc, argv, s);
+    book::options opts(
+        std::string("One-launch reductions of several layouts, load hints and launch\n"
+                    "parameters, against CUB.\nAlso: ") +
+        policy_options::help +
+        "\n--candidates C, the rows: one-launch variants like\n"
+        "tiles.ldg:256x32x4,old:1024x2x2.");
+    policy_options policy(argc, argv, opts);
+    add_size_options(opts, s);
+    add_timing_options(opts, s);
+    opts.flag("--full", s.full, "the whole grid of variants and launch parameters");
+    if (const auto status = opts.parse(argc, argv)) return *status;
+    if (s.full && s.candidates_given)
+        throw std::invalid_argument("give either --full or --candidates, not both");
+    s.policy = policy.policy();
+    return run_sweep(s);
+}
+
+}  // namespace
 }  // namespace ch03
+
+int main(int argc, char** argv) { return book::gpu_main(argc, argv, ch03::run); }

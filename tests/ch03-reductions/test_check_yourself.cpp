@@ -20,6 +20,7 @@
 
 #include "book/test/records.hpp"
 #include "record_text.hpp"
+#include "reduce_bounds.hpp"
 #include "reduce_plan.hpp"
 #include "tree_model.hpp"
 

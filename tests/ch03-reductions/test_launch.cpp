@@ -1,7 +1,7 @@
 // The launch side of chapter 3's streaming kernels (code/ch03-reductions/
 // reduce_plan.hpp): tunings, the size policy, the variants of the layout
 // comparison, the walks the kernels take through the float4s, and the
-// command-line options that take text.
+// command-line options that take text (reduce_options.hpp).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "reduce_bounds.hpp"
+#include "reduce_options.hpp"
 #include "reduce_plan.hpp"
 
 using ch03::candidate;

@@ -1,4 +1,5 @@
-// The CPU side of chapter 3's reductions (code/ch03-reductions/reduce_plan.hpp)
+// The CPU side of chapter 3's reductions (code/ch03-reductions/reduce_plan.hpp,
+// reduce_bounds.hpp)
 // against expectations worked out by hand in the comments.
 #include <catch2/catch.hpp>
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "reduce_bounds.hpp"
 #include "reduce_plan.hpp"
 
 using ch03::pass;
@@ -283,7 +285,7 @@ TEST_CASE("float sums stay within the bound of their depth", "[ch03][float]") {
 }
 
 TEST_CASE("whole-number inputs add up exactly in float, in any order", "[ch03][float]") {
-    // The premise of reduce --check: partial sums of +-1..8 stay far below 2^24.
+    // The premise of reduce_check: partial sums of +-1..8 stay far below 2^24.
     const std::size_t n = std::size_t{1} << 22;
     const auto x = random_floats(n, 11, true);
     const std::int64_t exact = ch03::integer_sum(x.data(), n);
