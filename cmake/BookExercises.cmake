@@ -203,7 +203,11 @@ endfunction()
 add_library(book_exercise_grade_bridge INTERFACE)
 target_include_directories(book_exercise_grade_bridge INTERFACE "${_bx_root}/tests/exercises")
 target_link_libraries(book_exercise_grade_bridge INTERFACE book_json)
-add_library(book_exercise_judge_main STATIC "${_bx_root}/tests/exercises/judge_main.cpp")
+# Its archive carries Catch2's implementation, compiled once (book_catch_session,
+# tests/CMakeLists.txt), as book_catch_main's does.
+add_library(book_exercise_judge_main STATIC "${_bx_root}/tests/exercises/judge_main.cpp"
+                                            $<TARGET_OBJECTS:book_catch_session>)
+target_include_directories(book_exercise_judge_main PRIVATE "${_bx_root}/tests/support/include")
 target_link_libraries(book_exercise_judge_main PUBLIC book_catch2 book_exercise_grade_bridge)
 add_library(book_exercise_worker_main STATIC "${_bx_root}/tests/exercises/worker_main.cpp")
 target_link_libraries(book_exercise_worker_main PUBLIC book_exercise_grade_bridge)
