@@ -151,6 +151,7 @@ function(book_catch_test name)
     target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
   else()
     target_link_libraries(${tgt} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,book_catch_main>")
+    book_test_headers(${tgt})  # Catch2's and JSON's headers, precompiled once
   endif()
   set(answers "")
   if(key)

@@ -27,55 +27,47 @@ set(BOOK_DOCS_DIR "${CMAKE_BINARY_DIR}")
 set(BOOK_DIAGRAMS_OUT "${CMAKE_BINARY_DIR}/diagrams")
 set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
 
-# Diagrams: one SVG per diagrams/<chapter>/<name>.mmd (and, for the PDF edition,
-# one PDF: cmake/BookSite.cmake). One step renders all of a folder's diagrams
-# in one browser session (tools/render-diagram.py): Chromium starts once per
-# chapter, not once per diagram, and a diagram edited re-renders its chapter's.
-#   book_render_diagrams(<out var> <suffix> <label> <sources>...)
-# adds those steps, writing BOOK_DIAGRAMS_OUT/<chapter>/<name>.<suffix>, and
-# sets <out var> to the outputs.
-function(book_render_diagrams out suffix label)
-  set(outputs "")
-  set(groups "")
+# Diagrams: one SVG per diagrams/<chapter>/<name>.mmd (the HTML book) and one
+# PDF (the PDF edition: cmake/BookSite.cmake), written to
+# BOOK_DIAGRAMS_OUT/<chapter>/<name>.svg and .pdf. One step renders every
+# diagram of the build, in both formats, in one browser session
+# (tools/render-diagram.py): Chromium starts once per build, not once per
+# chapter and format (about 4.5 s of CPU each start). A diagram's error still
+# names its file and line; a diagram edited re-renders them all.
+#   book_render_diagrams(<svg var> <pdf var> <sources>...)
+# adds that step and sets the two variables to its outputs.
+function(book_render_diagrams out_svg out_pdf)
+  set(args "")
+  set(svgs "")
+  set(pdfs "")
   foreach(src IN LISTS ARGN)
     file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
-    get_filename_component(group "${rel}" DIRECTORY)
-    if(NOT group)
-      set(group ".")
-    endif()
-    string(MAKE_C_IDENTIFIER "${group}" gid)
-    if(NOT gid IN_LIST groups)
-      list(APPEND groups "${gid}")
-      set(group_${gid} "${group}")
-      set(args_${gid} "")
-      set(srcs_${gid} "")
-      set(outs_${gid} "")
-    endif()
-    string(REGEX REPLACE "\\.mmd$" ".${suffix}" rel "${rel}")
-    list(APPEND args_${gid} "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}")
-    list(APPEND srcs_${gid} "${src}")
-    list(APPEND outs_${gid} "${BOOK_DIAGRAMS_OUT}/${rel}")
+    string(REGEX REPLACE "\\.mmd$" "" rel "${rel}")
+    list(APPEND args "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}.svg"
+                     "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}.pdf")
+    list(APPEND svgs "${BOOK_DIAGRAMS_OUT}/${rel}.svg")
+    list(APPEND pdfs "${BOOK_DIAGRAMS_OUT}/${rel}.pdf")
   endforeach()
-  foreach(gid IN LISTS groups)
-    list(LENGTH srcs_${gid} n)
+  list(LENGTH ARGN n)
+  if(n GREATER 0)
     add_custom_command(
-      OUTPUT ${outs_${gid}}
+      OUTPUT ${svgs} ${pdfs}
       COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-              "${CMAKE_SOURCE_DIR}" ${args_${gid}}
-      DEPENDS ${srcs_${gid}} "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+              "${CMAKE_SOURCE_DIR}" ${args}
+      DEPENDS ${ARGN} "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
               "${CMAKE_SOURCE_DIR}/tools/mermaid-batch.mjs"
               "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
-      COMMENT "Rendering diagrams/${group_${gid}}: ${n} diagrams (${label}, one browser)"
+      COMMENT "Rendering diagrams/: ${n} diagrams (SVG and PDF, one browser)"
       VERBATIM)
-    list(APPEND outputs ${outs_${gid}})
-  endforeach()
-  set(${out} "${outputs}" PARENT_SCOPE)
+  endif()
+  set(${out_svg} "${svgs}" PARENT_SCOPE)
+  set(${out_pdf} "${pdfs}" PARENT_SCOPE)
 endfunction()
 
 file(GLOB_RECURSE _mmd CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
 book_select_chapter_paths(_mmd)  # BOOK_CHAPTERS
 list(SORT _mmd)
-book_render_diagrams(_svgs svg SVG ${_mmd})
+book_render_diagrams(_svgs BOOK_DIAGRAM_PDFS ${_mmd})
 # Rendered before any GPU run starts, so that no browser shares the host with one.
 set_property(GLOBAL APPEND PROPERTY BOOK_BEFORE_GPU_OUTPUTS ${_svgs})
 

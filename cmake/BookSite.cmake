@@ -223,10 +223,8 @@ add_custom_command(OUTPUT "${BOOK_HTML_STAMP}" APPEND
                    DEPENDS ${_plots_html} ${_downloads} "${BOOK_SITE_DIR}/site.json")
 
 # ---- the PDF edition (target pdf) -----------------------------------------------------------
-file(GLOB_RECURSE _mmd_sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/diagrams/*.mmd")
-book_select_chapter_paths(_mmd_sources)
-list(SORT _mmd_sources)
-book_render_diagrams(_diagram_pdfs pdf PDF ${_mmd_sources})  # cmake/BookDocs.cmake
+# The diagrams' PDFs come from the step that renders their SVGs (cmake/BookDocs.cmake).
+set(_diagram_pdfs ${BOOK_DIAGRAM_PDFS})
 set(_pdf_missing "")
 foreach(_tool BOOK_XELATEX BOOK_LATEXMK)
   if(NOT ${_tool})

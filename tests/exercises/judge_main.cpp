@@ -15,10 +15,9 @@
 // passed and the link to the worker held to the end (a worker that died, hung up
 // or answered nonsense fails the set, whatever the assertions said); 1 when an
 // assertion failed; 3 when the link broke; 2 on a usage error.
-#define CATCH_CONFIG_CONSOLE_WIDTH 300
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+//
+// Catch2 itself is tests/support/catch_session.cpp's, compiled once for every
+// test program of the book (book/test/catch_run.hpp).
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "book/test/catch_run.hpp"
 #include "grade_bridge.hpp"
 
 namespace {
@@ -65,13 +65,11 @@ int main(int argc, char** argv) {
             args.push_back(argv[i]);
         }
     }
-    Catch::Session session;
-    if (const int s = session.applyCommandLine(static_cast<int>(args.size()), args.data()); s != 0)
+    book::test::catch_session session;
+    if (const int s = session.apply_command_line(static_cast<int>(args.size()), args.data());
+        s != 0)
         return s;
-    const Catch::ConfigData& config = session.configData();
-    if (config.listTests || config.listTestNamesOnly || config.listTags || config.listReporters ||
-        config.showHelp)
-        return session.run();  // a listing needs no worker
+    if (session.listing()) return session.run();  // a listing needs no worker
 
     // CTest's runs of a GPU exercise: the book's GPU probe says whether a GPU is
     // there (77, skipped, where none is; never passed). tools/grade asks its own.
