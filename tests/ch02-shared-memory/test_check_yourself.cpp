@@ -159,6 +159,15 @@ TEST_CASE("the widely copied stencil reads past both ends", "[ch02][cy:ch02-boun
     // The threads that load before the array: block 0's first R (in[gid - R] < 0).
     CHECK(std::count_if(m.reads_outside.begin(), m.reads_outside.end(),
                         [](long long j) { return j < 0; }) == a("radius"));
+    // The reads outside the array, before it and past its end (the model's n = 1,024).
+    std::vector<long long> reads_before, reads_after;
+    for (long long j : m.reads_outside) (j < 0 ? reads_before : reads_after).push_back(j);
+    REQUIRE(!reads_before.empty());
+    REQUIRE(!reads_after.empty());
+    CHECK(a("before_from") == reads_before.front());
+    CHECK(a("before_to") == reads_before.back());
+    CHECK(a("after_from") == reads_after.front());
+    CHECK(a("after_to") == reads_after.back());
     const auto& args = mc.at("inputs").at("args");
     const auto n_at = std::find(args.begin(), args.end(), "--n");
     REQUIRE(n_at != args.end());

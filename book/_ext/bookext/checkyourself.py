@@ -17,7 +17,12 @@ test read: a run's record (``{value}``), or the question's entry in
 reads with ``book::test::answer(qid, name)`` and compares with the model or the
 records. An answer that types a figure itself (a digit, or a number word such as
 "three" or "twice", outside code) is an error at its line: changing the text
-without the test, or the test without the text, fails the build.
+without the test, or the test without the text, fails the build. Code in an
+answer (a code span, a fenced block) is no hiding place: a number in it (not
+a digit inside a name, as in ``float4``) is a typed figure too, unless the code
+is quoted as it stands in the chapter's own sources (``code/<key>/``), which the
+build compiles: ``tid % (2 * stride)`` from the kernel. Edit the kernel and
+the quote no longer matches: an error, at the answer's line.
 
 The link to tests comes from ``${BUILD}/cy-tags.json`` (the invariant
 questions-tested, docs/architecture.md: one Catch2 test per question), which the build
@@ -54,6 +59,12 @@ TYPED_FIGURE = re.compile(
     r"triple[sd]?|quadruple[sd]?|quarter|dozen)\b", re.I)
 #: What an answer may hold besides prose: code, a role (its figure comes from elsewhere).
 NOT_PROSE = re.compile(r"\{[a-z-]+\}`[^`]*`|``[^`]*``|`[^`]*`|\$[^$]*\$")
+#: Code in an answer: a role (skipped: its figure comes from elsewhere) or a code span.
+CODE_SPAN = re.compile(r"(\{[a-z-]+\})?(``|`)([^`]+?)\2")
+#: A number in code: a literal, not a digit inside a name (float4, sm_90, H200).
+CODE_FIGURE = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+(\.\d+)?)")
+#: The chapter's own sources, which the build compiles: code quoted from them is code, not a figure.
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".cc")
 
 
 def answers_file(env, docname: str) -> str | None:
@@ -75,6 +86,53 @@ def typed_figure(lines) -> tuple[int, str] | None:
         m = TYPED_FIGURE.search(NOT_PROSE.sub(" ", line))
         if m:
             return i, m.group(0)
+    return None
+
+
+def code_figures(lines):
+    """[(index, code, figure)]: each piece of code in answer lines (a code span,
+    or a line of a fenced block) that holds a number, with its first number."""
+    found, fence = [], False
+    for i, line in enumerate(lines):
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        pieces = [line.strip()] if fence else [m.group(3).strip() for m in CODE_SPAN.finditer(line)
+                                               if not m.group(1)]
+        for code in pieces:
+            m = CODE_FIGURE.search(code)
+            if m:
+                found.append((i, code, m.group(1)))
+    return found
+
+
+def chapter_sources(env, docname: str) -> list:
+    """The paths of the chapter's own sources (code/<key>/...)."""
+    key = chapter_of(docname)
+    if key is None:
+        return []
+    top = os.path.join(env.config.book_source_root, "code", key)
+    paths = []
+    for folder, dirs, files in os.walk(top):
+        dirs.sort()
+        paths += [os.path.join(folder, f) for f in sorted(files) if f.endswith(SOURCE_SUFFIXES)]
+    return paths
+
+
+def untied_code_figure(env, docname: str, lines):
+    """(index, code, figure) of the first code in an answer that holds a number
+    and is not quoted from the chapter's sources, or None."""
+    found = code_figures(lines)
+    if not found:
+        return None
+    texts = []
+    for path in chapter_sources(env, docname):
+        env.note_dependency(path)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            texts.append(" ".join(f.read().split()))
+    for i, code, figure in found:
+        if not any(" ".join(code.split()) in t for t in texts):
+            return i, code, figure
     return None
 
 
@@ -146,6 +204,15 @@ class CheckYourself(BookDirective):
                 f"figure an answer states comes from its test's answer values "
                 f"({{answer}}`name`, tests/{chapter_of(self.env.docname)}/answers.json, read by "
                 f"book::test::answer) or from a run ({{value}})",
+                line=self.lineno + cut + 2 + i)]
+        untied = untied_code_figure(self.env, self.env.docname, list(self.content[cut + 1:]))
+        if untied:
+            i, code, figure = untied
+            return [self.state.document.reporter.error(
+                f"check-yourself '{qid}': the answer's code '{code}' holds the figure '{figure}', "
+                f"which no test checks: code in an answer is quoted as it stands in the chapter's "
+                f"sources (code/{chapter_of(self.env.docname)}/), or its figures are stated outside "
+                f"the code with {{answer}}`name` (tests/{chapter_of(self.env.docname)}/answers.json)",
                 line=self.lineno + cut + 2 + i)]
         card = check_yourself(ids=[f"cy-{qid}"], qid=qid)
         card.source, card.line = self.env.doc2path(self.env.docname), self.lineno

@@ -133,6 +133,13 @@ book_sphinx_case(typed-answer
   --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer types the figure 'Three' itself")
 book_sphinx_case(typed-answer-digit
   --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer types the figure '0' itself")
+# A figure hidden in code in the answer is typed too, unless the code is quoted
+# as it stands in the chapter's sources (code/<key>/), which the build compiles.
+book_sphinx_case(code-span-figure
+  --expect "${_ch}:6: ERROR: check-yourself 'ch90-q1': the answer's code 'threadIdx\\.x < 32' holds the figure '32', which no test checks")
+book_bad_test(book.sphinx.code-span-quoted TIMEOUT 60 --code 0
+  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+  --copy "${_sx}/cases/code-span-quoted.md" repo/chapters/ch90-fixture.md ${_sx_sphinx})
 book_sphinx_case(unknown-answer-value
   --expect "${_ch}:6: ERROR: the answer to ch90-q1 has no figure 'warps_per_block' in .*answers\\.json")
 book_sphinx_case(unstated-answer-value
