@@ -13,6 +13,14 @@ Mermaid diagrams::
         ax = fig.add_subplot()
         ax.plot(..., color=theme.colors[0])
 
+A plot draws from its records: the spec imports nothing, opens nothing and
+names no record file, and each call in draw() that draws data (``plot``,
+``bar``, ``barh``, ``scatter``, ``errorbar``, ...) takes some of its data from
+the runs draw() is given, through the names bound to them (a call whose data
+are all literals is an error at its line); reference marks (``axhline``,
+``axvline``, spans), ticks and limits may be constants. draw() must also read
+every run it declares.
+
 RUNS and ALT are read without running the spec (the build needs RUNS to know
 what the plot depends on, the book needs ALT). ``draw`` gets an empty figure
 sized for the book's column (text at least 12 px on the page), the runs it
@@ -88,6 +96,76 @@ def _only_runs(tree, path: str) -> None:
                             "(RUNS), which the build hands it and redraws it for")
 
 
+#: The calls that draw data; each must take some of it from the runs draw() is given.
+#: (Reference marks, axhline/axvline/axhspan/axvspan, and ticks and limits may be constants.)
+_DATA_CALLS = {"plot", "scatter", "bar", "barh", "step", "stem", "errorbar", "fill_between",
+               "fill_betweenx", "hist", "hist2d", "stairs", "pie", "imshow", "matshow",
+               "pcolormesh", "pcolor", "contour", "contourf", "semilogx", "semilogy", "loglog",
+               "boxplot", "violinplot", "stackplot", "hlines", "vlines", "broken_barh", "quiver",
+               "hexbin", "eventplot"}
+#: The keywords that carry a data call's data (the others style it).
+_DATA_KEYWORDS = {"x", "y", "x1", "x2", "y1", "y2", "xerr", "yerr", "data", "weights", "values",
+                  "edges", "xmin", "xmax", "ymin", "ymax", "positions", "dataset", "s", "xy",
+                  "xytext", "cellText", "sizes", "explode"}
+
+
+def _names(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _assigned(target) -> set:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def _literal_data(tree, path: str) -> None:
+    """A plot draws from a record: in draw(), a call that draws data (ax.plot,
+    ax.bar, ...) none of whose data comes from the runs draw() is given (a name
+    bound, however indirectly, to its runs argument) draws literals: an error at
+    its line."""
+    draw = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "draw"), None)
+    if draw is None or len(draw.args.args) < 2:
+        return
+    tainted = {draw.args.args[1].arg}
+    # Names bound to what the runs give, to a fixed point: assignments, loops,
+    # comprehensions, and lists filled by append/extend/insert.
+    while True:
+        before = len(tainted)
+        for node in ast.walk(draw):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+                value = node.value
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if value is not None and _names(value) & tainted:
+                    for t in targets:
+                        tainted |= _assigned(t)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                if _names(node.iter) & tainted:
+                    tainted |= _assigned(node.target)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) \
+                    and node.func.attr in ("append", "extend", "insert", "update", "add"):
+                if any(_names(a) & tainted for a in node.args):
+                    tainted.add(node.func.value.id)
+        if len(tainted) == before:
+            break
+    for node in ast.walk(draw):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _DATA_CALLS):
+            continue
+        method = node.func.attr
+        data = list(node.args)
+        for kw in node.keywords:
+            if kw.arg in _DATA_KEYWORDS or kw.arg is None \
+                    or (kw.arg == "height" and method == "bar") \
+                    or (kw.arg == "width" and method == "barh") \
+                    or (kw.arg == "left" and method == "barh") or (kw.arg == "bottom" and method == "bar"):
+                data.append(kw.value)
+        if not data or any(_names(d) & tainted for d in data):
+            continue
+        raise PlotError(f"{path}:{node.lineno}: {method}() draws data of the spec's own: none "
+                        "of its data comes from the runs draw() is given (RUNS); a plot draws "
+                        "the records the build hands it")
+
+
 def read_spec(path: str, key: str) -> Spec:
     try:
         with open(path, encoding="utf-8") as f:
@@ -108,6 +186,7 @@ def read_spec(path: str, key: str) -> Spec:
                 except ValueError:
                     raise PlotError(f"{path}:{node.lineno}: {name} must be a literal") from None
     _only_runs(tree, path)
+    _literal_data(tree, path)
     has_draw = any(isinstance(n, ast.FunctionDef) and n.name == "draw" for n in tree.body)
     if "RUNS" not in found:
         raise PlotError(f"{path}: no RUNS = [...] naming the runs the plot reads")
