@@ -9,11 +9,13 @@ as the cross-references need, and only a PDF that built cleanly is copied to
 <out.pdf>, atomically: a failed build leaves the last good PDF where it was.
 Then the HTML book is published once more (tools/build-html.py), so that every
 page's sidebar links the new PDF. Writes <out.pdf>.d, a depfile of every file
-a page read, for the PDF step's DEPFILE.
+a page read, for the PDF step's DEPFILE, and <out.pdf>.made-from.json, the
+sha256 of the PDF and of what it was built from (the site's pdf-current check).
 
 On failure it names what failed: Sphinx's own messages (file:line), or the
 first LaTeX error from book.log with its line.
 """
+import hashlib
 import json
 import os
 import re
@@ -37,6 +39,36 @@ def depfile(out: str, doctrees: str, extra: list) -> None:
                 f.write(" \\\n  " + esc(path))
         f.write("\n")
     os.replace(out + ".d.tmp", out + ".d")
+
+
+def sha256(path: str):
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def made_from(out: str, doctrees: str, html_doctrees: str) -> None:
+    """<out>.made-from.json: the PDF's sha256, that of every file its pages read
+    (as Sphinx's LaTeX run read them) and of every file the HTML pages read (as
+    they are now), which the site compares to tell whether this PDF is the book
+    as it is (book/_ext/bookext/site.py, pdf_stale)."""
+    with open(os.path.join(doctrees, "book-inputs.sha256.json"), encoding="utf-8") as f:
+        inputs = json.load(f)
+    html = {}
+    try:
+        with open(os.path.join(html_doctrees, "book-inputs.json"), encoding="utf-8") as f:
+            for path in json.load(f):
+                digest = sha256(path)
+                if digest is not None:
+                    html[path] = digest
+    except (OSError, ValueError):
+        pass
+    record = {"pdf": sha256(out), "inputs": inputs, "html": html}
+    with open(out + ".made-from.json.tmp", "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=0, sort_keys=True)
+    os.replace(out + ".made-from.json.tmp", out + ".made-from.json")
 
 
 def latex_error(log: str) -> str:
@@ -90,6 +122,7 @@ def main() -> int:
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     shutil.copyfile(pdf, out + ".tmp")
     os.replace(out + ".tmp", out)
+    made_from(out, doctrees, os.path.join(build, "sphinx-doctrees"))
     depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")])
     latex_s = time.monotonic() - started - sphinx_s
     print(f"build-pdf: {out} (Sphinx {sphinx_s:.0f} s, XeLaTeX {latex_s:.0f} s)")

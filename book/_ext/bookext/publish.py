@@ -21,6 +21,7 @@ of them re-runs the step.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -133,6 +134,19 @@ def write_inputs(app) -> None:
     path = os.path.join(app.doctreedir, "book-inputs.json")
     with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(sorted(inputs), f, indent=0)
+    os.replace(path + ".tmp", path)
+    # ... and what each held as the pages read it, for the PDF's record of what it
+    # was built from (tools/build-pdf.py; the site's pdf-current check compares it).
+    digests = {}
+    for p in sorted(inputs):
+        try:
+            with open(p, "rb") as f:
+                digests[p] = hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            pass
+    path = os.path.join(app.doctreedir, "book-inputs.sha256.json")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(digests, f, indent=0, sort_keys=True)
     os.replace(path + ".tmp", path)
 
 

@@ -17,7 +17,12 @@ of them from ``-D`` on the Sphinx line.
 
 The PDF edition is linked from every page's sidebar once it has been built
 (``BUILD/pdf/book.pdf``, made by the ``pdf`` target): the HTML build then
-publishes a copy beside the pages.
+publishes a copy beside the pages, but only while that PDF was built from the
+book as it is, told by content, not by file times: beside the PDF,
+``book.pdf.made-from.json`` (tools/build-pdf.py) holds the PDF's sha256 and that
+of every file its pages read and of every file the HTML pages read when it was
+built; a PDF that is not the one described, a file changed or gone since, or a
+page it does not have leaves it out (``pdf_stale``).
 
 Also here, for the reader:
 
@@ -38,6 +43,7 @@ Also here, for the reader:
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import os
@@ -96,66 +102,89 @@ def config_inited(app, config) -> None:
 
 
 def builder_inited(app) -> None:
-    """HTML: a PDF older than the pages' sources is not the book this build shows,
-    so the site neither serves nor links it, and says so."""
+    """HTML: a PDF not built from the pages' sources as they are is not the book
+    this build shows, so the site neither serves nor links it, and says so."""
     if not app.config.book_pdf or app.builder.format != "html":
         return
     docs = app.project.discover(list(app.config.exclude_patterns) + list(app.config.templates_path))
     # What the HTML pages read last time (publish.write_inputs), such as the SVG
-    # of a diagram the PDF shows as a PDF figure: rendered again since, it is newer.
+    # of a diagram the PDF shows as a PDF figure: changed since, the PDF is stale.
     last = []
     try:
         with open(os.path.join(app.doctreedir, "book-inputs.json"), encoding="utf-8") as f:
             last = [p for p in json.load(f) if isinstance(p, str)]
     except (OSError, ValueError, TypeError):
         pass
-    newer = pdf_older_than(app.config.book_pdf, [app.project.doc2path(d, True) for d in docs], last)
-    if newer:
-        logger.info(f"site: the PDF edition {app.config.book_pdf} is older than {newer}, so "
-                    "the site does not serve or link it; `tools/book pdf` builds it again")
+    stale = pdf_stale(app.config.book_pdf, [app.project.doc2path(d, True) for d in docs], last)
+    if stale:
+        logger.info(f"site: the PDF edition {app.config.book_pdf} was not built from the book "
+                    f"as it is ({stale}), so the site does not serve or link it; `tools/book pdf` "
+                    "builds it again")
         app.config.book_pdf = ""
         # book_pdf is an "html" setting: with it changed, every page is written
         # again (none keeps a link to the PDF).
         app.builder.build_info = app.builder.create_build_info()
 
 
-#: Where tools/build-pdf.py's Sphinx run writes the list of files its pages read.
-PDF_INPUTS = os.path.join("latex-doctrees", "book-inputs.json")
+#: Beside the PDF, what it was built from (tools/build-pdf.py writes it once the
+#: PDF is in place): {"pdf": sha256 of the PDF, "inputs": {path: sha256} of every
+#: file its pages read, as Sphinx's LaTeX run read them, "html": {path: sha256} of
+#: the files the HTML pages read, as they were when the PDF was built}.
+MADE_FROM = ".made-from.json"
 
 
-def pdf_inputs(pdf: str) -> list | None:
-    """The files the PDF's pages read (BUILD/latex-doctrees/book-inputs.json), or None."""
-    path = os.path.join(os.path.dirname(os.path.dirname(pdf)), PDF_INPUTS)
+def file_sha256(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def pdf_made_from(pdf: str) -> dict | None:
+    """The PDF's record of what it was built from, checked, or None."""
+    try:
+        with open(pdf + MADE_FROM, encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, list) and all(isinstance(p, str) for p in data) else None
+    if not isinstance(data, dict) or not isinstance(data.get("pdf"), str):
+        return None
+    for key in ("inputs", "html"):
+        part = data.get(key, {})
+        if not isinstance(part, dict) or not all(isinstance(v, str) for v in part.values()):
+            return None
+    return data
 
 
-def pdf_older_than(pdf: str, pages, read=()) -> str | None:
-    """The first source the PDF is older than, or None when it is current: every
-    file its pages read and every file of `read` (what this HTML build read) must
-    exist and be no newer than it, and every page source of `pages` must be among
-    those it read (a chapter added since)."""
-    made = os.stat(pdf).st_mtime_ns
-    inputs = pdf_inputs(pdf)
-    if inputs is None:
-        return f"its list of inputs ({PDF_INPUTS} is missing or unreadable)"
-    seen = {os.path.normpath(p) for p in inputs}
+def pdf_stale(pdf: str, pages, read=()) -> str | None:
+    """Why the PDF is not the book as it is, or None when it is: it is the PDF
+    its record describes (by its content), every file its pages read is as it
+    was (by content), every page source of `pages` is among them (a chapter
+    added since), and every file of `read` (what this HTML build read) that the
+    HTML pages read when the PDF was built is as it was then."""
+    made = pdf_made_from(pdf)
+    if made is None:
+        return f"its record of what it was built from ({pdf + MADE_FROM}) is missing or unreadable"
+    if file_sha256(pdf) != made["pdf"]:
+        return f"{pdf} is not the PDF that {pdf + MADE_FROM} describes"
+    inputs = {os.path.normpath(p): h for p, h in made.get("inputs", {}).items()}
     for path in sorted(pages):
-        if os.path.normpath(path) not in seen:
-            return f"{path} (a page it does not have)"
-    for path in sorted(seen):
-        try:
-            if os.stat(path).st_mtime_ns > made:
-                return path
-        except OSError:
-            return f"{path} (which it read, and which is gone)"
-    for path in sorted(read):
-        if os.path.exists(path) and os.stat(path).st_mtime_ns > made:
-            return path
+        if os.path.normpath(path) not in inputs:
+            return f"{path}: a page it does not have"
+    for path, digest in sorted(inputs.items()):
+        now = file_sha256(path)
+        if now is None:
+            return f"{path}, which it read, is gone"
+        if now != digest:
+            return f"{path} changed since it was built"
+    html = {os.path.normpath(p): h for p, h in made.get("html", {}).items()}
+    for path in sorted({os.path.normpath(p) for p in read}):
+        if path in inputs or path not in html:
+            continue
+        now = file_sha256(path)
+        if now is not None and now != html[path]:
+            return f"{path} changed since it was built"
     return None
 
 
@@ -549,11 +578,11 @@ def publish_pdf(app) -> None:
             read |= {os.path.normpath(os.path.join(app.env.srcdir, dep))
                      for dep in app.env.dependencies.get(doc, ())}
         pages = [app.env.doc2path(doc) for doc in app.env.all_docs]
-        newer = pdf_older_than(app.config.book_pdf, pages, read)
-        if newer:
-            logger.warning(f"the pages link the PDF edition {app.config.book_pdf}, which is "
-                           f"older than {newer}: build it again (`tools/book pdf`), or build the "
-                           "HTML again, which leaves it out")
+        stale = pdf_stale(app.config.book_pdf, pages, read)
+        if stale:
+            logger.warning(f"the pages link the PDF edition {app.config.book_pdf}, which was not "
+                           f"built from the book as it is ({stale}): build it again "
+                           "(`tools/book pdf`), or build the HTML again, which leaves it out")
             if os.path.exists(out):
                 os.unlink(out)
             return

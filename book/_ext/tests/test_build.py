@@ -2,6 +2,7 @@
 when a source changes. The failures are sphinx.cmake's cases (beside this file)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -279,59 +280,90 @@ def test_a_link_to_a_file_the_site_lacks_is_an_error(tmp_path):
         ("a.html", "gone.html"), ("b.html", "_images/none.svg"), ("searchindex.js", "old.html")]
 
 
-def _fake_pdf(tree, mtime_ns):
+def _sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _fake_pdf(tree, html=()):
+    """A PDF as tools/build-pdf.py leaves one: book.pdf and, beside it, its record
+    of what it was built from (the chapters as they are, and the `html` files)."""
     pdf = tree.write("build/pdf/book.pdf", "%PDF-1.5 FAKE\n")
     inputs = [os.path.join(tree.repo, "chapters", f) for f in ("index.md", "ch90-fixture.md")]
-    tree.write("build/latex-doctrees/book-inputs.json", json.dumps(inputs))
-    os.utime(pdf, ns=(mtime_ns, mtime_ns))
+    tree.write("build/pdf/book.pdf.made-from.json", json.dumps({
+        "pdf": _sha256(pdf), "inputs": {p: _sha256(p) for p in inputs},
+        "html": {p: _sha256(p) for p in html}}))
     return pdf
 
 
-def test_a_pdf_older_than_its_sources_is_neither_served_nor_linked(tree):
-    """pdf-current: the site links and serves the PDF edition only while it is no
-    older than the pages' sources, and says why it left it out."""
-    later = os.stat(tree.path("repo/chapters/ch90-fixture.md")).st_mtime_ns + 5_000_000_000
-    _fake_pdf(tree, later)
+def _later(path, seconds=10):
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def test_a_pdf_not_built_from_its_sources_is_neither_served_nor_linked(tree):
+    """pdf-current: the site links and serves the PDF edition only while it was
+    built from the pages' sources as they are, told by content (not by file
+    times), and says why it left it out."""
+    pdf = _fake_pdf(tree)
+    _later(pdf, -3600)  # a PDF older than every file: its content is what counts
     _, warnings, _ = tree.sphinx()
     assert warnings == ""
     assert os.path.exists(tree.path("out/html/book.pdf"))
     assert 'href="book.pdf"' in tree.html() and 'href="book.pdf"' in tree.html("index")
-    # A chapter edited after the PDF was built: every page is written without the link.
+    # A chapter touched but unchanged: the PDF is still the book.
     page = tree.path("repo/chapters/ch90-fixture.md")
+    _later(page)
+    _, warnings, _ = tree.sphinx()
+    assert warnings == "" and 'href="book.pdf"' in tree.html()
+    # A chapter edited after the PDF was built: every page is written without the link.
     tree.write("repo/chapters/ch90-fixture.md", tree.read("repo/chapters/ch90-fixture.md") + "\nMore.\n")
-    os.utime(page, ns=(later + 10_000_000_000, later + 10_000_000_000))
+    _later(pdf, 3600)  # even with a newer PDF file
     status, warnings, _ = tree.sphinx()
     assert warnings == ""
-    assert f"book.pdf is older than {page}" in status
+    assert f"({page} changed since it was built)" in status
     assert not os.path.exists(tree.path("out/html/book.pdf"))
     assert "book.pdf" not in tree.html() and "book.pdf" not in tree.html("index")
 
 
-def test_a_pdf_without_a_chapter_added_since_is_left_out(tree):
-    later = os.stat(tree.path("repo/chapters/ch90-fixture.md")).st_mtime_ns + 5_000_000_000
-    _fake_pdf(tree, later)
-    new = tree.write("repo/chapters/ch91-new.md", "# 91. New\n\nText.\n")
-    tree.edit_json("build/book-manifest.json", lambda m: m["chapters"].append("ch91-new"))
-    os.utime(new, ns=(later - 1, later - 1))  # not newer: only absent from the PDF
+def test_a_pdf_other_than_the_one_its_record_describes_is_left_out(tree):
+    pdf = _fake_pdf(tree)
+    tree.write("build/pdf/book.pdf", "%PDF-1.5 ANOTHER\n")
     status, warnings, _ = tree.sphinx()
     assert warnings == ""
-    assert f"older than {new} (a page it does not have)" in status
+    assert f"{pdf} is not the PDF that {pdf}.made-from.json describes" in status
+    assert "book.pdf" not in tree.html()
+    os.unlink(pdf + ".made-from.json")
+    status, warnings, _ = tree.sphinx()
+    assert "its record of what it was built from" in status and "book.pdf" not in tree.html()
+
+
+def test_a_pdf_without_a_chapter_added_since_is_left_out(tree):
+    _fake_pdf(tree)
+    new = tree.write("repo/chapters/ch91-new.md", "# 91. New\n\nText.\n")
+    tree.edit_json("build/book-manifest.json", lambda m: m["chapters"].append("ch91-new"))
+    status, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert f"({new}: a page it does not have)" in status
     assert not os.path.exists(tree.path("out/html/book.pdf"))
     assert "book.pdf" not in tree.html()
 
 
-def test_a_pdf_older_than_what_the_pages_read_last_time_is_left_out(tree):
+def test_a_pdf_built_beside_other_html_inputs_is_left_out(tree):
     """pdf-current: a file the HTML pages read that the PDF does not (a diagram's
-    SVG), made again after the PDF: the PDF is left out from the next build on,
-    even after a build that failed on it."""
-    later = os.stat(tree.path("repo/chapters/ch90-fixture.md")).st_mtime_ns + 5_000_000_000
-    _fake_pdf(tree, later)
+    SVG), changed since the PDF was built: the PDF is left out from the next
+    build on, even after a build that failed on it; rendered again unchanged, not."""
+    svg = tree.path("build/diagrams/ch90-fixture/pic.svg")
+    _fake_pdf(tree, html=[svg])
     _, warnings, _ = tree.sphinx()
     assert warnings == "" and 'href="book.pdf"' in tree.html()
-    svg = tree.path("build/diagrams/ch90-fixture/pic.svg")
     assert svg in json.loads(tree.read("doctrees/book-inputs.json"))
-    os.utime(svg, ns=(later + 10_000_000_000, later + 10_000_000_000))
+    _later(svg)
+    _, warnings, _ = tree.sphinx()
+    assert warnings == "" and 'href="book.pdf"' in tree.html()
+    with open(svg, "a", encoding="utf-8") as f:
+        f.write("<!-- drawn again -->\n")
     status, warnings, _ = tree.sphinx()
     assert warnings == ""
-    assert f"book.pdf is older than {svg}" in status
+    assert f"({svg} changed since it was built)" in status
     assert "book.pdf" not in tree.html() and not os.path.exists(tree.path("out/html/book.pdf"))
