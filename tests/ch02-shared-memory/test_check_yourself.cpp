@@ -471,6 +471,10 @@ TEST_CASE("past K = 4 shared memory, not DRAM, sets the time of a step",
     const ch02::temporal_layout tl(3, 8, 512);
     CHECK(a("shared_loads") == 2 * tl.P1 + 1);
     CHECK(a("shared_stores") == 1);
+    CHECK(a("outputs") == ch02::kVec);  // one float4 of outputs
+    // The two K the answer compares are the record's temporal_k4 and temporal_k8.
+    CHECK(a("k_low") == 4);
+    CHECK(a("k_high") == 2 * a("k_low"));  // "halves the DRAM traffic per step"
     // K = 8 reads what one step reads from DRAM, DRAM is mostly idle and the
     // shared-memory pipe mostly busy.
     CHECK(check_value(run, "ncu-same-dram-bytes") == Approx(1.0).margin(0.03));

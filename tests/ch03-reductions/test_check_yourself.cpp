@@ -316,6 +316,7 @@ TEST_CASE("step 9's grid at 2^20 floats and its tickets", "[ch03][cy:ch03-cluste
     const std::size_t cap = static_cast<std::size_t>(sms) * blocks_per_sm / cluster;
     const std::size_t clusters = std::min(with_work, cap);
     CHECK(answer("ch03-cluster-tickets", "float4s") == float4s);
+    CHECK(answer("ch03-cluster-tickets", "floats") == 4 * float4s);  // the record's 2e20
     CHECK(answer("ch03-cluster-tickets", "per_round") == per_round);
     CHECK(answer("ch03-cluster-tickets", "cap") == cap);
     CHECK(with_work < cap);  // the work, not the GPU, sets the grid
@@ -342,6 +343,7 @@ TEST_CASE("PDL needs both neighbours to opt in", "[ch03][cy:ch03-pdl-neighbours]
     CHECK(overlapped({step9, step9, step9, step9}) == 3);
     const std::vector<call> alternating = {step9, cub, step9, cub, step9, cub};
     CHECK(overlapped(alternating) == answer("ch03-pdl-neighbours", "overlapped"));
+    CHECK(answer("ch03-pdl-neighbours", "floats") == 1 << 16);  // the record's 2e16
     // On the H200 the overlap is worth more than a fifth of a call at 2^16.
     const auto bench = record("cluster-bench");
     CHECK(result(bench, "graph_us_2e16_pdl") < 0.8 * result(bench, "graph_us_2e16_plain"));
