@@ -344,7 +344,14 @@ async function smallestText(img) {
     // never past the window. Boxes themselves may overhang (furo's headings
     // do); what counts is what the reader would not see.
     const article = document.querySelector('article');
-    if (article) {
+    // The folds (hints, answers: closed <details>) are measured open, as a reader
+    // who opens one sees it: closed, Chrome keeps their content's layout from
+    // the width it last had (a page loaded at 1280 px and turned to 390 px
+    // reported a closed hint 202 px past the column), and it would hide a
+    // real overflow. They are closed again after.
+    const folds = article ? Array.from(article.querySelectorAll('details:not([open])')) : [];
+    for (const d of folds) d.open = true;
+    if (article) try {
       const edge = Math.min(window.innerWidth, (article.parentElement || article).getBoundingClientRect().right);
       // (Whether a box between the node and the article clips or scrolls, each box
       // asked once.)
@@ -373,6 +380,8 @@ async function smallestText(img) {
         if (shown(img) && !scrolls(img) && img.getBoundingClientRect().right > edge + 1) note(img, img.getBoundingClientRect().right);
       for (const [el, by] of Array.from(past).slice(0, 3))
         say(`content reaches past the column (by ${Math.round(by)} px): ${describe(el)}`);
+    } finally {
+      for (const d of folds) d.open = false;
     }
     const doc = document.documentElement;
     if (doc.scrollWidth > window.innerWidth + 1) {

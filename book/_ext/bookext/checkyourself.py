@@ -196,24 +196,29 @@ class CheckYourself(BookDirective):
         cut = lines.index("+++")
         if not any(lines[:cut]) or not any(lines[cut + 1:]):
             return self.fail(f"check-yourself '{qid}' needs a question before '+++' and an answer after it")
-        typed = typed_figure(list(self.content[cut + 1:]))
+        key = chapter_of(self.env.docname)
+        answer_lines = list(self.content[cut + 1:])
+
+        def answer_error(i: int, what: str) -> list:
+            """An error at line i of the answer: check-yourself '<id>': <what>."""
+            return [self.state.document.reporter.error(f"check-yourself '{qid}': {what}",
+                                                       line=self.lineno + cut + 2 + i)]
+
+        typed = typed_figure(answer_lines)
         if typed:
             i, figure = typed
-            return [self.state.document.reporter.error(
-                f"check-yourself '{qid}': the answer types the figure '{figure}' itself: a "
-                f"figure an answer states comes from its test's answer values "
-                f"({{answer}}`name`, tests/{chapter_of(self.env.docname)}/answers.json, read by "
-                f"book::test::answer) or from a run ({{value}})",
-                line=self.lineno + cut + 2 + i)]
-        untied = untied_code_figure(self.env, self.env.docname, list(self.content[cut + 1:]))
+            return answer_error(i, f"the answer types the figure '{figure}' itself: a figure an "
+                                f"answer states comes from its test's answer values "
+                                f"({{answer}}`name`, tests/{key}/answers.json, read by "
+                                f"book::test::answer) or from a run ({{value}})")
+        untied = untied_code_figure(self.env, self.env.docname, answer_lines)
         if untied:
             i, code, figure = untied
-            return [self.state.document.reporter.error(
-                f"check-yourself '{qid}': the answer's code '{code}' holds the figure '{figure}', "
-                f"which no test checks: code in an answer is quoted as it stands in the chapter's "
-                f"sources (code/{chapter_of(self.env.docname)}/), or its figures are stated outside "
-                f"the code with {{answer}}`name` (tests/{chapter_of(self.env.docname)}/answers.json)",
-                line=self.lineno + cut + 2 + i)]
+            return answer_error(i, f"the answer's code '{code}' holds the figure '{figure}', "
+                                f"which no test checks: code in an answer is quoted as it stands "
+                                f"in the chapter's sources (code/{key}/), or its figures are "
+                                f"stated outside the code with {{answer}}`name` "
+                                f"(tests/{key}/answers.json)")
         card = check_yourself(ids=[f"cy-{qid}"], qid=qid)
         card.source, card.line = self.env.doc2path(self.env.docname), self.lineno
         self.env.temp_data["book_cy_qid"] = qid
