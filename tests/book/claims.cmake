@@ -12,38 +12,37 @@ if(BOOK_DOCS)
       "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
     --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
 endif()
+# book_prose_lint(<test> <script> <fixture> <bad test> <expect_failure.py args>...):
+# book.<test> runs <script> --counts over the chapters; the bad test runs it on
+# the chapters with fixtures/<fixture>/ch90-fixture.md added, and the arguments
+# say what it must report.
+function(book_prose_lint test script fixture bad)
+  set(py "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/${script}")
+  add_test(NAME book.${test} COMMAND ${py} --counts "${CMAKE_SOURCE_DIR}/chapters")
+  set_tests_properties(book.${test} PROPERTIES LABELS "unit;book" TIMEOUT 60
+                       ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+  book_bad_test(${bad}
+    --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/${fixture}/ch90-fixture.md" chapters/ch90-fixture.md
+    ${ARGN} -- ${py} chapters)
+endfunction()
+
 # Every comparative sentence of every chapter carries a {check} (or is on the
 # short list of sentences that compare no recorded figure, each with its reason),
-# and a sentence that asks the reader to predict gives no answer in it.
-add_test(NAME book.claims-checked
-         COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" --counts
-                 "${CMAKE_SOURCE_DIR}/chapters")
-set_tests_properties(book.claims-checked PROPERTIES LABELS "unit;book" TIMEOUT 60
-                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
-# The test itself: an unchecked comparative sentence and an answer given in the
-# sentence that asks for a prediction each fail it, at their lines.
-book_bad_test(claims-unchecked
-  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/claims/ch90-fixture.md" chapters/ch90-fixture.md
+# and a sentence that asks the reader to predict gives no answer in it. The bad
+# test: an unchecked comparative sentence and an answer given in the sentence that
+# asks for a prediction each fail it, at their lines.
+book_prose_lint(claims-checked claims_checked.py claims claims-unchecked
   --expect "ch90-fixture\\.md:5: a comparative sentence \\(slower\\) carries no \\{check\\}: The unchecked kernel"
   --expect "ch90-fixture\\.md:10: a sentence that asks the reader to predict gives the answer in it"
   --expect "ch90-fixture +2 +1 +0 +1"
-  --reject "ch90-fixture\\.md:3:"
-  -- "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/claims_checked.py" chapters)
+  --reject "ch90-fixture\\.md:3:")
 # No figure with a unit is typed into a sentence that cites a run, beside the
 # recorded ones (or it is on the short list of settings and cited figures, each
-# with its reason): typed_figures.py.
-add_test(NAME book.typed-figures
-         COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/typed_figures.py" --counts
-                 "${CMAKE_SOURCE_DIR}/chapters")
-set_tests_properties(book.typed-figures PROPERTIES LABELS "unit;book" TIMEOUT 60
-                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
-# The test itself: a typed time beside a recorded one fails it at its line; a
-# bound its check holds, a size written as a power, a step's number and a
-# sentence that cites no run do not.
-book_bad_test(typed-figure
-  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/typed/ch90-fixture.md" chapters/ch90-fixture.md
+# with its reason): typed_figures.py. The bad test: a typed time beside a recorded
+# one fails it at its line; a bound its check holds, a size written as a power, a
+# step's number and a sentence that cites no run do not.
+book_prose_lint(typed-figures typed_figures.py typed typed-figure
   --expect "ch90-fixture\\.md:3: a figure typed beside recorded ones \\(0\\.8 ms\\)"
   --expect "ch90-fixture +4 +0 +1"
   --reject "ch90-fixture\\.md:[579]:"
-  --reject "ch90-fixture\\.md:11:"
-  -- "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/typed_figures.py" chapters)
+  --reject "ch90-fixture\\.md:11:")

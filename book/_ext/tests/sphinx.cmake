@@ -14,6 +14,13 @@ set(_sx "${CMAKE_SOURCE_DIR}/book/_ext/tests/fixtures")
 set(_sx_sphinx -- "${BOOK_PYTHON}" -m sphinx -W --keep-going -q -b html -d doctrees
     -D book_source_root=repo -D book_build_dir=build -c "${CMAKE_SOURCE_DIR}/book" repo/chapters html)
 
+# book_sphinx_test(<name> <expect_failure.py args>...): book.bad.sphinx.<name>, Sphinx
+# on a copy of the fixture tree and its build folder, changed as the arguments say.
+function(book_sphinx_test name)
+  book_bad_test("book.bad.sphinx.${name}" TIMEOUT 60
+    --copy "${_sx}/repo" repo --copy "${_sx}/build" build ${ARGN} ${_sx_sphinx})
+endfunction()
+
 # book_sphinx_case(<case> <expect_failure.py args>...): cases/<case>.md as the chapter.
 # The good chapter's question ch90-q1 has a tagged test; a case that does not ask
 # it drops that tag too, so that the case's own error is the build's only one.
@@ -23,10 +30,8 @@ function(book_sphinx_case case)
   if(NOT _text MATCHES "ch90-q1")
     set(_untag --json-del build/cy-tags.json "tags>ch90-q1")
   endif()
-  book_bad_test("book.bad.sphinx.${case}" TIMEOUT 60
-    --copy "${_sx}/repo" repo --copy "${_sx}/build" build
-    --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture.md
-    ${_untag} ${ARGN} ${_sx_sphinx})
+  book_sphinx_test(${case} --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture.md
+                   ${_untag} ${ARGN})
 endfunction()
 set(_ch "ch90-fixture\\.md")
 
@@ -42,11 +47,9 @@ book_sphinx_case(untested-question
   --expect "${_ch}:3: WARNING: check-yourself 'ch90-untested' has no Catch2 test tagged \\[cy:ch90-untested\\] among the registered, built tests")
 book_sphinx_case(duplicate-question
   --expect "${_ch}:9: WARNING: check-yourself id 'ch90-q1' is used twice: first at .*${_ch}:3")
-book_bad_test(book.bad.sphinx.orphan-tag TIMEOUT 60
-  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+book_sphinx_test(orphan-tag
   --json-set build/cy-tags.json "tags>ch90-nobody" "[{\"test\": \"test.ch90-extra\", \"case\": \"asks nothing\"}]"
-  --expect "WARNING: test test\\.ch90-extra \\(TEST_CASE \"asks nothing\"\\) is tagged \\[cy:ch90-nobody\\], but no chapter asks"
-  ${_sx_sphinx})
+  --expect "WARNING: test test\\.ch90-extra \\(TEST_CASE \"asks nothing\"\\) is tagged \\[cy:ch90-nobody\\], but no chapter asks")
 # listings-compiled: listing markers out of order, and listings of files outside the tree.
 book_sphinx_case(markers-twice
   --expect "${_ch}:3: ERROR: code/ch90-fixture/bad/twice\\.cpp:4: listing 'a' appears twice \\(first at lines 1-3\\)")
@@ -82,11 +85,9 @@ book_sphinx_case(zero-width-prose
   --expect "${_ch}:3: WARNING: column 18: U\\+200B ZERO WIDTH SPACE")
 book_sphinx_case(trojan-listing
   --expect "${_ch}:3: ERROR: listing file code/ch90-fixture/bad/trojan\\.cpp:5, column 7: U\\+202E RIGHT-TO-LEFT OVERRIDE")
-book_bad_test(book.bad.sphinx.trojan-output TIMEOUT 60
-  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+book_sphinx_test(trojan-output
   --json-set build/records/ch90-fixture/hello.json stdout "\"count 3 ratio 0.\\u202e21\\n\""
-  --expect "${_ch}:5: ERROR: run record 'ch90-fixture/hello': line 2 of its output shown \\(line 1 is the command\\), column 17: U\\+202E RIGHT-TO-LEFT OVERRIDE"
-  ${_sx_sphinx})
+  --expect "${_ch}:5: ERROR: run record 'ch90-fixture/hello': line 2 of its output shown \\(line 1 is the command\\), column 17: U\\+202E RIGHT-TO-LEFT OVERRIDE")
 # A value's format rounds and groups; it never scales a count or pads a number.
 book_sphinx_case(percent-count
   --expect "${_ch}:3: ERROR: result 'count' of 'ch90-fixture/hello': format '\\.0%' multiplies the value by 100, but it has unit 'x'")
@@ -98,13 +99,11 @@ book_sphinx_case(two-titles
   --expect "${_ch}:9: WARNING: a second level-one heading '# A second title' \\(the page's title is at line 1\\)")
 book_sphinx_case(title-number
   --expect "${_ch}:1: WARNING: chapter ch90-fixture is titled '2\\. Fixture: a title numbered otherwise than its key', but its key numbers it 90")
-book_bad_test(book.bad.sphinx.duplicate-number TIMEOUT 60
-  --copy "${_sx}/repo" repo --copy "${_sx}/build" build
+book_sphinx_test(duplicate-number
   --copy "${_sx}/cases/title-number.md" repo/chapters/ch90-ghost.md
   --replace repo/chapters/ch90-ghost.md "# 2. " "# 90. "
   --json-set build/book-manifest.json chapters "[\"ch90-fixture\", \"ch90-ghost\"]"
-  --expect "ch90-ghost\\.md:1: WARNING: chapter ch90-ghost has the number 90, as ch90-fixture \\(ch90-fixture\\.md\\) has"
-  ${_sx_sphinx})
+  --expect "ch90-ghost\\.md:1: WARNING: chapter ch90-ghost has the number 90, as ch90-fixture \\(ch90-fixture\\.md\\) has")
 
 # A listing of a file that no program of the build compiles (listings.py).
 book_sphinx_case(uncompiled-listing
