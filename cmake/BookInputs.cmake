@@ -145,8 +145,9 @@ function(_book_hash_args out id args env)
   get_property(flags GLOBAL PROPERTY "BOOK_P_${id}_FLAGS")
   get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
   _book_library_inputs(lib_sources includes "book_program(${id})" ${libs})
+  # --scan-cache: the runs of one program share its header lists (not hashed).
   set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
-        --schema "${BOOK_SCHEMA}")
+        --schema "${BOOK_SCHEMA}" --scan-cache "${CMAKE_BINARY_DIR}/records/.header-lists")
   foreach(i IN LISTS dir includes)
     list(APPEND a --include-dir "${i}")
   endforeach()

@@ -30,6 +30,71 @@ bool under(const fs::path& root, const fs::path& p) {
     return s.size() > r.size() && s.compare(0, r.size(), r) == 0 && s[r.size()] == '/';
 }
 
+/// A header list kept in spec.scan_cache: the compiler's output for argv, reused
+/// while argv is the same and every file that output names (the sources and the
+/// headers found) has the content it had. Returns false when there is none to reuse.
+fs::path scan_file(const std::string& dir, const std::vector<std::string>& argv,
+                   const std::string& listing) {
+    return fs::path(dir) /
+           (fnv1a_hex(fmt::format("{}\n{}", fmt::join(argv, "\n"), listing)) + ".json");
+}
+
+bool cached_scan(const std::string& dir, const std::vector<std::string>& argv,
+                 const std::string& listing, std::string& out) {
+    if (dir.empty()) return false;
+    const fs::path file = scan_file(dir, argv, listing);
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) return false;
+    json kept;
+    try {
+        kept = json::parse(read_all(file.string()));
+        if (kept.at("argv").get<std::vector<std::string>>() != argv) return false;
+        if (kept.at("listing").get<std::string>() != listing) return false;
+        for (const auto& [path, hash] : kept.at("files").items()) {
+            if (!fs::is_regular_file(path, ec)) return false;
+            if (fnv1a_hex(read_all(path)) != hash.get<std::string>()) return false;
+        }
+        out = kept.at("out").get<std::string>();
+        return true;
+    } catch (const std::exception&) {
+        return false;  // unreadable or from another version: ask the compiler again
+    }
+}
+
+void keep_scan(const std::string& dir, const std::vector<std::string>& argv,
+               const std::string& listing, const std::string& out,
+               const std::vector<std::string>& deps) {
+    if (dir.empty()) return;
+    json kept;
+    kept["argv"] = argv;
+    kept["listing"] = listing;
+    kept["out"] = out;
+    kept["files"] = json::object();
+    for (const auto& dep : deps)
+        if (fs::path(dep).is_absolute() && fs::is_regular_file(dep))
+            kept["files"][fs::path(dep).lexically_normal().string()] = fnv1a_hex(read_all(dep));
+    fs::create_directories(dir);
+    write_file_atomically(scan_file(dir, argv, listing).string(), kept.dump());
+}
+
+/// The digest of the names of every file under the folders a header can be
+/// found in (the include folders and the sources' own, those inside the tree): a
+/// header added or removed there, which could change what an include finds
+/// without changing any file a kept list names, makes every kept list miss.
+std::string folder_listing(const std::vector<std::string>& dirs, const fs::path& root) {
+    std::set<std::string> names;
+    for (const auto& d : dirs) {
+        const fs::path p = fs::absolute(d).lexically_normal();
+        std::error_code ec;
+        if (!under(root, p) && p != root) continue;
+        if (!fs::is_directory(p, ec)) continue;
+        for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::end(it);
+             it.increment(ec))
+            if (it->is_regular_file(ec)) names.insert(it->path().string());
+    }
+    return fnv1a_hex(fmt::format("{}", fmt::join(names, "\n")));
+}
+
 }  // namespace
 
 std::vector<std::string> parse_depfile(const std::string& text) {
@@ -209,41 +274,63 @@ std::vector<std::string> input_files(const InputSpec& spec) {
     // Every file the run reads: a data file its arguments name is an input too.
     for (const auto& f : argument_files(spec, root)) files.insert(f);
     std::set<std::string> missing;
-    for (const auto& pass : passes) {
-        if (pass.sources.empty()) continue;
-        std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\"", "sh", spec.cxx};
-        argv.insert(argv.end(), base.begin(), base.end());
-        argv.insert(argv.end(), pass.defines.begin(), pass.defines.end());
-        argv.insert(argv.end(), pass.sources.begin(), pass.sources.end());
-        auto r = run_process(argv, {}, 120);
-        if (r.exit_status != 0 || r.timed_out || r.signal != 0)
-            throw Error(fmt::format("cannot list the headers of {} {} ({} {}):\n{}",
-                                    fmt::join(pass.sources, ", "), pass.what, spec.cxx,
-                                    describe_failure(r, 120), r.err));
-        for (const auto& dep : parse_depfile(r.out)) {
-            fs::path p = dep;
-            // Every path given is absolute, so a relative one is a header -MG could not find.
-            if (p.is_relative()) {
-                missing.insert(dep);
-                continue;
-            }
-            p = p.lexically_normal();
-            if (under(root, p) && fs::is_regular_file(p)) files.insert(p.string());
-        }
+    std::string listing;
+    if (!spec.scan_cache.empty()) {
+        std::vector<std::string> dirs = spec.include_dirs;
+        for (const auto& f : all) dirs.push_back(fs::path(f).parent_path().string());
+        listing = folder_listing(dirs, root);
     }
+    bool reused = false;
+    // One compiler call per source and pass, so that a source several programs
+    // share (a library's) is listed once per build when spec.scan_cache is set.
+    for (const auto& pass : passes)
+        for (const auto& source : pass.sources) {
+            std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\"", "sh", spec.cxx};
+            argv.insert(argv.end(), base.begin(), base.end());
+            argv.insert(argv.end(), pass.defines.begin(), pass.defines.end());
+            argv.push_back(source);
+            std::string listed;
+            if (cached_scan(spec.scan_cache, argv, listing, listed)) {
+                reused = true;
+            } else {
+                auto r = run_process(argv, {}, 120);
+                if (r.exit_status != 0 || r.timed_out || r.signal != 0)
+                    throw Error(fmt::format("cannot list the headers of {} {} ({} {}):\n{}",
+                                            source, pass.what, spec.cxx,
+                                            describe_failure(r, 120), r.err));
+                listed = r.out;
+                keep_scan(spec.scan_cache, argv, listing, listed, parse_depfile(listed));
+            }
+            for (const auto& dep : parse_depfile(listed)) {
+                fs::path p = dep;
+                // Every path given is absolute, so a relative one is a header -MG could not find.
+                if (p.is_relative()) {
+                    missing.insert(dep);
+                    continue;
+                }
+                p = p.lexically_normal();
+                if (under(root, p) && fs::is_regular_file(p)) files.insert(p.string());
+            }
+        }
     // A quoted include in the tree that no pass could find is an error: it
     // would otherwise drop out of the inputs unseen. Angle includes not found
     // are system or CUDA headers, which are not inputs.
     if (!missing.empty())
         for (const auto& f : files)
             for (const auto& [line, name] : quoted_includes_of(f))
-                if (missing.count(name) != 0)
+                if (missing.count(name) != 0) {
+                    if (reused) {  // a kept list may be older than the header: ask again
+                        InputSpec fresh = spec;
+                        fresh.scan_cache.clear();
+                        return input_files(fresh);
+                    }
                     throw Error(fmt::format(
                         "{}:{}: cannot find the header \"{}\" it includes (neither beside it nor "
                         "in an include folder); the runner must see every header of a program "
                         "to tell when its recording is stale. (System and CUDA headers are "
                         "included with <...>.)",
                         f, line, name));
+                }
     return {files.begin(), files.end()};
 }
 

@@ -71,6 +71,9 @@ void add_input_options(CLI::App* app, Options& o) {
     app->add_option("--lib-source", o.inputs.lib_sources,
                     "a source of a library the program links, hashed like --source (repeatable)");
     app->add_option("--include-dir", o.inputs.include_dirs, "an include folder (repeatable)");
+    app->add_option("--scan-cache", o.inputs.scan_cache,
+                    "a folder where header lists are kept for the next run of the same "
+                    "sources (reused while every file they name is unchanged; not hashed)");
     app->add_option("--cuda-arch", o.inputs.cuda_archs,
                     "a CUDA architecture the .cu sources are built for, as in 90 (repeatable; "
                     "default 90): headers are listed as __CUDA_ARCH__=<arch>0 sees them");

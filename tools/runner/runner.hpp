@@ -67,6 +67,10 @@ struct InputSpec {
     std::vector<std::string> args;                 ///< the program's arguments
     std::map<std::string, std::string> env;        ///< environment of the run (hashed)
     std::map<std::string, std::string> toolchain;  ///< tool versions this build gives
+    /// A folder where header lists are kept between runs (not hashed): a list is
+    /// reused while the compiler's command line and every file it named are
+    /// unchanged, so the runs of one program ask the compiler once.
+    std::string scan_cache;
 };
 
 /// Parses repeated KEY=VALUE options into a map; throws Error naming the

@@ -201,6 +201,41 @@ TEST_CASE("headers: a quoted include that cannot be placed is an error at its li
     CHECK_THROWS_WITH(input_files(spec), Catch::Contains("nope.cu does not exist"));
 }
 
+TEST_CASE("headers: a kept header list is reused only while every file it names is unchanged",
+          "[runner][inputs]") {
+    TempTree t;
+    // A compiler that can be switched off: the kept lists are then all there is.
+    const std::string cc = t.write("cc.sh", "#!/bin/sh\nexec c++ \"$@\"\n");
+    fs::permissions(cc, fs::perms::owner_all);
+    const std::string src = t.write("book/code/prog.cu", "#include \"a.hpp\"\n");
+    t.write("book/code/a.hpp", "#pragma once\n");
+    InputSpec spec;
+    spec.source_root = (t.root / "book").string();
+    spec.cxx = cc;
+    spec.sources = {src};
+    spec.scan_cache = (t.root / "kept").string();
+    const auto first = relative(input_files(spec), t.root / "book");
+    CHECK(first == std::vector<std::string>{"code/a.hpp", "code/prog.cu"});
+    CHECK(!fs::is_empty(spec.scan_cache));
+    t.write("cc.sh", "#!/bin/sh\nexit 1\n");
+    // Nothing changed: the kept lists answer, the compiler is not asked.
+    CHECK(relative(input_files(spec), t.root / "book") == first);
+    // A header changed (it now includes another): the list is asked for again.
+    t.write("book/code/a.hpp", "#pragma once\n#include \"b.hpp\"\n");
+    CHECK_THROWS_WITH(input_files(spec), Catch::Contains("cannot list the headers of " + src));
+    // A header added to a folder an include searches (it could shadow one): asked again.
+    t.write("book/code/a.hpp", "#pragma once\n");
+    t.write("cc.sh", "#!/bin/sh\nexec c++ \"$@\"\n");
+    CHECK(relative(input_files(spec), t.root / "book") == first);
+    t.write("cc.sh", "#!/bin/sh\nexit 1\n");
+    t.write("book/code/new.hpp", "#pragma once\n");
+    CHECK_THROWS_WITH(input_files(spec), Catch::Contains("cannot list the headers of " + src));
+    // Without a folder to keep them in, every call asks the compiler.
+    t.write("cc.sh", "#!/bin/sh\nexec c++ \"$@\"\n");
+    spec.scan_cache.clear();
+    CHECK(relative(input_files(spec), t.root / "book").size() == 2);
+}
+
 TEST_CASE("the input hash: environment counts, toolchain does not, older hashes hold",
           "[runner][inputs]") {
     TempTree t;
