@@ -295,9 +295,8 @@ std::vector<std::string> input_files(const InputSpec& spec) {
             } else {
                 auto r = run_process(argv, {}, 120);
                 if (r.exit_status != 0 || r.timed_out || r.signal != 0)
-                    throw Error(fmt::format("cannot list the headers of {} {} ({} {}):\n{}",
-                                            source, pass.what, spec.cxx,
-                                            describe_failure(r, 120), r.err));
+                    throw Error(fmt::format("cannot list the headers of {} {} ({} {}):\n{}", source,
+                                            pass.what, spec.cxx, describe_failure(r, 120), r.err));
                 listed = r.out;
                 keep_scan(spec.scan_cache, argv, listing, listed, parse_depfile(listed));
             }
