@@ -33,6 +33,25 @@ function(book_finish)
   _book_check_programs_settled()
   _book_write_manifest()
   _book_cy_tags_rule()
+  _book_test_programs_rule()
+endfunction()
+
+# Test programs (tests/, whose targets are not in ALL, and the exercise kit) are
+# built by `ctest` before any test runs: CTestCustom.cmake's pre-test command,
+# which fails the test run, printing the compiler's errors, when one does not build.
+function(_book_test_programs_rule)
+  if(NOT BOOK_TESTS)
+    return()
+  endif()
+  set(targets tests/all)
+  if(TARGET exercise-kit)
+    list(APPEND targets exercise-kit)
+  endif()
+  list(JOIN targets " " t)
+  file(WRITE "${CMAKE_BINARY_DIR}/CTestCustom.cmake"
+       "# Written by cmake/Book.cmake: build the test programs before the tests run.\n"
+       "set(CTEST_CUSTOM_PRE_TEST \"\\\"${CMAKE_COMMAND}\\\" --build \\\"${CMAKE_BINARY_DIR}\\\" --target ${t}\")\n")
+  set_property(GLOBAL PROPERTY BOOK_TEST_PROGRAM_TARGETS "${targets}")
 endfunction()
 
 function(book_summary)

@@ -13,15 +13,22 @@
 # With BOOK_TESTS, per exercise <key>/<ex> (<tid> = <key>.<ex>) and test set <set>:
 #   exercise-tests.<tid>.<set>   the set's test objects (an OBJECT library, compiled
 #                                once; tools/grade links the same objects)
-#   exercise.<tid>.<set>         program: the solution (BOOK_EXERCISES_DIR,
-#                                solutions/ by default) + the set; CTest test
-#                                exercises.<key>.<ex>.<set> passes when it passes
-#   exercise-starter.<tid>.<set> program: the starter + the set; CTest test
-#                                exercises.starter.<key>.<ex>.<set> passes when the
-#                                starter runs and fails its assertions
-# Programs land in build/<preset>/exercises/ (starters in exercises/starter/).
-# GPU exercises (.test.cu) are built where nvcc is; their tests need a GPU and
-# report skipped without one, never passed. Their tests and bridge are host code,
+#   exercise-judge.<tid>.<set>   the judge (the set + the bridge's judge side), and
+#   exercise-worker.<tid>,       the workers (the solution's, BOOK_EXERCISES_DIR or
+#   exercise-starter-worker.<tid> solutions/, and the starter's, each + the bridge's
+#                                worker side); CTest test exercises.<key>.<ex>.<set>
+#                                passes when the solution's worker passes the judge,
+#                                exercises.starter.<key>.<ex>.<set> when the
+#                                starter's fails it
+#   exercise.<tid>.<set>,        the solution (or the starter) and the set in one
+#   exercise-starter.<tid>.<set> process, as the student bundle builds them: for a
+#                                bridged exercise built on demand only (not in ALL)
+# Programs land in build/<preset>/exercises/ (judge/, worker/, starter/).
+# Every target here is built before the tests run (exercise-kit, which `ctest`
+# builds first: cmake/Book.cmake), not with the book, except the solutions in the
+# instructor edition, whose listings the book shows. A GPU exercise's code (the
+# starter and the solution) compiles where nvcc is; its test programs are built
+# where a GPU is too (BOOK_GPU_LIVE); elsewhere its tests report skipped, never passed. Their tests and bridge are host code,
 # which the host compiler compiles (_bx_host_code); nvcc compiles the student's files.
 #   exercise-kit                 everything tools/grade links: the test objects, the
 #                                Catch2 mains, the libraries, the GPU probe; and
@@ -205,17 +212,22 @@ target_include_directories(book_exercise_grade_bridge INTERFACE "${_bx_root}/tes
 target_link_libraries(book_exercise_grade_bridge INTERFACE book_json)
 # Its archive carries Catch2's implementation, compiled once (book_catch_session,
 # tests/CMakeLists.txt), as book_catch_main's does.
-add_library(book_exercise_judge_main STATIC "${_bx_root}/tests/exercises/judge_main.cpp"
+add_library(book_exercise_judge_main STATIC EXCLUDE_FROM_ALL "${_bx_root}/tests/exercises/judge_main.cpp"
                                             $<TARGET_OBJECTS:book_catch_session>)
 target_include_directories(book_exercise_judge_main PRIVATE "${_bx_root}/tests/support/include")
 target_link_libraries(book_exercise_judge_main PUBLIC book_catch2 book_exercise_grade_bridge)
-add_library(book_exercise_worker_main STATIC "${_bx_root}/tests/exercises/worker_main.cpp")
+add_library(book_exercise_worker_main STATIC EXCLUDE_FROM_ALL
+            "${_bx_root}/tests/exercises/worker_main.cpp")
 target_link_libraries(book_exercise_worker_main PUBLIC book_exercise_grade_bridge)
+# The GPU main links a GPU exercise's code with a set in one process: the kit
+# needs it only for a GPU exercise without a bridge (none now); the programs that
+# use it are built on demand (tests/exercises/gpu_check.sh).
 if(BOOK_HAVE_CUDA)
-  add_library(book_exercise_gpu_main STATIC "${_bx_root}/tests/exercises/catch_gpu_main.cpp")
+  add_library(book_exercise_gpu_main STATIC EXCLUDE_FROM_ALL
+              "${_bx_root}/tests/exercises/catch_gpu_main.cpp")
   target_include_directories(book_exercise_gpu_main PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
   target_link_libraries(book_exercise_gpu_main PUBLIC book_catch2 book_cuda)
-  add_executable(book_exercise_gpu_probe "${_bx_root}/tests/exercises/gpu_probe.cu")
+  add_executable(book_exercise_gpu_probe EXCLUDE_FROM_ALL "${_bx_root}/tests/exercises/gpu_probe.cu")
   set_target_properties(book_exercise_gpu_probe PROPERTIES
                         RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")
 endif()
@@ -261,6 +273,7 @@ get_filename_component(_bx_graded "${BOOK_EXERCISES_DIR}" ABSOLUTE BASE_DIR "${C
 set(_bx_out "${CMAKE_BINARY_DIR}/exercises")
 set(_bx_kit_deps book_catch_main book_exercise_worker_main)
 set(_bx_kit_entries "")
+set(_bx_need_gpu_main OFF)
 set(_bx_catch_args --order decl --use-colour no)
 set_property(GLOBAL PROPERTY _BX_DESCRIBED "")
 set_property(GLOBAL PROPERTY _BX_LIBRARIES "")
@@ -396,9 +409,20 @@ foreach(_bx_id IN LISTS _bx_ids)
   if(_bx_gpu)
     list(APPEND _bx_libs book_cuda)
   endif()
+  # Built: its code compiles here (a GPU exercise needs nvcc). Live: its test
+  # programs are built too, which for a GPU exercise needs a GPU (BOOK_GPU_LIVE):
+  # where none is, nothing is linked that could not run (the sets report skipped,
+  # tools/grade leaves them out), but the starter and the solution still compile.
   set(_bx_built ON)
+  set(_bx_live ON)
+  set(_bx_why "")
   if(_bx_gpu AND NOT BOOK_HAVE_CUDA)
     set(_bx_built OFF)
+    set(_bx_live OFF)
+    set(_bx_why "no CUDA compiler (nvcc) where the kit was built")
+  elseif(_bx_gpu AND NOT BOOK_GPU_LIVE)
+    set(_bx_live OFF)
+    set(_bx_why "no GPU where the kit was built (its code compiles, and its tests are built where configure finds a GPU or BOOK_GPU=ON)")
   endif()
 
   set(_j_sets "")
@@ -410,27 +434,43 @@ foreach(_bx_id IN LISTS _bx_ids)
       list(APPEND _bx_solution_srcs "${_bx_graded}/${_bx_id}/${f}")
       list(APPEND _bx_starter_srcs "${${_p}_DIR}/${f}")
     endforeach()
-    add_library(exercise-code.${_bx_tid} OBJECT ${_bx_solution_srcs})
-    add_library(exercise-starter-code.${_bx_tid} OBJECT ${_bx_starter_srcs})
+    # The code is compiled before the tests run (with exercise-kit); only where the
+    # book shows it (the solution, in the instructor edition) is it compiled with the
+    # book too, as every listing is.
+    set(_bx_solution_all EXCLUDE_FROM_ALL)
+    if(BOOK_EDITION STREQUAL "instructor")
+      set(_bx_solution_all "")
+    endif()
+    add_library(exercise-code.${_bx_tid} OBJECT ${_bx_solution_all} ${_bx_solution_srcs})
+    add_library(exercise-starter-code.${_bx_tid} OBJECT EXCLUDE_FROM_ALL ${_bx_starter_srcs})
     foreach(t exercise-code.${_bx_tid} exercise-starter-code.${_bx_tid})
       _bx_target_setup(${t} "${${_p}_DIR}" ${_bx_gpu} "${_bx_libs}")
+      list(APPEND _bx_kit_deps ${t})  # compiled (and where live, linked) before the tests
     endforeach()
     if(_bx_gpu)
       set(_bx_main book_exercise_gpu_main)
     else()
       set(_bx_main book_catch_main)
     endif()
+  endif()
+  if(_bx_live)
+    # Every program below is a test program: not in ALL, built with exercise-kit
+    # before the tests run. A bridged exercise is judged by its judge and worker;
+    # the programs that link its code with a set directly are built on demand only.
+    if(NOT ${_p}_BRIDGE AND _bx_gpu)
+      set(_bx_need_gpu_main ON)  # tools/grade links this exercise's sets with it
+    endif()
 
     if(${_p}_BRIDGE)
       # The bridge, both sides; the workers: solved and starter code, each with the
       # bridge's worker side and the driver.
       string(REPLACE ";" "," _bx_fns "${${_p}_FUNCTIONS}")
-      add_library(exercise-judge-bridge.${_bx_tid} OBJECT "${${_p}_BRIDGE}")
+      add_library(exercise-judge-bridge.${_bx_tid} OBJECT EXCLUDE_FROM_ALL "${${_p}_BRIDGE}")
       _bx_target_setup(exercise-judge-bridge.${_bx_tid} "${${_p}_DIR}" ${_bx_gpu}
                        "${_bx_libs};book_catch2;book_exercise_grade_bridge")
       target_compile_definitions(exercise-judge-bridge.${_bx_tid} PRIVATE
                                  "BOOK_GRADE_FUNCTIONS=\"${_bx_fns}\"")
-      add_library(exercise-worker-bridge.${_bx_tid} OBJECT "${${_p}_BRIDGE}")
+      add_library(exercise-worker-bridge.${_bx_tid} OBJECT EXCLUDE_FROM_ALL "${${_p}_BRIDGE}")
       _bx_target_setup(exercise-worker-bridge.${_bx_tid} "${${_p}_DIR}" ${_bx_gpu}
                        "${_bx_libs};book_exercise_grade_bridge")
       target_compile_definitions(exercise-worker-bridge.${_bx_tid} PRIVATE BOOK_GRADE_WORKER)
@@ -459,7 +499,9 @@ foreach(_bx_id IN LISTS _bx_ids)
           set(code exercise-starter-code.${_bx_tid})
           set(dir "${_bx_out}/starter/worker")
         endif()
-        add_executable(${prog} $<TARGET_OBJECTS:${code}> $<TARGET_OBJECTS:exercise-worker-bridge.${_bx_tid}>)
+        add_executable(${prog} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${code}>
+                       $<TARGET_OBJECTS:exercise-worker-bridge.${_bx_tid}>)
+        list(APPEND _bx_kit_deps ${prog})  # the exercise tests run it
         target_link_libraries(${prog} PRIVATE ${_bx_libs} book_exercise_worker_main)
         set_target_properties(${prog} PROPERTIES OUTPUT_NAME "${_bx_tid}" RUNTIME_OUTPUT_DIRECTORY "${dir}")
         if(_bx_gpu)
@@ -471,7 +513,7 @@ foreach(_bx_id IN LISTS _bx_ids)
     endif()
     foreach(_bx_set IN LISTS ${_p}_SETS)
       set(_bx_objs exercise-tests.${_bx_tid}.${_bx_set})
-      add_library(${_bx_objs} OBJECT "${${_p}_${_bx_set}_TEST}")
+      add_library(${_bx_objs} OBJECT EXCLUDE_FROM_ALL "${${_p}_${_bx_set}_TEST}")
       _bx_target_setup(${_bx_objs} "${${_p}_DIR}" ${_bx_gpu} "${_bx_libs};book_catch2")
       set(_bx_direct_extra "")
       if(${_p}_BRIDGE)
@@ -494,8 +536,11 @@ foreach(_bx_id IN LISTS _bx_ids)
           set(code exercise-starter-code.${_bx_tid})
           set(dir "${_bx_out}/starter")
         endif()
-        add_executable(${prog} $<TARGET_OBJECTS:${code}> $<TARGET_OBJECTS:${_bx_objs}>
-                       ${_bx_direct_extra})
+        add_executable(${prog} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${code}>
+                       $<TARGET_OBJECTS:${_bx_objs}> ${_bx_direct_extra})
+        if(NOT ${_p}_BRIDGE)
+          list(APPEND _bx_kit_deps ${prog})  # the exercise tests run it
+        endif()
         target_link_libraries(${prog} PRIVATE ${_bx_libs} ${_bx_main})
         set_target_properties(${prog} PROPERTIES OUTPUT_NAME "${_bx_tid}.${_bx_set}"
                                                  RUNTIME_OUTPUT_DIRECTORY "${dir}")
@@ -513,7 +558,7 @@ foreach(_bx_id IN LISTS _bx_ids)
       set(_bx_run_starter $<TARGET_FILE:exercise-starter.${_bx_tid}.${_bx_set}>)
       if(${_p}_BRIDGE)
         set(judge exercise-judge.${_bx_tid}.${_bx_set})
-        add_executable(${judge} $<TARGET_OBJECTS:${_bx_objs}>
+        add_executable(${judge} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${_bx_objs}>
                        $<TARGET_OBJECTS:exercise-judge-bridge.${_bx_tid}>)
         target_link_libraries(${judge} PRIVATE ${_bx_libs} book_exercise_judge_main)
         set_target_properties(${judge} PROPERTIES OUTPUT_NAME "${_bx_tid}.${_bx_set}"
@@ -557,7 +602,7 @@ foreach(_bx_id IN LISTS _bx_ids)
   else()
     foreach(_bx_set IN LISTS ${_p}_SETS)
       foreach(test "exercises.${_bx_key}.${_bx_ex}.${_bx_set}" "exercises.starter.${_bx_key}.${_bx_ex}.${_bx_set}")
-        add_test(NAME ${test} COMMAND bookrun skip "no CUDA compiler: ${_bx_id} was not built")
+        add_test(NAME ${test} COMMAND bookrun skip "${_bx_id}: ${_bx_why}")
         _bx_test_properties(${test} 60 ON)
       endforeach()
     endforeach()
@@ -566,7 +611,7 @@ foreach(_bx_id IN LISTS _bx_ids)
   # The kit entry: what tools/grade needs to build and judge this exercise.
   set(_bx_targets "")
   set(_bx_raw "")
-  if(_bx_built)
+  if(_bx_live)
     _bx_closure(_bx_targets _bx_raw ${_bx_libs})
   else()
     # Not built here (a GPU exercise where nvcc is missing), but its libraries are
@@ -596,7 +641,7 @@ foreach(_bx_id IN LISTS _bx_ids)
     _bx_json_array(_j_names ${${_p}_${_bx_set}_NAMES})
     _book_json_string(_j_file "${${_p}_${_bx_set}_TEST}")
     set(_j_judge "\"\"")
-    if(_bx_built)
+    if(_bx_live)
       _bx_json_genex_array(_j_objs "$<TARGET_OBJECTS:exercise-tests.${_bx_tid}.${_bx_set}>")
       if(${_p}_BRIDGE)
         set(_j_judge "\"$<TARGET_FILE:exercise-judge.${_bx_tid}.${_bx_set}>\"")
@@ -632,17 +677,18 @@ foreach(_bx_id IN LISTS _bx_ids)
   else()
     set(_j_gpu false)
   endif()
-  if(_bx_built)
+  if(_bx_live)
     set(_j_built true)
   else()
     set(_j_built false)
   endif()
+  _book_json_string(_j_why "${_bx_why}")
   set(_j_worker "[]")
-  if(_bx_built AND ${_p}_BRIDGE)
+  if(_bx_live AND ${_p}_BRIDGE)
     _bx_json_genex_array(_j_worker "$<TARGET_OBJECTS:exercise-worker-bridge.${_bx_tid}>")
   endif()
   _bx_json_array(_j_functions ${${_p}_FUNCTIONS})
-  list(APPEND _bx_kit_entries "    {\"id\": ${_j_id}, \"title\": ${_j_title}, \"gpu\": ${_j_gpu}, \"built\": ${_j_built}, \"timeout\": ${${_p}_TIMEOUT},
+  list(APPEND _bx_kit_entries "    {\"id\": ${_j_id}, \"title\": ${_j_title}, \"gpu\": ${_j_gpu}, \"built\": ${_j_built}, \"not_built\": ${_j_why}, \"timeout\": ${${_p}_TIMEOUT},
      \"dir\": ${_j_dir}, \"student_files\": ${_j_files}, \"sources\": ${_j_sources}, \"contract_files\": ${_j_contract},
      \"test_support\": ${_j_support},
      \"functions\": ${_j_functions},
@@ -658,12 +704,15 @@ endforeach()
 set(_j_gpu_main "\"\"")
 set(_j_probe "\"\"")
 if(BOOK_HAVE_CUDA)
-  list(APPEND _bx_kit_deps book_exercise_gpu_main book_exercise_gpu_probe)
-  set(_j_gpu_main "\"$<TARGET_FILE:book_exercise_gpu_main>\"")
+  list(APPEND _bx_kit_deps book_exercise_gpu_probe)
   set(_j_probe "\"$<TARGET_FILE:book_exercise_gpu_probe>\"")
+  if(_bx_need_gpu_main)
+    list(APPEND _bx_kit_deps book_exercise_gpu_main)
+    set(_j_gpu_main "\"$<TARGET_FILE:book_exercise_gpu_main>\"")
+  endif()
 endif()
 list(REMOVE_DUPLICATES _bx_kit_deps)
-add_custom_target(exercise-kit ALL)
+add_custom_target(exercise-kit)  # built before tests run (cmake/Book.cmake)
 add_dependencies(exercise-kit ${_bx_kit_deps})
 list(JOIN _bx_kit_entries ",\n" _bx_kit_entries)
 get_property(_bx_libraries GLOBAL PROPERTY _BX_LIBRARIES)

@@ -117,3 +117,11 @@ def test_the_clean_build_runs_without_a_compiler_cache(monkeypatch, tmp_path):
         "CMAKE_CUDA_COMPILER_LAUNCHER:STRING=/usr/bin/ccache\n"
         "CMAKE_C_COMPILER_LAUNCHER:STRING=\n")
     assert bench.cached_launchers(str(tmp_path)) == ["CMAKE_CUDA_COMPILER_LAUNCHER=/usr/bin/ccache"]
+
+
+def test_the_test_programs_are_read_from_ctests_pre_test_step(tmp_path):
+    assert bench.test_program_targets(str(tmp_path)) == []
+    (tmp_path / "CTestCustom.cmake").write_text(
+        '# Written by cmake/Book.cmake\n'
+        'set(CTEST_CUSTOM_PRE_TEST "\\"/usr/bin/cmake\\" --build \\"/b\\" --target tests/all exercise-kit")\n')
+    assert bench.test_program_targets(str(tmp_path)) == ["tests/all", "exercise-kit"]

@@ -18,7 +18,7 @@
 #                            tests/site's site.downloads.build checks a chapter's
 #                            download from the built site with the same script)
 #   exercises.reader-edition the reader's HTML holds no hidden test and no solution
-# They grade against this build's kit (target exercise-kit, built with ALL).
+# They grade against this build's kit (target exercise-kit, which ctest builds before any test).
 if(NOT BOOK_EXERCISES_PYTHON)
   message(STATUS "Exercises: no python3; the grader's tests are left out")
   return()

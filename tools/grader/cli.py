@@ -230,6 +230,10 @@ def main(argv=None):
         with timings.span("probe the GPU"):
             grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)
         gpu_sets = [f"{e.id} {s.name}" for e in grader.exercises() if e.gpu for s in e.sets]
+        unbuilt = [e for e in grader.exercises() if e.gpu and not e.built and kit.cuda]
+        if grader.gpu_ok and unbuilt:
+            # A GPU is here, but the kit was configured where none was.
+            grader.gpu_ok, grader.gpu_note = False, "not built: " + unbuilt[0].not_built
         policy = ""
         if gpu_sets and not grader.gpu_ok:
             if a.without_gpu == "refuse":

@@ -204,8 +204,9 @@ class Grader:
             for s in res.sets:
                 s.status, s.note, s.output = status, note, output
 
-        if ex.gpu and not ex.built:
-            every_set("left out", "not built: no CUDA compiler (nvcc) where the kit was built")
+        if ex.gpu and not ex.built and not self.kit.cuda:
+            every_set("left out", "not built: " + (ex.not_built or "no CUDA compiler (nvcc) where "
+                                                    "the kit was built"))
             return res
         if sub.error:
             res.build = sub.error
@@ -221,14 +222,16 @@ class Grader:
             every_set("error", res.build, res.build)
             return res
 
-        if ex.gpu and not self.gpu_ok:
+        if ex.gpu and (not self.gpu_ok or not ex.built):
             # Nothing is compiled that will not run; the instructor chose what the
-            # sets count (--without-gpu).
+            # sets count (--without-gpu). A kit configured where no GPU was found
+            # holds no GPU test programs, even where a GPU is now.
+            why = self.gpu_note if not self.gpu_ok else "not built: " + ex.not_built
             if self.opt.without_gpu == "zero":
-                note = f"not run here ({self.gpu_note}): counted as zero (--without-gpu zero)"
+                note = f"not run here ({why}): counted as zero (--without-gpu zero)"
                 every_set("failed", note, note)
             else:
-                every_set("left out", self.gpu_note, self.gpu_note)
+                every_set("left out", why, why)
             return res
 
         # Stage: the contract's headers, then the student's files (their names are

@@ -50,7 +50,7 @@ class Exercise:
     id: str
     title: str
     gpu: bool
-    built: bool
+    built: bool       # its test programs are in the kit (else not_built says why)
     timeout: int
     dir: str
     student_files: list
@@ -63,6 +63,7 @@ class Exercise:
     test_support: list = field(default_factory=list)  # headers the test sets share (shipped)
     functions: list = field(default_factory=list)     # the worker's functions (EXERCISE_FUNCTIONS)
     worker_objects: list = field(default_factory=list)  # the bridge's worker side
+    not_built: str = ""  # why its test programs are not in the kit (no nvcc, no GPU)
 
     @property
     def bridged(self) -> bool:
@@ -109,7 +110,8 @@ class Kit:
                 contract_files=e["contract_files"],
                 include_dirs=_unique(e["include_dirs"]), defines=_unique(e["defines"]),
                 link=_unique(e["link"]), test_support=e.get("test_support", []),
-                functions=e.get("functions", []), worker_objects=_unique(e.get("worker_objects", [])))
+                functions=e.get("functions", []), worker_objects=_unique(e.get("worker_objects", [])),
+                not_built=e.get("not_built", ""))
             for s in e["sets"]:
                 ex.sets.append(TestSet(name=s["name"], points=s["points"], hidden=s["hidden"],
                                        test_file=s["test_file"], objects=_unique(s["objects"]),
@@ -129,7 +131,7 @@ class Kit:
         """Every file the kit names exists."""
         missing = []
         files = [self.catch_main, self.worker_main] + (
-            [self.gpu_main, self.gpu_probe] if self.cuda else [])
+            [self.gpu_probe] if self.cuda else []) + ([self.gpu_main] if self.gpu_main else [])
         for ex in self.exercises:
             if ex.built:
                 files += ex.link + [o for s in ex.sets for o in s.objects] + ex.worker_objects
