@@ -205,8 +205,8 @@ class Grader:
                 s.status, s.note, s.output = status, note, output
 
         if ex.gpu and not ex.built and not self.kit.cuda:
-            every_set("left out", "not built: " + (ex.not_built or "no CUDA compiler (nvcc) where "
-                                                    "the kit was built"))
+            why = ex.not_built or "no CUDA compiler (nvcc) where the kit was built"
+            every_set("left out", "not built: " + why)
             return res
         if sub.error:
             res.build = sub.error
