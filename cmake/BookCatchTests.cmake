@@ -14,8 +14,9 @@
 #   test case ran, each made at least one assertion, none failed; and a test
 #   tagged [cy:<qid>] read every figure tests/<key>/answers.json gives that
 #   question's answer (book::test::answer), the figures its page states;
-# - its check-yourself tags carry no [!shouldfail] or [!mayfail] (tools/cy-tags.py
-#   refuses them when the build lists the tags);
+# - no test case is tagged [!shouldfail] or [!mayfail]: refused in its sources at
+#   configure time, and in its listed tags when the build lists a check-yourself
+#   program's (tools/cy-tags.py) or the test book.catch-tags another's;
 # - no property makes a failure pass: DISABLED, WILL_FAIL, PASS_REGULAR_EXPRESSION,
 #   SKIP_REGULAR_EXPRESSION, or a SKIP_RETURN_CODE other than a GPU test's 77 stop
 #   the configure step, naming the line that sets it.
@@ -41,6 +42,38 @@ function(_book_catch_no_own_main name)
                             "from Catch2's report")
       endif()
     endforeach()
+  endforeach()
+endfunction()
+
+# A test's sources carry no Catch2 tag that lets a failing test case pass, and
+# only a check-yourself program carries check-yourself tags ([cy:<id>]): the others
+# are built after the book, which lists the tags of its check-yourself programs
+# alone. (Each program's listed tags are checked too: by cy-tags.json for the
+# check-yourself programs, by the test book.catch-tags for the others.)
+function(_book_catch_no_passing_failure name)
+  foreach(s IN LISTS ARGN)
+    get_filename_component(abs "${s}" ABSOLUTE)
+    if(NOT EXISTS "${abs}" OR IS_DIRECTORY "${abs}")
+      continue()
+    endif()
+    file(READ "${abs}" text)
+    file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${abs}")
+    foreach(tag "!shouldfail" "!mayfail")
+      _book_line_of(line "${text}" "\\[${tag}\\]")
+      if(line)
+        message(FATAL_ERROR "${rel}:${line}: test ${name} tags a test case [${tag}], which "
+                            "lets it pass when it fails: the book's tests must be able to fail")
+      endif()
+    endforeach()
+    if(NOT name MATCHES "\\.check-yourself$")
+      _book_line_of(line "${text}" "\\[cy:")
+      if(line)
+        message(FATAL_ERROR "${rel}:${line}: test ${name} carries a check-yourself tag "
+                            "([cy:...]): a chapter's answers are tested in its check-yourself "
+                            "program (tests/<key>/test_check_yourself.cpp), the one the book "
+                            "lists")
+      endif()
+    endif()
   endforeach()
 endfunction()
 
@@ -132,6 +165,7 @@ function(book_catch_test name)
   endif()
 
   _book_catch_no_own_main("${name}" ${T_SOURCES})
+  _book_catch_no_passing_failure("${name}" ${T_SOURCES})
   string(REPLACE "/" "." tgt "test.${name}")
   add_executable(${tgt} ${T_SOURCES})
   target_link_libraries(${tgt} PRIVATE book_test_support ${T_LIBS})

@@ -9,11 +9,19 @@ set(BOOK_MANIFEST "${CMAKE_BINARY_DIR}/book-manifest.json")
 set(BOOK_CY_TAGS "${CMAKE_BINARY_DIR}/cy-tags.json")
 set_property(GLOBAL PROPERTY BOOK_CATCH2_TESTS "")
 
-# Every Catch2 program registered as a CTest test, for the check-yourself tags
-# (cy-tags.json). book_catch_test registers its own; a module that adds Catch2
-# tests by hand (the exercises) calls this for each.
+# Every Catch2 program registered as a CTest test. A chapter's check-yourself
+# program (<key>.check-yourself) is listed by the build for the check-yourself
+# tags (cy-tags.json), so it is built with the book; the others are test programs,
+# built before the tests run, and listed then by the test book.catch-tags: a
+# check-yourself tag there, or a tag that lets a failure pass, fails it (and the
+# configure step already refuses such a tag in a source: book_catch_test).
+set_property(GLOBAL PROPERTY BOOK_CATCH2_OTHER_TESTS "")
 function(book_register_catch2_test test target)
-  set_property(GLOBAL APPEND PROPERTY BOOK_CATCH2_TESTS "${test}")
+  if(test MATCHES "\\.check-yourself$")
+    set_property(GLOBAL APPEND PROPERTY BOOK_CATCH2_TESTS "${test}")
+  else()
+    set_property(GLOBAL APPEND PROPERTY BOOK_CATCH2_OTHER_TESTS "${test}")
+  endif()
   set_property(GLOBAL PROPERTY "BOOK_CT_${test}_TARGET" "${target}")
 endfunction()
 
@@ -115,4 +123,18 @@ function(_book_cy_tags_rule)
     COMMENT "Listing the check-yourself tags of ${CMAKE_BINARY_DIR}/cy-tags.json"
     VERBATIM)
   add_custom_target(book_cy_tags ALL DEPENDS "${BOOK_CY_TAGS}.stamp")
+
+  get_property(others GLOBAL PROPERTY BOOK_CATCH2_OTHER_TESTS)
+  set(args "")
+  foreach(t IN LISTS others)
+    get_property(tgt GLOBAL PROPERTY "BOOK_CT_${t}_TARGET")
+    if(TARGET "${tgt}")
+      list(APPEND args "${t}=$<TARGET_FILE:${tgt}>")
+    endif()
+  endforeach()
+  if(args)
+    add_test(NAME book.catch-tags
+             COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/cy-tags.py" --none -- ${args})
+    set_tests_properties(book.catch-tags PROPERTIES LABELS "unit;book" TIMEOUT 300)
+  endif()
 endfunction()

@@ -2,6 +2,10 @@
 """List the check-yourself tags of the book's Catch2 tests: cy-tags.json.
 
     cy-tags.py --out <build>/cy-tags.json --stamp <file> -- <ctest name>=<program>...
+    cy-tags.py --none -- <ctest name>=<program>...
+
+With --none (the book's other Catch2 programs, at test time: book.catch-tags),
+any [cy:...] tag is an error, as are [!shouldfail] and [!mayfail]; nothing is written.
 
 Asks each Catch2 (v2) program, registered as the CTest test <ctest name>, for
 its tags (--list-tags) and, for each tag [cy:<id>], for the test cases that
@@ -94,9 +98,14 @@ def main() -> int:
         sys.exit("cy-tags: give the tests after `--` as <ctest name>=<program>")
     cut = argv.index("--")
     p = argparse.ArgumentParser(prog="cy-tags")
-    p.add_argument("--out", required=True)
-    p.add_argument("--stamp", required=True)
+    p.add_argument("--out")
+    p.add_argument("--stamp")
+    p.add_argument("--none", action="store_true",
+                   help="the programs are not check-yourself programs: a [cy:...] tag in one is "
+                        "an error (so is [!shouldfail] or [!mayfail]); nothing is written")
     args = p.parse_args(argv[:cut])
+    if not args.none and not (args.out and args.stamp):
+        p.error("--out and --stamp are needed (or --none)")
     tags = {}
     for item in argv[cut + 1:]:
         test, sep, program = item.partition("=")
@@ -105,6 +114,16 @@ def main() -> int:
         for qid, names in tags_of(test, program).items():
             for name in names:
                 tags.setdefault(qid, []).append({"test": test, "case": name})
+    if args.none:
+        if tags:
+            sys.exit("\n".join(
+                f"cy-tags: error: test {e['test']}, test case \"{e['case']}\", is tagged "
+                f"[cy:{qid}]: a check-yourself answer is tested in its chapter's check-yourself "
+                "program (tests/<key>/test_check_yourself.cpp), the one the book lists"
+                for qid, entries in sorted(tags.items()) for e in entries))
+        print(f"cy-tags: {len(argv) - cut - 1} programs, no check-yourself tag, no test case "
+              "that passes when it fails")
+        return 0
     for qid in tags:
         tags[qid].sort(key=lambda e: (e["test"], e["case"]))
     text = json.dumps({"tags": dict(sorted(tags.items()))}, indent=2, ensure_ascii=False) + "\n"
