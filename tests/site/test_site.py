@@ -170,6 +170,28 @@ def test_a_listing_links_to_the_repository_or_to_the_local_page():
     assert site.local_link([]) == ""
 
 
+def test_pages_are_read_again_when_the_extension_changes(tmp_path):
+    """build-html.py drops Sphinx's environment when the extension's code is not
+    the code it was built with: pages read by the old extension (a "Run it
+    yourself" as it used to be) are never published as new."""
+    build_html = load_tool("build-html.py")
+    repo, doctrees = tmp_path / "repo", tmp_path / "doctrees"
+    write(repo / "book/_ext/bookext/site.py", "A = 1\n")
+    write(repo / "book/_ext/tests/test_x.py", "B = 1\n")
+    pickle = write(doctrees / "environment.pickle", "env")
+    assert build_html.extension_changed(str(repo), str(doctrees))  # never recorded: read all
+    assert not os.path.exists(pickle)
+    build_html.record_extension(str(repo), str(doctrees))
+    write(doctrees / "environment.pickle", "env")
+    assert not build_html.extension_changed(str(repo), str(doctrees))
+    write(repo / "book/_ext/tests/test_x.py", "B = 2\n")  # the extension's tests do not count
+    assert not build_html.extension_changed(str(repo), str(doctrees))
+    assert os.path.exists(pickle)
+    write(repo / "book/_ext/bookext/site.py", "A = 2\n")
+    assert build_html.extension_changed(str(repo), str(doctrees))
+    assert not os.path.exists(pickle)
+
+
 # ---- plots ---------------------------------------------------------------------------------------
 
 SPEC = '''"""A test plot."""
