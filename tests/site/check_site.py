@@ -45,6 +45,8 @@ fails on:
   - no skip link as the page's first link, or one that leads nowhere; on the
     phone, "Back to top" over the top of the screen, or a copy button over a
     code block's first line;
+  - a block a run shows (an output, a report, SASS) without its "Run it
+    yourself" and the command that reproduces it;
   - a page with no title (<title> and an <h1>);
   - invalid HTML: an element that needs an end tag left open, or an end tag
     that closes nothing;
@@ -171,6 +173,15 @@ async function smallestText(img) {
     else {
       if (document.querySelector('a[href]') !== skip) say('the skip link is not the first link of the page');
       if (!document.getElementById(decodeURIComponent(skip.hash.slice(1)))) say(`the skip link leads nowhere: ${skip.hash}`);
+    }
+    // Every block a run shows (a program's output, a report, SASS) says how to
+    // reproduce it: "Run it yourself", with the command.
+    for (const run of document.querySelectorAll('article div.book-run')) {
+      const fold = run.querySelector(':scope > details.book-run-yourself');
+      const command = fold && fold.querySelector('.book-run-command pre');
+      if (!fold || !/Run it yourself/.test((fold.querySelector('summary') || {}).textContent || '') ||
+          !command || !/^\$ \S/.test(command.textContent))
+        { say(`a run's block has no "Run it yourself" with its command: ${describe(run.querySelector('pre') || run)}`); break; }
     }
     // On a phone: "Back to top" away from the top of the screen (where the
     // title and headings are), and the copy button off the code's first line.
