@@ -218,3 +218,49 @@ def test_the_pdf_ends_with_the_glossary(tree):
     assert "A fixture term is defined here. See" in glossary
     assert r"\hyperref[\detokenize{ch90-fixture:term-fixture-term}]" in glossary
     assert r"\autopageref*{\detokenize{ch90-fixture:term-fixture-term}}" in glossary
+
+
+TRY_IT = """## Try it
+
+Predict each before you open its answer.
+
+1. **Twice the things.** How many would it count?
+
+   :::{answer}
+   {value}`hello:count` again.
+   :::
+
+2. **On a GPU of your own.** Run it with another input.
+
+## Exercises"""
+
+
+def try_it(tree, text):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", text, 1))
+    _, warnings, _ = tree.sphinx()
+    return warnings
+
+
+def test_a_try_it_answer_is_behind_a_reveal(tree):
+    assert try_it(tree, TRY_IT) == ""
+    page = tree.html()
+    question = page.index("Twice the things")
+    reveal = page.index('<details class="book-reveal"', question)
+    assert page.index("<summary>Show the answer</summary>", reveal) < page.index("again.", reveal)
+
+
+@pytest.mark.parametrize("change, message", [
+    # A question whose answer is in plain sight (as "predict each before you look"
+    # beside the figure once read).
+    (("   :::{answer}\n   {value}`hello:count` again.\n   :::\n", "   It counts {value}`hello:count`.\n"),
+     r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows the recorded figure 3 outside its answer"),
+    (("   :::{answer}\n   {value}`hello:count` again.\n   :::\n", ""),
+     r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 asks a question but has no answer behind a reveal"),
+    (("How many would it count?", "How many would it count?\n\n   ```{program-output} hello\n   ```"),
+     r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows a run's output outside its answer"),
+])
+def test_a_try_it_answer_in_plain_sight_is_an_error_at_its_item(tree, change, message):
+    warnings = try_it(tree, TRY_IT.replace(*change))
+    assert re.search(message, warnings), warnings
+
