@@ -264,3 +264,18 @@ def test_a_try_it_answer_in_plain_sight_is_an_error_at_its_item(tree, change, me
     warnings = try_it(tree, TRY_IT.replace(*change))
     assert re.search(message, warnings), warnings
 
+
+def test_a_concept_no_chapter_names_is_an_error_at_its_line(tree):
+    # "things" is in the fixture chapter's running text, and "Little's law" once
+    # added (its apostrophe a smart quote on the page); the last is nowhere.
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
+        "## Exercises", "Little's law counts the work in flight.\n\n## Exercises", 1))
+    tree.write("repo/book/concepts.txt", "# concepts\nthings\nLittle's law\nwarp scheduler\n")
+    _, warnings, _ = tree.sphinx()
+    assert re.search(r"concepts\.txt:4: the concept 'warp scheduler' is named in no chapter's running text",
+                     warnings), warnings
+    assert "'things'" not in warnings and "Little" not in warnings
+    index = tree.read("out/html/genindex.html")
+    assert '<a href="ch90-fixture.html#concept-things">things</a>' in index
+    assert re.search(r'<a href="ch90-fixture\.html#concept-little-s-law">Little(&#39;|\'|’)s law</a>', index), index
