@@ -200,12 +200,23 @@ async function smallestText(img) {
       for (const button of Array.from(document.querySelectorAll('article .highlight button.copybtn')).slice(0, 20)) {
         const pre = button.parentElement.querySelector('pre');
         if (!pre) continue;
+        // The first line's text, to its end (it may span several of the
+        // highlighter's spans): the button must be clear of all of it.
         const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
-        const t = walker.nextNode();
-        if (!t) continue;
-        const range = document.createRange(); range.setStart(t, 0); range.setEnd(t, Math.min(t.length, 1));
-        const a = button.getBoundingClientRect(), b = range.getBoundingClientRect();
-        if (a.width && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+        const first = walker.nextNode();
+        if (!first) continue;
+        let last = first, end = first.length;
+        for (let t = first; t; t = walker.nextNode()) {
+          const nl = t.data.indexOf('\n');
+          last = t; end = nl >= 0 ? nl : t.length;
+          if (nl >= 0) break;
+        }
+        const range = document.createRange(); range.setStart(first, 0); range.setEnd(last, end);
+        const a = button.getBoundingClientRect();
+        const rects = Array.from(range.getClientRects());
+        const top = rects.length ? Math.min(...rects.map((r) => r.top)) : 0;
+        const row = rects.filter((r) => r.width && r.top < top + 4);
+        if (a.width && row.some((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom))
           { say(`on a phone the copy button covers a code block's first line: ${describe(pre)}`); break; }
       }
     }
