@@ -279,3 +279,12 @@ def test_a_concept_no_chapter_names_is_an_error_at_its_line(tree):
     index = tree.read("out/html/genindex.html")
     assert '<a href="ch90-fixture.html#concept-things">things</a>' in index
     assert re.search(r'<a href="ch90-fixture\.html#concept-little-s-law">Little(&#39;|\'|’)s law</a>', index), index
+
+
+def test_questions_are_numbered_and_link_to_themselves(tree):
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = tree.html()
+    card = page.index('<div class="book-check" id="cy-ch90-q1">')
+    assert page.index('<p class="book-check-label"><a class="reference internal" href="#cy-ch90-q1">'
+                      'Question 1</a></p>', card) < page.index("How many lanes", card)
