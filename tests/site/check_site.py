@@ -47,6 +47,7 @@ fails on:
     code block's first line;
   - a block a run shows (an output, a report, SASS) without its "Run it
     yourself" and the command that reproduces it;
+  - an index that lists a term twice (in another case, or as its plural);
   - a page with no title (<title> and an <h1>); a page that does not link the
     index of concepts and the glossary; a front page without its sections on
     what a reader needs, what works without a GPU, where to start (linking
@@ -592,6 +593,29 @@ def front_page_problems(root: str) -> list:
     return out
 
 
+def index_problems(root: str) -> list:
+    """The index lists a term once: not again in another case ("Shared memory")
+    or as its plural ("bank conflicts" beside "bank conflict")."""
+    path = os.path.join(root, "genindex.html")
+    if not os.path.isfile(path):
+        return []
+    import html as htmllib
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    body = page[page.find("<article"):page.find("</article>")]
+    names = [htmllib.unescape(n).strip() for n in re.findall(r"<li><a [^>]*>([^<]+)</a>", body)]
+    seen, out = {}, []
+    for name in names:
+        key = name.lower()
+        for k in (key, key[:-1] if key.endswith("s") else None, key[:-2] if key.endswith("es") else None,
+                  key + "s", key + "es"):
+            if k and k in seen:
+                out.append(f"genindex.html: the index lists '{seen[k]}' and '{name}' as two terms")
+                break
+        seen[key] = name
+    return out
+
+
 def reference_problems(page: str, root: str, hrefs) -> list:
     """Every page links the index of concepts and (where the site has one) the
     glossary."""
@@ -1012,6 +1036,8 @@ def main() -> int:
 
     if not a.pages or "index.html" in pages:
         problems += front_page_problems(root)
+    if not a.pages or "genindex.html" in pages:
+        problems += index_problems(root)
     problems += list(link_problems)
     problems += archive_problems(root, origin, archives)
     elapsed = time.monotonic() - started

@@ -268,6 +268,15 @@ def test_pages_are_read_again_when_the_extension_changes(tmp_path):
     assert not os.path.exists(pickle)
 
 
+def test_the_index_lists_a_term_once_in_any_case_or_number():
+    items = [("bank conflict", ([(0, "a.html#1")], [], None)), ("bank conflicts", ([(0, "b.html#2")], [], None)),
+             ("banks", ([(0, "c.html#3")], [], None)), ("Shared memory", ([(0, "d.html#4")], [], None)),
+             ("shared memory", ([(0, "e.html#5")], [], None)), ("SIMT", ([(0, "f.html#6")], [], None))]
+    assert site.one_entry_per_term(items) == [
+        ("bank conflict", ([(0, "a.html#1"), (0, "b.html#2")], [], None)), ("banks", ([(0, "c.html#3")], [], None)),
+        ("shared memory", ([(0, "d.html#4"), (0, "e.html#5")], [], None)), ("SIMT", ([(0, "f.html#6")], [], None))]
+
+
 # ---- plots ---------------------------------------------------------------------------------------
 
 SPEC = '''"""A test plot."""

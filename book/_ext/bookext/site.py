@@ -578,8 +578,30 @@ def concepts_only(context) -> None:
             if links or subitems:
                 keep.append((name, (links, subitems, key)))
         if keep:
-            kept.append((letter, keep))
+            kept.append((letter, one_entry_per_term(keep)))
     context["genindexentries"] = kept
+
+
+def one_entry_per_term(items: list) -> list:
+    """[(name, (links, subitems, key))] with a term's forms made one entry: its
+    plural ("bank conflicts" beside "bank conflict") and its case ("Shared
+    memory", bold at the start of a sentence, beside "shared memory"), as the
+    glossary keeps them (terms._glossary_key). The entry is named by the
+    singular, in lower case where one form is; its links are all the forms'."""
+    from .terms import _glossary_key
+    singulars = {name.lower() for name, _ in items}
+    merged: dict = {}
+    for name, (links, subitems, key) in items:
+        k = _glossary_key(name, singulars)
+        if k not in merged:
+            merged[k] = [name, list(links), list(subitems), key]
+            continue
+        entry = merged[k]
+        # The singular (the shorter form), then the form in lower case.
+        entry[0] = min(entry[0], name, key=lambda n: (len(n), n != n.lower()))
+        entry[1] += [link for link in links if link not in entry[1]]
+        entry[2] += [sub for sub in subitems if sub not in entry[2]]
+    return [(name, (links, subitems, key)) for name, links, subitems, key in merged.values()]
 
 
 #: Pages whose index entries are API names, not concepts.
