@@ -388,10 +388,11 @@ class RunYourselfBlocks(SphinxPostTransform):
                  nodes.literal(p["target"], p["target"]), nodes.Text("); the program is then "),
                  nodes.literal(p["binary"], p["binary"]), nodes.Text("."))
             if p["sass"]:
-                cc = f" (compute capability {p['cc']})" if p["cc"] else ""
+                built = (f". This block's was compiled for compute capability {p['cc']} (the {p['gpu']} it "
+                         "ran on)" if p["cc"] and p["gpu"] else "")
                 item(nodes.Text("Needs nvcc (cuobjdump is beside it) but no GPU: the SASS is read from the "
-                                f"binary, compiled for the {p['gpu'] or 'GPU'}{cc} as the book's build "
-                                "compiles it by default."))
+                                f"binary{built}; the build compiles for the architectures "),
+                     nodes.literal("BOOK_CUDA_ARCHITECTURES", "BOOK_CUDA_ARCHITECTURES"), nodes.Text(" names."))
             elif p["gpu"]:
                 cc = f", compute capability {p['cc']}" if p["cc"] else ""
                 item(nodes.Text(f"Needs an NVIDIA GPU and nvcc; this output came from an {p['gpu']}"
