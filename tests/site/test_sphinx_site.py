@@ -259,9 +259,17 @@ def test_a_try_it_answer_is_behind_a_reveal(tree):
      r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 asks a question but has no answer behind a reveal"),
     (("How many would it count?", "How many would it count?\n\n   ```{program-output} hello\n   ```"),
      r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows a run's output outside its answer"),
+    # The same in a section titled otherwise in case, in a list of bullets.
+    (("## Try it", "## Try It"), None),
 ])
 def test_a_try_it_answer_in_plain_sight_is_an_error_at_its_item(tree, change, message):
-    warnings = try_it(tree, TRY_IT.replace(*change))
+    text = TRY_IT.replace(*change)
+    if message is None:
+        text = text.replace("1. **Twice", "- **Twice")
+        text = text.replace("   :::{answer}\n   {value}`hello:count` again.\n   :::\n",
+                            "  It counts {value}`hello:count`.\n")
+        message = r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows the recorded figure 3 outside its answer"
+    warnings = try_it(tree, text)
     assert re.search(message, warnings), warnings
 
 

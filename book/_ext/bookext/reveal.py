@@ -9,7 +9,7 @@ their prediction; the PDF (which cannot fold) sets it in place after the
 question, headed "Answer". A directive with no content is an error naming
 the file and line.
 
-In a "Try it" section (try_it_answers_hidden), each numbered item is a
+In a "Try it" section (try_it_answers_hidden), each item of its lists is a
 variation the reader predicts: an item that asks a question ('?') has its
 answer behind a reveal, and no item shows a recorded figure or a run's output
 outside its reveal, where the reader would read the answer before predicting.
@@ -86,10 +86,10 @@ def try_it_answers_hidden(app, doctree) -> None:
     docname = app.env.docname
     for section in doctree.findall(nodes.section):
         if not section.children or not isinstance(section[0], nodes.title) \
-                or section[0].astext().strip() != TRY_IT:
+                or section[0].astext().strip().lower() != TRY_IT.lower():
             continue
         for items in section.children:
-            if not isinstance(items, nodes.enumerated_list):
+            if not isinstance(items, (nodes.enumerated_list, nodes.bullet_list)):
                 continue
             for n, item in enumerate(items.children, 1):
                 line = _item_line(item)
