@@ -112,6 +112,10 @@ latex_elements = {
 \AtBeginEnvironment{tabulary}{\hyphenpenalty=10000\exhyphenpenalty=10000}
 \AtBeginEnvironment{longtable}{\hyphenpenalty=10000\exhyphenpenalty=10000}
 \AtBeginEnvironment{tabular}{\hyphenpenalty=10000\exhyphenpenalty=10000}
+% A wrapped line of code or output breaks at a space, or after ; ? ! or /, but
+% never after '.' or ',' (Sphinx's default list has both), which would split a
+% number: "0." / "0f", "409," / "600" (check_pdf.py: broken_numbers).
+\renewcommand*\sphinxbreaksafteractivelist{\do\;\do\?\do\!\do\/}
 % A figure and its caption fit on one page.
 \makeatletter\AtBeginDocument{\spx@image@maxheight=0.72\textheight}\makeatother
 """,

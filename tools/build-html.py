@@ -13,7 +13,15 @@ deleted chapter), so the copy holds only what this build made.
 After a clean build it writes <stamp>.d, a depfile that lists every file a
 page read (chapters, records, listings, diagrams, exercise texts, the build
 manifest), for the HTML step's DEPFILE: editing any of them re-runs the step.
+
+Sphinx reads again only the pages whose sources changed; a page's doctree keeps
+what the book's extension made of it when it was read. So when the extension's
+code (book/_ext/bookext) differs from the code the environment was built with
+(its sha256, kept beside the environment), the environment is dropped and
+every page is read again: an edit to the extension never leaves pages built by
+the old one (extension_changed).
 """
+import hashlib
 import json
 import os
 import shutil
@@ -34,6 +42,45 @@ def write_depfile(stamp: str, doctrees: str) -> None:
             f.write(" \\\n  " + esc(path))
         f.write("\n")
     os.replace(stamp + ".d.tmp", stamp + ".d")
+
+
+def extension_digest(repo: str) -> str:
+    """sha256 over the book's extension's Python sources (path and content), its
+    tests left out."""
+    root = os.path.join(repo, "book", "_ext", "bookext")
+    h = hashlib.sha256()
+    for d, dirs, files in sorted(os.walk(root)):
+        dirs[:] = sorted(x for x in dirs if x not in ("__pycache__", "tests"))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(d, name)
+                h.update(os.path.relpath(path, root).encode() + b"\0")
+                with open(path, "rb") as f:
+                    h.update(f.read() + b"\0")
+    return h.hexdigest()
+
+
+def extension_changed(repo: str, doctrees: str) -> bool:
+    """Whether the extension differs from the one the environment in <doctrees>
+    was built with; if so, the environment is removed (every page is read again).
+    The digest is written once the build succeeds (record_extension)."""
+    try:
+        with open(os.path.join(doctrees, "book-extension.sha256"), encoding="utf-8") as f:
+            same = f.read().strip() == extension_digest(repo)
+    except FileNotFoundError:
+        same = False
+    if not same:
+        try:
+            os.unlink(os.path.join(doctrees, "environment.pickle"))
+        except FileNotFoundError:
+            pass
+    return not same
+
+
+def record_extension(repo: str, doctrees: str) -> None:
+    os.makedirs(doctrees, exist_ok=True)
+    with open(os.path.join(doctrees, "book-extension.sha256"), "w", encoding="utf-8") as f:
+        f.write(extension_digest(repo) + "\n")
 
 
 def tests_notice(build: str) -> None:
@@ -59,6 +106,7 @@ def main() -> int:
     tags = ["-t", "instructor"] if edition == "instructor" else []
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", *tags,
            "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
+    extension_changed(repo, doctrees)
     proc = subprocess.run(cmd, env=env)
     if proc.returncode != 0:
         print(f"build-html: Sphinx failed; the published book at {html} is unchanged", file=sys.stderr)
@@ -69,6 +117,7 @@ def main() -> int:
         except FileNotFoundError:
             pass
         return 1
+    record_extension(repo, doctrees)
     tests_notice(build)
     write_depfile(stamp, doctrees)
     new, old = html + ".new", html + ".old"

@@ -86,6 +86,16 @@ def latex_error(log: str) -> str:
     return f"{m.group(1)} {context}".strip()
 
 
+def _build_html():
+    """tools/build-html.py as a module (its name is not an identifier)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "build_html", os.path.join(os.path.dirname(os.path.abspath(__file__)), "build-html.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main() -> int:
     repo, build, out = sys.argv[1:4]
     edition = sys.argv[4] if len(sys.argv) > 4 else "reader"
@@ -94,6 +104,10 @@ def main() -> int:
     env = dict(os.environ, BOOK_BUILD_DIR=build)
     tags = ["-t", "instructor"] if edition == "instructor" else []
     started = time.monotonic()
+    # The extension's code changed since these doctrees were made: read every page
+    # again (build-html.py's extension_changed, the same rule as the HTML's).
+    html_step = _build_html()
+    html_step.extension_changed(repo, doctrees)
     cmd = [sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", *tags,
            "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
     if subprocess.run(cmd, env=env).returncode != 0:
@@ -122,6 +136,7 @@ def main() -> int:
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     shutil.copyfile(pdf, out + ".tmp")
     os.replace(out + ".tmp", out)
+    html_step.record_extension(repo, doctrees)
     made_from(out, doctrees, os.path.join(build, "sphinx-doctrees"))
     depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")])
     latex_s = time.monotonic() - started - sphinx_s

@@ -17,7 +17,9 @@ line, "# ...") of every page of the book's sources in the text, and at least
 one page per source page more than their number (the title page).
 --glossary-of: the site's glossary page; the PDF must hold the same glossary,
 every term of it, in order, after the PDF's heading "Glossary" at the end of
-the book. --tagged: the PDF must be tagged (pdfinfo's "Tagged: yes"). The PNGs
+the book. --tagged: the PDF must be tagged (pdfinfo's "Tagged: yes"). A number that a
+long line of code or output breaks over two lines (a line that ends inside a
+number, the next going on after the wrap mark: "99." then "↪2%") is a problem (broken_numbers). The PNGs
 go to <out> (default: a temporary folder, removed).
 """
 import argparse
@@ -74,6 +76,32 @@ def plain(text: str) -> str:
                           ("\u2013", "-"), ("\u2014", "-")):
         text = text.replace(fancy, simple)
     return " ".join(text.split())
+
+
+#: The mark LaTeX (sphinxVerbatim) sets at the start of a wrapped line's rest, as
+#: pdftotext reads it: "↪", or ",→" (Computer Modern's hook and arrow).
+WRAP_MARK = re.compile("^\\s*(\u21aa|,?\u2192)\\s*")
+#: The mark at the end of a line wrapped at a space (verbatimvisiblespace).
+VISIBLE_SPACE = "\u2423"
+
+
+def broken_numbers(text: str) -> list:
+    """Each place where a wrapped line breaks a number: the line before a wrap
+    mark ends in a digit (or a digit and '.' or ','), not at a space (which the
+    wrap marks with a visible space), and the rest after the mark begins with a
+    digit or '%'. (pdftotext -layout text.)"""
+    out = []
+    lines = text.splitlines()
+    for i in range(1, len(lines)):
+        m = WRAP_MARK.match(lines[i])
+        if not m:
+            continue
+        rest = lines[i][m.end():]
+        before = lines[i - 1].rstrip()
+        if re.search(r"[0-9][.,]?$", before) and re.match(r"[0-9%]", rest):
+            out.append(f"a line is wrapped inside a number: \"{before[-30:].strip()}\" / "
+                       f"\"{m.group(1)}{rest[:20]}\"")
+    return out
 
 
 def ink(png: str) -> float:
@@ -150,6 +178,7 @@ def main() -> int:
             if ink(png) < BLANK_FRACTION:
                 problems.append(f"page {number} is blank")
         text = subprocess.run(["pdftotext", "-layout", a.pdf, "-"], capture_output=True, text=True).stdout
+        problems += broken_numbers(text)[:5]
         flat = plain(text)
         for want in a.expect_text:
             if plain(want) not in flat:

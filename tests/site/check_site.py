@@ -45,7 +45,13 @@ fails on:
   - no skip link as the page's first link, or one that leads nowhere; on the
     phone, "Back to top" over the top of the screen, or a copy button over a
     code block's first line;
-  - a page with no title (<title> and an <h1>);
+  - a block a run shows (an output, a report, SASS) without its "Run it
+    yourself" and the command that reproduces it;
+  - an index that lists a term twice (in another case, or as its plural);
+  - a page with no title (<title> and an <h1>); a page that does not link the
+    index of concepts and the glossary; a front page without its sections on
+    what a reader needs, what works without a GPU, where to start (linking
+    chapter 1), and the code and its licence;
   - invalid HTML: an element that needs an end tag left open, or an end tag
     that closes nothing;
   - a broken internal link: a file that is not there, or a #fragment that
@@ -172,6 +178,15 @@ async function smallestText(img) {
       if (document.querySelector('a[href]') !== skip) say('the skip link is not the first link of the page');
       if (!document.getElementById(decodeURIComponent(skip.hash.slice(1)))) say(`the skip link leads nowhere: ${skip.hash}`);
     }
+    // Every block a run shows (a program's output, a report, SASS) says how to
+    // reproduce it: "Run it yourself", with the command.
+    for (const run of document.querySelectorAll('article div.book-run')) {
+      const fold = run.querySelector(':scope > details.book-run-yourself');
+      const command = fold && fold.querySelector('.book-run-command pre');
+      if (!fold || !/Run it yourself/.test((fold.querySelector('summary') || {}).textContent || '') ||
+          !command || !/^\$ \S/.test(command.textContent))
+        { say(`a run's block has no "Run it yourself" with its command: ${describe(run.querySelector('pre') || run)}`); break; }
+    }
     // On a phone: "Back to top" away from the top of the screen (where the
     // title and headings are), and the copy button off the code's first line.
     if (phone) {
@@ -186,12 +201,23 @@ async function smallestText(img) {
       for (const button of Array.from(document.querySelectorAll('article .highlight button.copybtn')).slice(0, 20)) {
         const pre = button.parentElement.querySelector('pre');
         if (!pre) continue;
+        // The first line's text, to its end (it may span several of the
+        // highlighter's spans): the button must be clear of all of it.
         const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
-        const t = walker.nextNode();
-        if (!t) continue;
-        const range = document.createRange(); range.setStart(t, 0); range.setEnd(t, Math.min(t.length, 1));
-        const a = button.getBoundingClientRect(), b = range.getBoundingClientRect();
-        if (a.width && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+        const first = walker.nextNode();
+        if (!first) continue;
+        let last = first, end = first.length;
+        for (let t = first; t; t = walker.nextNode()) {
+          const nl = t.data.indexOf('\n');
+          last = t; end = nl >= 0 ? nl : t.length;
+          if (nl >= 0) break;
+        }
+        const range = document.createRange(); range.setStart(first, 0); range.setEnd(last, end);
+        const a = button.getBoundingClientRect();
+        const rects = Array.from(range.getClientRects());
+        const top = rects.length ? Math.min(...rects.map((r) => r.top)) : 0;
+        const row = rects.filter((r) => r.width && r.top < top + 4);
+        if (a.width && row.some((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom))
           { say(`on a phone the copy button covers a code block's first line: ${describe(pre)}`); break; }
       }
     }
@@ -503,6 +529,104 @@ def check_link(root: str, origin: str, page: str, href: str):
 MYST_MARKUP = re.compile(r"\{[A-Za-z][\w:+-]*\}`[^`]*`|^\s*(?:`{3,}|:{3,})\s*\{[A-Za-z][\w:+-]*\}", re.M)
 
 
+#: The front page's parts, in order: (what a reader looks for, a regex of its
+#: section's heading, a regex its section's text must match).
+FRONT_PAGE = [
+    ("what the reader needs", r"what you need", r"\bC\+\+.*\bGPU"),
+    ("what works without a GPU", r"without a GPU", r"\bCPU\b"),
+    ("where to start", r"where to start", r"chapter 1"),
+    ("the code and the licence", r"\bcode\b.*\blicen[cs]e", r"\blicen[cs]e\b"),
+]
+
+
+class Sections(html.parser.HTMLParser):
+    """A page's level-two sections in its article: [(heading, text, hrefs)]."""
+
+    def __init__(self):
+        super().__init__()
+        self.sections, self.depth, self.in_h2, self.in_article = [], 0, False, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "article":
+            self.in_article = True
+        if not self.in_article:
+            return
+        if tag == "h2":
+            self.in_h2 = True
+            self.sections.append(["", "", []])
+        elif tag == "a" and self.sections and a.get("href") and "headerlink" not in (a.get("class") or ""):
+            self.sections[-1][2].append(a["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "h2":
+            self.in_h2 = False
+        elif tag == "article":
+            self.in_article = False
+
+    def handle_data(self, data):
+        if not self.in_article or not self.sections:
+            return
+        self.sections[-1][0 if self.in_h2 else 1] += data
+
+
+def front_page_problems(root: str) -> list:
+    """The front page says what the book is (its first paragraph), what a reader
+    needs, what works without a GPU, where to start (a link to chapter 1), and
+    where the code is and under which licence (FRONT_PAGE); each is a section
+    of its own, so that a reader finds it in the page's contents."""
+    path = os.path.join(root, "index.html")
+    parser = Sections()
+    with open(path, encoding="utf-8") as f:
+        parser.feed(f.read())
+    out = []
+    for what, heading, text in FRONT_PAGE:
+        found = [sec for sec in parser.sections if re.search(heading, sec[0], re.I)]
+        if not found:
+            out.append(f"index.html: the front page has no section on {what} (a heading matching /{heading}/)")
+            continue
+        h, body, hrefs = found[0]
+        if not re.search(text, " ".join(body.split()), re.I | re.S):
+            out.append(f"index.html: the front page's section '{h.strip()}' does not say {what} (/{text}/)")
+        if what == "where to start" and not any(re.match(r"(\./)?ch01-[^/#]*\.html", x) for x in hrefs):
+            out.append(f"index.html: the front page's section '{h.strip()}' does not link chapter 1")
+    return out
+
+
+def index_problems(root: str) -> list:
+    """The index lists a term once: not again in another case ("Shared memory")
+    or as its plural ("bank conflicts" beside "bank conflict")."""
+    path = os.path.join(root, "genindex.html")
+    if not os.path.isfile(path):
+        return []
+    import html as htmllib
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    body = page[page.find("<article"):page.find("</article>")]
+    names = [htmllib.unescape(n).strip() for n in re.findall(r"<li><a [^>]*>([^<]+)</a>", body)]
+    seen, out = {}, []
+    for name in names:
+        key = name.lower()
+        for k in (key, key[:-1] if key.endswith("s") else None, key[:-2] if key.endswith("es") else None,
+                  key + "s", key + "es"):
+            if k and k in seen:
+                out.append(f"genindex.html: the index lists '{seen[k]}' and '{name}' as two terms")
+                break
+        seen[key] = name
+    return out
+
+
+def reference_problems(page: str, root: str, hrefs) -> list:
+    """Every page links the index of concepts and (where the site has one) the
+    glossary."""
+    names = {urllib.parse.urlsplit(h).path.rsplit("/", 1)[-1] for h in hrefs}
+    out = []
+    for target, what in (("genindex.html", "the index of concepts"), ("glossary.html", "the glossary")):
+        if os.path.isfile(os.path.join(root, target)) and target not in names and page != target:
+            out.append(f"{page}: the page does not link {what} ({target})")
+    return out
+
+
 def archive_problems(root: str, origin: str, hrefs) -> list:
     """Each archive the site links (a student's bundle) opened: a Markdown file in
     it that shows MyST's markup raw (``2{sup}`28```) is a problem."""
@@ -798,6 +922,7 @@ class Browser:
             if sh.claim("checked_links", page):
                 faults = [f"{page}: invalid HTML: {fault}"
                           for fault in parsed(os.path.join(sh.root, page)).unbalanced[:3]]
+                faults += reference_problems(page, sh.root, report["links"])
                 for href in sorted(set(report["links"])):
                     issue = check_link(sh.root, sh.origin, page, href)
                     if issue:
@@ -909,6 +1034,10 @@ def main() -> int:
     figures, link_problems, archives = shared.figures, shared.link_problems, shared.archives
     opened, loads, spent = shared.opened, shared.loads, shared.spent
 
+    if not a.pages or "index.html" in pages:
+        problems += front_page_problems(root)
+    if not a.pages or "genindex.html" in pages:
+        problems += index_problems(root)
     problems += list(link_problems)
     problems += archive_problems(root, origin, archives)
     elapsed = time.monotonic() - started

@@ -170,6 +170,113 @@ def test_a_listing_links_to_the_repository_or_to_the_local_page():
     assert site.local_link([]) == ""
 
 
+# ---- "Run it yourself" ----------------------------------------------------------------------------
+
+def run_record(name, command, args, env=None, gpu="NVIDIA H200"):
+    return {"name": name, "command": command, "inputs": {"args": args, "env": env or {}},
+            "provenance": {"gpu_name": gpu, "compute_capability": "9.0" if gpu else "",
+                           "commit": "0123456789ab"}}
+
+
+def run_parts(record, text="", picked=False):
+    return site.run_yourself_parts(Config(), site.run_yourself_node(record, text, picked))
+
+
+def test_run_it_yourself_runs_the_program_where_tools_book_builds_it():
+    p = run_parts(run_record("ch01-execution-model/div-first-launch-eager", ["div", "--first-launch"],
+                             ["--first-launch"], {"CUDA_MODULE_LOADING": "EAGER"}))
+    assert p["target"] == "ch01-execution-model.div"
+    assert p["binary"] == "build/book/bin/ch01-execution-model/div"
+    assert p["command"] == "CUDA_MODULE_LOADING=EAGER build/book/bin/ch01-execution-model/div --first-launch"
+    assert p["shows"] == "" and p["gpu"] == "NVIDIA H200" and not p["sass"]
+
+
+def test_run_it_yourself_under_a_sanitizer_names_the_program_not_the_tool():
+    # The runner's command is the tool's; the program is the word before its own arguments.
+    p = run_parts(run_record("ch02-shared-memory/stencil-branch-synccheck",
+                             ["compute-sanitizer", "--tool", "synccheck", "stencil_barrier", "--branch", "--small"],
+                             ["--branch", "--small"]), "sanitizer:synccheck", picked=True)
+    assert p["target"] == "ch02-shared-memory.stencil_barrier"
+    assert p["binary"] == "build/book/bin/ch02-shared-memory/stencil_barrier"
+    assert p["command"] == ("compute-sanitizer --tool synccheck build/book/bin/ch02-shared-memory/stencil_barrier "
+                            "--branch --small")
+    assert "synccheck" in p["shows"] and "the lines the chapter picks" in p["shows"]
+
+
+def test_run_it_yourself_of_a_kernels_sass_is_cuobjdump_on_the_binary():
+    p = run_parts(run_record("ch03-reductions/reduce-sass", ["reduce_profile", "--profile-log2", "16"],
+                             ["--profile-log2", "16"]), "sass:reduce_warp_block")
+    assert p["command"] == "cuobjdump -sass build/book/bin/ch03-reductions/reduce_profile"
+    assert p["sass"] and "reduce_warp_block" in p["shows"]
+
+
+def test_run_it_yourself_refuses_a_command_that_does_not_end_with_the_programs_arguments():
+    with pytest.raises(site.BookError, match="does not end with the program's arguments"):
+        run_parts(run_record("ch02-x/r", ["compute-sanitizer", "prog", "--a"], ["--b"]))
+
+
+def test_run_it_yourself_of_every_recording_names_a_program_of_its_chapter():
+    """Over every committed recording: the program named is one its chapter's
+    CMakeLists.txt declares (book_program), built where the `book` preset
+    builds (CMakePresets.json: the folder `tools/book build` fills)."""
+    with open(os.path.join(ROOT, "CMakePresets.json"), encoding="utf-8") as f:
+        presets = json.load(f)["configurePresets"]
+    by_name = {p["name"]: p for p in presets}
+    book = by_name["book"]
+    binary_dir = book.get("binaryDir") or by_name[book["inherits"] if isinstance(book.get("inherits"), str)
+                                                  else book["inherits"][0]]["binaryDir"]
+    assert binary_dir.replace("${sourceDir}/", "").replace("${presetName}", "book") == site.TOOLS_BOOK_BUILD
+    import glob
+    recordings = [f for f in glob.glob(os.path.join(ROOT, "recordings", "*", "*", "*.json"))
+                  if not f.endswith(".volatile.json")]
+    assert recordings
+    programs = {}
+    for path in recordings:
+        key = os.path.basename(os.path.dirname(path))
+        if key not in programs:
+            with open(os.path.join(ROOT, "code", key, "CMakeLists.txt"), encoding="utf-8") as f:
+                programs[key] = set(re.findall(r"^\s*book_program\(\s*([A-Za-z0-9_]+)", f.read(), re.M))
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+        for text in [""] + sorted(record.get("texts", {})):
+            p = run_parts(record, text)
+            program = p["binary"].rsplit("/", 1)[1]
+            assert p["target"] == f"{key}.{program}", path
+            assert program in programs[key], f"{path}: {program} is no book_program of {key}"
+            assert p["binary"] in p["command"].split(), path
+
+
+def test_pages_are_read_again_when_the_extension_changes(tmp_path):
+    """build-html.py drops Sphinx's environment when the extension's code is not
+    the code it was built with: pages read by the old extension (a "Run it
+    yourself" as it used to be) are never published as new."""
+    build_html = load_tool("build-html.py")
+    repo, doctrees = tmp_path / "repo", tmp_path / "doctrees"
+    write(repo / "book/_ext/bookext/site.py", "A = 1\n")
+    write(repo / "book/_ext/tests/test_x.py", "B = 1\n")
+    pickle = write(doctrees / "environment.pickle", "env")
+    assert build_html.extension_changed(str(repo), str(doctrees))  # never recorded: read all
+    assert not os.path.exists(pickle)
+    build_html.record_extension(str(repo), str(doctrees))
+    write(doctrees / "environment.pickle", "env")
+    assert not build_html.extension_changed(str(repo), str(doctrees))
+    write(repo / "book/_ext/tests/test_x.py", "B = 2\n")  # the extension's tests do not count
+    assert not build_html.extension_changed(str(repo), str(doctrees))
+    assert os.path.exists(pickle)
+    write(repo / "book/_ext/bookext/site.py", "A = 2\n")
+    assert build_html.extension_changed(str(repo), str(doctrees))
+    assert not os.path.exists(pickle)
+
+
+def test_the_index_lists_a_term_once_in_any_case_or_number():
+    items = [("bank conflict", ([(0, "a.html#1")], [], None)), ("bank conflicts", ([(0, "b.html#2")], [], None)),
+             ("banks", ([(0, "c.html#3")], [], None)), ("Shared memory", ([(0, "d.html#4")], [], None)),
+             ("shared memory", ([(0, "e.html#5")], [], None)), ("SIMT", ([(0, "f.html#6")], [], None))]
+    assert site.one_entry_per_term(items) == [
+        ("bank conflict", ([(0, "a.html#1"), (0, "b.html#2")], [], None)), ("banks", ([(0, "c.html#3")], [], None)),
+        ("shared memory", ([(0, "d.html#4"), (0, "e.html#5")], [], None)), ("SIMT", ([(0, "f.html#6")], [], None))]
+
+
 # ---- plots ---------------------------------------------------------------------------------------
 
 SPEC = '''"""A test plot."""

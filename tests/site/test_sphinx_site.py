@@ -218,3 +218,81 @@ def test_the_pdf_ends_with_the_glossary(tree):
     assert "A fixture term is defined here. See" in glossary
     assert r"\hyperref[\detokenize{ch90-fixture:term-fixture-term}]" in glossary
     assert r"\autopageref*{\detokenize{ch90-fixture:term-fixture-term}}" in glossary
+
+
+TRY_IT = """## Try it
+
+Predict each before you open its answer.
+
+1. **Twice the things.** How many would it count?
+
+   :::{answer}
+   {value}`hello:count` again.
+   :::
+
+2. **On a GPU of your own.** Run it with another input.
+
+## Exercises"""
+
+
+def try_it(tree, text):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", text, 1))
+    _, warnings, _ = tree.sphinx()
+    return warnings
+
+
+def test_a_try_it_answer_is_behind_a_reveal(tree):
+    assert try_it(tree, TRY_IT) == ""
+    page = tree.html()
+    question = page.index("Twice the things")
+    reveal = page.index('<details class="book-reveal"', question)
+    assert page.index("<summary>Show the answer</summary>", reveal) < page.index("again.", reveal)
+
+
+@pytest.mark.parametrize("change, message", [
+    # A question whose answer is in plain sight (as "predict each before you look"
+    # beside the figure once read).
+    (("   :::{answer}\n   {value}`hello:count` again.\n   :::\n", "   It counts {value}`hello:count`.\n"),
+     r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows the recorded figure 3 outside its answer"),
+    (("   :::{answer}\n   {value}`hello:count` again.\n   :::\n", ""),
+     r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 asks a question but has no answer behind a reveal"),
+    (("How many would it count?", "How many would it count?\n\n   ```{program-output} hello\n   ```"),
+     r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows a run's output outside its answer"),
+    # The same in a section titled otherwise in case, in a list of bullets.
+    (("## Try it", "## Try It"), None),
+])
+def test_a_try_it_answer_in_plain_sight_is_an_error_at_its_item(tree, change, message):
+    text = TRY_IT.replace(*change)
+    if message is None:
+        text = text.replace("1. **Twice", "- **Twice")
+        text = text.replace("   :::{answer}\n   {value}`hello:count` again.\n   :::\n",
+                            "  It counts {value}`hello:count`.\n")
+        message = r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows the recorded figure 3 outside its answer"
+    warnings = try_it(tree, text)
+    assert re.search(message, warnings), warnings
+
+
+def test_a_concept_no_chapter_names_is_an_error_at_its_line(tree):
+    # "things" is in the fixture chapter's running text, and "Little's law" once
+    # added (its apostrophe a smart quote on the page); the last is nowhere.
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
+        "## Exercises", "Little's law counts the work in flight.\n\n## Exercises", 1))
+    tree.write("repo/book/concepts.txt", "# concepts\nthings\nLittle's law\nwarp scheduler\n")
+    _, warnings, _ = tree.sphinx()
+    assert re.search(r"concepts\.txt:4: the concept 'warp scheduler' is named in no chapter's running text",
+                     warnings), warnings
+    assert "'things'" not in warnings and "Little" not in warnings
+    index = tree.read("out/html/genindex.html")
+    assert '<a href="ch90-fixture.html#concept-things">things</a>' in index
+    assert re.search(r'<a href="ch90-fixture\.html#concept-little-s-law">Little(&#39;|\'|’)s law</a>', index), index
+
+
+def test_questions_are_numbered_and_link_to_themselves(tree):
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = tree.html()
+    card = page.index('<div class="book-check" id="cy-ch90-q1">')
+    assert page.index('<p class="book-check-label"><a class="reference internal" href="#cy-ch90-q1">'
+                      'Question 1</a></p>', card) < page.index("How many lanes", card)

@@ -66,6 +66,7 @@ def setup(app):
     app.add_env_collector(checkyourself.QuestionCollector)
     app.connect("env-check-consistency", checkyourself.check_tests)
     app.add_post_transform(checkyourself.AnswersAtChapterEnd)
+    app.add_post_transform(checkyourself.NumberedQuestions)
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
     app.add_transform(claims.CheckMarkers)

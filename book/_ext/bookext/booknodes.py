@@ -36,6 +36,9 @@ def depart_fold_html(self, node):
 
 def visit_check_html(self, node):
     self.body.append(self.starttag(node, "div", CLASS="book-check"))
+    if node.get("label") and node.get("ids"):
+        self.body.append(f'<p class="book-check-label"><a class="reference internal" href="#{node["ids"][0]}">'
+                         f'{self.encode(node["label"])}</a></p>\n')
 
 
 def depart_check_html(self, node):

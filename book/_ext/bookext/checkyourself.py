@@ -304,6 +304,17 @@ def check_tests(app, env):
                                f"the check-yourself question '{qid}'")
 
 
+class NumberedQuestions(SphinxPostTransform):
+    """HTML: each question of a page numbered, "Question N", as the PDF numbers
+    it, its number a link to the question (so that a reader can point to it)."""
+    default_priority = 60
+    formats = ("html",)
+
+    def run(self, **kwargs):
+        for n, card in enumerate(self.document.findall(check_yourself), 1):
+            card["label"] = f"Question {n}"
+
+
 class AnswersAtChapterEnd(SphinxPostTransform):
     """LaTeX: each question numbered in place, its answer moved to a section at
     the end of its chapter."""

@@ -189,13 +189,15 @@ def stale_banner(record: dict) -> list:
     return [warn]
 
 
-def run_block(record: dict, body: list) -> nodes.container:
-    """What a run shows: a stale banner if due, the body, and where it ran."""
+def run_block(record: dict, body: list, text: str = "", picked: bool = False) -> nodes.container:
+    """What a run shows: a stale banner if due, the body, and where it ran;
+    ``text``: the record's text the body shows ('' for the program's output),
+    ``picked``: only some of its lines (record-text's :match:)."""
     container = nodes.container(classes=["book-run"])
     container += stale_banner(record)
     container += body
     container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
-    container += run_yourself_node(record)  # site.py: "Run it yourself"
+    container += run_yourself_node(record, text, picked)  # site.py: "Run it yourself"
     return container
 
 
@@ -236,7 +238,10 @@ class ProgramOutput(BookDirective):
         caption = []
         if "caption" in self.options:
             caption = [nodes.paragraph(text=self.options["caption"], classes=["book-caption"])]
-        return [run_block(record, caption + shown_output(self.config, text.rstrip("\n")))]
+        try:
+            return [run_block(record, caption + shown_output(self.config, text.rstrip("\n")))]
+        except BookError as e:
+            return self.fail(str(e))
 
 
 class RecordText(BookDirective):
@@ -291,7 +296,10 @@ class RecordText(BookDirective):
         block = shown_output(self.config, "\n".join(lines))
         block[0]["language"] = self.options.get("language", "text")
         block[0]["classes"].remove("book-output")
-        return [run_block(record, block)]
+        try:
+            return [run_block(record, block, key, picked=pattern is not None)]
+        except BookError as e:
+            return self.fail(str(e))
 
 
 #: What a value's format may do: round (a precision, a type of f, g, e or d) and

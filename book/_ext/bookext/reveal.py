@@ -8,11 +8,21 @@ HTML: a <details> the reader opens ("Show the answer") once they have made
 their prediction; the PDF (which cannot fold) sets it in place after the
 question, headed "Answer". A directive with no content is an error naming
 the file and line.
+
+In a "Try it" section (try_it_answers_hidden), each item of its lists is a
+variation the reader predicts: an item that asks a question ('?') has its
+answer behind a reveal, and no item shows a recorded figure or a run's output
+outside its reveal, where the reader would read the answer before predicting.
+Each is a warning (an error: Sphinx runs with -W) at the item's line.
 """
 from __future__ import annotations
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+TRY_IT = "Try it"
 
 
 class answer(nodes.General, nodes.Element):
@@ -53,7 +63,53 @@ def visit_plain(self, node):
     pass
 
 
+def _outside_answers(node):
+    """The nodes of ``node`` that are not inside an answer."""
+    if isinstance(node, answer):
+        return
+    yield node
+    for child in node.children:
+        if isinstance(child, nodes.Node):
+            yield from _outside_answers(child)
+
+
+def _item_line(item) -> int | None:
+    for n in item.findall():
+        if getattr(n, "line", None):
+            return n.line
+    return None
+
+
+def try_it_answers_hidden(app, doctree) -> None:
+    """doctree-read: in every "Try it" section, a question's answer is behind a
+    reveal, and no figure or output of a run is shown before it."""
+    docname = app.env.docname
+    for section in doctree.findall(nodes.section):
+        if not section.children or not isinstance(section[0], nodes.title) \
+                or section[0].astext().strip().lower() != TRY_IT.lower():
+            continue
+        for items in section.children:
+            if not isinstance(items, (nodes.enumerated_list, nodes.bullet_list)):
+                continue
+            for n, item in enumerate(items.children, 1):
+                line = _item_line(item)
+                outside = list(_outside_answers(item))
+                shown = [x for x in outside if isinstance(x, nodes.Element) and (
+                    "book-value" in x.get("classes", []) or "book-run" in x.get("classes", []))]
+                if shown:
+                    what = "a run's output" if "book-run" in shown[0]["classes"] else \
+                        f"the recorded figure {shown[0].astext()}"
+                    logger.warning(f"'Try it' item {n} shows {what} outside its answer: the reader "
+                                   "reads it before predicting; move it into the item's :::{answer}",
+                                   location=(docname, line))
+                text = "".join(x.astext() for x in outside if isinstance(x, nodes.Text))
+                if "?" in text and not any(True for _ in item.findall(answer)):
+                    logger.warning(f"'Try it' item {n} asks a question but has no answer behind a "
+                                   "reveal: add one with :::{answer}", location=(docname, line))
+
+
 def setup(app) -> None:
+    app.connect("doctree-read", try_it_answers_hidden)
     plain = (visit_plain, visit_plain)
     app.add_node(answer, html=(visit_answer_html, depart_answer_html),
                  latex=(visit_answer_latex, depart_answer_latex), text=plain, man=plain, texinfo=plain)

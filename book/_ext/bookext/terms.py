@@ -9,6 +9,11 @@ A bold phrase counts as a term when it stands in a paragraph of a section (not
 in a list, a table, a box, an exercise or a question), has at most four words
 and does not end a sentence (a bold lead-in such as "**The two paths do not
 cost the same.**" is not a term).
+
+Every concept of book/concepts.txt is in the index of the whole book: in a
+build of every chapter, a concept that no chapter names in its running text
+(so the index would silently not list it) is a warning at its line of
+concepts.txt (concepts_indexed).
 """
 from __future__ import annotations
 
@@ -50,7 +55,10 @@ def read_concepts(path: str) -> list:
             names = [n.strip() for n in line.split("|") if n.strip()]
             code = names[0].startswith("`") and names[0].endswith("`")
             names = [n.strip("`") for n in names]
-            patterns = [re.compile(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", 0 if code else re.I)
+            # (An apostrophe as typed, or as the page shows it after Sphinx's smart
+            # quotes: "Little's law" is "Little’s law" in the doctree.)
+            patterns = [re.compile(r"(?<![\w-])" + re.escape(n).replace("'", "['’]") + r"(?![\w-])",
+                                   0 if code else re.I)
                         for n in names]
             out.append((names[0], patterns, code))
     return out
@@ -98,14 +106,16 @@ class ConceptIndex(SphinxTransform):
                 section = found.parent
                 ident = section["ids"][0]
                 section.insert(section.index(found) + 1,
-                               addnodes.index(entries=[("single", concept, ident, "", None)], inline=False))
+                               addnodes.index(entries=[("single", concept, ident, "", None)], inline=False,
+                                              book_concept=True))
             else:
                 ident = f"concept-{nodes.make_id(concept) or n}"
                 if ident in self.document.ids:
                     ident = f"{ident}-{n}"
                 target = nodes.target("", "", ids=[ident])
                 found.insert(0, target)
-                found.insert(0, addnodes.index(entries=[("single", concept, ident, "", None)], inline=True))
+                found.insert(0, addnodes.index(entries=[("single", concept, ident, "", None)], inline=True,
+                                               book_concept=True))
                 self.document.note_explicit_target(target)
 
 
@@ -252,7 +262,45 @@ def page_context(app, pagename, templatename, context, doctree):
     context["book_glossary"] = bool(glossary_entries(app)) if app.builder.format == "html" else False
 
 
+class ConceptCollector(PerPageCollector):
+    """The concepts each chapter put in the index (ConceptIndex)."""
+    attr = "book_concepts"
+
+    def found(self, doctree):
+        return sorted({entry[1] for node in doctree.findall(addnodes.index)
+                       if node.get("book_concept") for entry in node["entries"]})
+
+
+def concepts_indexed(app, env) -> None:
+    """env-check-consistency: in a build of every chapter, each concept of
+    book/concepts.txt is in the index."""
+    import glob
+    import os
+    from sphinx.util import logging
+    chapters = {os.path.splitext(os.path.basename(f))[0]
+                for f in glob.glob(os.path.join(app.srcdir, "ch[0-9][0-9]-*.md"))}
+    if not chapters or not chapters <= set(env.found_docs):
+        return  # a build of some chapters: their concepts are a part of the book's
+    path = os.path.join(app.config.book_source_root or "", "book", "concepts.txt")
+    indexed = {c for found in ConceptCollector.pages(env).values() for c in found}
+    lines = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                name = line.split("|")[0].strip().strip("`")
+                if name and not line.lstrip().startswith("#"):
+                    lines.setdefault(name, n)
+    log = logging.getLogger(__name__)
+    for concept, _patterns, _code in read_concepts(path):
+        if concept not in indexed:
+            log.warning(f"{path}:{lines.get(concept, 1)}: the concept '{concept}' is named in no "
+                        "chapter's running text (a paragraph or heading of a section), so the index "
+                        "would not list it: name it there, or remove the line")
+
+
 def setup(app) -> None:
+    app.add_env_collector(ConceptCollector)
+    app.connect("env-check-consistency", concepts_indexed)
     app.add_transform(TermIndex)
     app.add_transform(ConceptIndex)
     app.add_env_collector(GlossaryCollector)
