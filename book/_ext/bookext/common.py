@@ -14,8 +14,7 @@ from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.util.docutils import SphinxDirective
 
 
-class BookError(Exception):
-    """A problem in a chapter's reference: reported at the line that made it."""
+from .checkeval import BookError  # noqa: E402,F401  (one class: the checks' errors are the book's)
 
 
 class BookDirective(SphinxDirective):

@@ -24,6 +24,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from . import hidden
+from .checkeval import lookup_value, lookup_values  # noqa: F401
 from .common import (BookDirective, BookError, cap_text, literal, load_json, resolve_key,
                      visible_text)
 from .inline import role_line
@@ -348,36 +349,6 @@ def format_value(value, spec: str) -> str:
         return f"{value:g}"
     except ValueError as e:
         raise BookError(f"bad format '{spec}': {e}") from None
-
-
-def lookup_value(record: dict, run: str, key: str):
-    """A result's value, or with `check:<id>` the value one of the run's checks
-    computed (a ratio `value / over` where the check has `over`), so that prose
-    can quote a derived number that an expectation also bounds."""
-    return lookup_values(record, run, key)[0]
-
-
-def lookup_values(record: dict, run: str, key: str) -> tuple:
-    """(the value, every repeat's value): for a run made once the list holds the
-    value alone; for a measuring run (book_run REPEATS) the value is the median
-    over its repeats, and the list holds each (a result's from `repeats`, a
-    check's from its `values`)."""
-    if key.startswith("check:"):
-        cid = key[len("check:"):]
-        for check in record.get("checks") or []:
-            if check.get("id") == cid:
-                if "value" not in check:
-                    raise BookError(f"check '{cid}' of '{run}' computed no value")
-                return check["value"], list(check.get("values") or [check["value"]])
-        ids = ", ".join(c.get("id", "?") for c in record.get("checks") or []) or "none"
-        raise BookError(f"run record '{run}' has no check '{cid}' (it has: {ids})")
-    results = record["results"]
-    if key not in results:
-        raise BookError(f"run record '{run}' has no result '{key}'")
-    value = results[key]["value"]
-    repeats = [r["results"][key]["value"] for r in record.get("repeats") or []
-               if key in r.get("results", {})]
-    return value, repeats or [value]
 
 
 def format_figure(value, values: list, spec: str) -> tuple:

@@ -1,0 +1,62 @@
+"""tools/check-claims.py: the chapters' claims against a folder of records, as the
+GPU machine checks them after recording (tools/book record), without Sphinx.
+
+Run by CTest (book.check-claims.units) with Debian's pytest.
+"""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "check-claims.py")
+
+
+def record(tmp_path, run, results, repeats=None):
+    path = tmp_path / "records" / "ch90-fixture" / f"{run}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rec = {"results": {k: {"value": v, "unit": "us"} for k, v in results.items()}}
+    if repeats is not None:
+        rec["repeats"] = [{"results": {k: {"value": v, "unit": "us"} for k, v in r.items()}}
+                          for r in repeats]
+    path.write_text(json.dumps(rec))
+
+
+def chapter(tmp_path, text):
+    (tmp_path / "chapters").mkdir(exist_ok=True)
+    (tmp_path / "chapters" / "ch90-fixture.md").write_text(text)
+
+
+def check(tmp_path, *more):
+    return subprocess.run([sys.executable, TOOL, "--records", str(tmp_path / "records"),
+                           "--chapters", str(tmp_path / "chapters"), *more],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_claims_that_hold_in_every_repeat_pass(tmp_path):
+    record(tmp_path, "bench", {"a": 1.0, "b": 2.0}, [{"a": 1.1, "b": 2.0}, {"a": 0.9, "b": 1.9}])
+    chapter(tmp_path, "# 90. Fixture\n\nA is faster {check}`bench:a < bench:b`.\n")
+    p = check(tmp_path)
+    assert p.returncode == 0, p.stdout
+    assert "1 of 1 claims in 1 chapters hold" in p.stdout
+
+
+def test_a_claim_one_repeat_breaks_fails_at_its_line(tmp_path):
+    record(tmp_path, "bench", {"a": 1.0, "b": 2.0}, [{"a": 1.0, "b": 2.0}, {"a": 2.5, "b": 2.0}])
+    chapter(tmp_path, "# 90. Fixture\n\nText.\n\nA is faster\n{check}`bench:a < bench:b`.\n")
+    p = check(tmp_path)
+    assert p.returncode == 1
+    assert "ch90-fixture.md:6: check 'bench:a < bench:b' does not hold in repeat 2 of 2" in p.stdout
+    assert "bench:a = 2.5" in p.stdout
+
+
+def test_a_missing_record_or_folder_is_said(tmp_path):
+    record(tmp_path, "bench", {"a": 1.0})
+    chapter(tmp_path, "# 90. Fixture\n\n{check}`other:a < 2`\n")
+    p = check(tmp_path)
+    assert p.returncode == 1 and "no record of run 'ch90-fixture/other'" in p.stdout
+    p = subprocess.run([sys.executable, TOOL, "--records", str(tmp_path / "nowhere")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode == 2 and "no record folder" in p.stdout
+    p = check(tmp_path, "--only", "ch99-none")
+    assert p.returncode == 2 and "no chapter ch99-none" in p.stdout
