@@ -29,37 +29,41 @@ set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
 
 # Diagrams: one SVG per diagrams/<chapter>/<name>.mmd (the HTML book) and one
 # PDF (the PDF edition: cmake/BookSite.cmake), written to
-# BOOK_DIAGRAMS_OUT/<chapter>/<name>.svg and .pdf. One step renders every
-# diagram of the build, in both formats, in one browser session
-# (tools/render-diagram.py): Chromium starts once per build, not once per
-# chapter and format (about 4.5 s of CPU each start). A diagram's error still
-# names its file and line; a diagram edited re-renders them all.
+# BOOK_DIAGRAMS_OUT/<chapter>/<name>.svg and .pdf. One step renders every SVG of
+# the build in one browser session (tools/render-diagram.py), and another every
+# PDF, which only the PDF edition (the target pdf, not the default build) asks
+# for: Chromium starts once per format, not once per diagram (about 4.5 s of CPU
+# each start). A diagram's error still names its file and line; a diagram edited
+# re-renders the others of its format.
 #   book_render_diagrams(<svg var> <pdf var> <sources>...)
-# adds that step and sets the two variables to its outputs.
+# adds those steps and sets the two variables to their outputs.
 function(book_render_diagrams out_svg out_pdf)
-  set(args "")
   set(svgs "")
   set(pdfs "")
-  foreach(src IN LISTS ARGN)
-    file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
-    string(REGEX REPLACE "\\.mmd$" "" rel "${rel}")
-    list(APPEND args "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}.svg"
-                     "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}.pdf")
-    list(APPEND svgs "${BOOK_DIAGRAMS_OUT}/${rel}.svg")
-    list(APPEND pdfs "${BOOK_DIAGRAMS_OUT}/${rel}.pdf")
-  endforeach()
   list(LENGTH ARGN n)
-  if(n GREATER 0)
-    add_custom_command(
-      OUTPUT ${svgs} ${pdfs}
-      COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-              "${CMAKE_SOURCE_DIR}" ${args}
-      DEPENDS ${ARGN} "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
-              "${CMAKE_SOURCE_DIR}/tools/mermaid-batch.mjs"
-              "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
-      COMMENT "Rendering diagrams/: ${n} diagrams (SVG and PDF, one browser)"
-      VERBATIM)
-  endif()
+  foreach(format svg pdf)
+    set(args "")
+    set(outs "")
+    foreach(src IN LISTS ARGN)
+      file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}/diagrams" "${src}")
+      string(REGEX REPLACE "\\.mmd$" "" rel "${rel}")
+      list(APPEND args "${src}" "${BOOK_DIAGRAMS_OUT}/${rel}.${format}")
+      list(APPEND outs "${BOOK_DIAGRAMS_OUT}/${rel}.${format}")
+    endforeach()
+    if(n GREATER 0)
+      string(TOUPPER "${format}" shown)
+      add_custom_command(
+        OUTPUT ${outs}
+        COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+                "${CMAKE_SOURCE_DIR}" ${args}
+        DEPENDS ${ARGN} "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+                "${CMAKE_SOURCE_DIR}/tools/mermaid-batch.mjs"
+                "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
+        COMMENT "Rendering diagrams/: ${n} diagrams (${shown}, one browser)"
+        VERBATIM)
+    endif()
+    list(APPEND ${format}s ${outs})
+  endforeach()
   set(${out_svg} "${svgs}" PARENT_SCOPE)
   set(${out_pdf} "${pdfs}" PARENT_SCOPE)
 endfunction()

@@ -4,9 +4,9 @@ with Mermaid CLI on Debian's Chromium, all of one call in one browser session.
 
     render-diagram.py <repo> <in.mmd> <out.svg|out.pdf> [<in.mmd> <out> ...]
 
-The build calls it once, for every diagram in both formats
-(cmake/BookDocs.cmake), so a clean build starts Chromium once, not once per
-diagram, chapter or format. The browser is driven
+The build calls it once per format, for every diagram (cmake/BookDocs.cmake:
+the SVGs with the book, the PDFs for the PDF edition), so Chromium starts once
+per format, not once per diagram or chapter. The browser is driven
 by tools/mermaid-batch.mjs with Mermaid CLI's own renderer and the options its
 command line would give (tools/puppeteer.json, tools/mermaid.json).
 
