@@ -23,34 +23,14 @@
 
 set(_BOOK_CATCH_RUN "${CMAKE_CURRENT_LIST_DIR}/../tools/catch-run.py")
 
-# A test's sources define no main of their own: the book's is linked.
-function(_book_catch_no_own_main name)
-  foreach(s IN LISTS ARGN)
-    get_filename_component(abs "${s}" ABSOLUTE)
-    if(NOT EXISTS "${abs}" OR IS_DIRECTORY "${abs}")
-      continue()
-    endif()
-    file(READ "${abs}" text)
-    foreach(re "(^|\n)[ \t]*#[ \t]*define[ \t]+CATCH_CONFIG_(MAIN|RUNNER)"
-               "(^|\n)[ \t]*(int|auto)[ \t]+main[ \t]*\\(")
-      _book_line_of(line "${text}" "${re}")
-      if(line)
-        file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${abs}")
-        message(FATAL_ERROR "${rel}:${line}: test ${name} defines its own main: the book's "
-                            "tests run only through its Catch2 main (tests/support), which "
-                            "book_catch_test links, so that every test case runs and is judged "
-                            "from Catch2's report")
-      endif()
-    endforeach()
-  endforeach()
-endfunction()
-
-# A test's sources carry no Catch2 tag that lets a failing test case pass, and
-# only a check-yourself program carries check-yourself tags ([cy:<id>]): the others
-# are built after the book, which lists the tags of its check-yourself programs
-# alone. (Each program's listed tags are checked too: by cy-tags.json for the
-# check-yourself programs, by the test book.catch-tags for the others.)
-function(_book_catch_no_passing_failure name)
+# What a test's sources may not hold, each stopping the configure step at its
+# line: a main of their own (the book's is linked, so that every test case runs
+# and is judged from Catch2's report); a Catch2 tag that lets a failing test case
+# pass; and, outside a check-yourself program, a check-yourself tag ([cy:<id>]):
+# the others are built after the book, which lists the tags of its check-yourself
+# programs alone. (Each program's listed tags are checked too: by cy-tags.json
+# for the check-yourself programs, by the test book.catch-tags for the others.)
+function(_book_catch_sources_can_fail name)
   foreach(s IN LISTS ARGN)
     get_filename_component(abs "${s}" ABSOLUTE)
     if(NOT EXISTS "${abs}" OR IS_DIRECTORY "${abs}")
@@ -58,6 +38,16 @@ function(_book_catch_no_passing_failure name)
     endif()
     file(READ "${abs}" text)
     file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${abs}")
+    foreach(re "(^|\n)[ \t]*#[ \t]*define[ \t]+CATCH_CONFIG_(MAIN|RUNNER)"
+               "(^|\n)[ \t]*(int|auto)[ \t]+main[ \t]*\\(")
+      _book_line_of(line "${text}" "${re}")
+      if(line)
+        message(FATAL_ERROR "${rel}:${line}: test ${name} defines its own main: the book's "
+                            "tests run only through its Catch2 main (tests/support), which "
+                            "book_catch_test links, so that every test case runs and is judged "
+                            "from Catch2's report")
+      endif()
+    endforeach()
     foreach(tag "!shouldfail" "!mayfail")
       _book_line_of(line "${text}" "\\[${tag}\\]")
       if(line)
@@ -164,8 +154,7 @@ function(book_catch_test name)
     return()
   endif()
 
-  _book_catch_no_own_main("${name}" ${T_SOURCES})
-  _book_catch_no_passing_failure("${name}" ${T_SOURCES})
+  _book_catch_sources_can_fail("${name}" ${T_SOURCES})
   string(REPLACE "/" "." tgt "test.${name}")
   add_executable(${tgt} ${T_SOURCES})
   target_link_libraries(${tgt} PRIVATE book_test_support ${T_LIBS})
