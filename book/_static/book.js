@@ -7,7 +7,7 @@
 //   book-wrapped: a bar beside its continuation rows), never read as indentation.
 // - An output block keeps its lines whole (a table stays a table): where it is
 //   wider than the column it scrolls sideways, and says so (class book-scrolls
-//   and a cue above it).
+//   and a cue above it). An output's table (outtables.py) does the same in its box.
 // tests/site/check_site.py checks all three in the browser.
 (function () {
   "use strict";
@@ -105,6 +105,9 @@
     });
     document.querySelectorAll("article div.book-output").forEach(function (box) {
       markScrolling(box, box.querySelector("pre"));
+    });
+    document.querySelectorAll("article div.book-table-scroll").forEach(function (box) {
+      markScrolling(box, box);
     });
     document.querySelectorAll("article figure a.book-zoom").forEach(function (link) {
       markScrolling(link, link);

@@ -283,6 +283,30 @@ async function smallestText(img) {
           say(`a figure's smallest text is ${r.min.toFixed(1)} px on a phone (under ${MIN_PHONE_TEXT_PX} px): ${src} ("${r.what}")`);
       }
     }
+    // An output's table (outtables.py): every row on one line (a cell or a
+    // number never breaks), the box scrolls sideways visibly where the column is
+    // narrower, and the output as printed is behind its reveal after the table.
+    for (const table of document.querySelectorAll('table.book-output-table')) {
+      if (!shown(table)) continue;
+      const box = table.parentElement;
+      const cell = table.querySelector('td, th');
+      const rowPx = (parseFloat(getComputedStyle(cell).lineHeight) || parseFloat(getComputedStyle(cell).fontSize) * 1.5) +
+                    parseFloat(getComputedStyle(cell).paddingTop) + parseFloat(getComputedStyle(cell).paddingBottom) + 3;
+      const broken = [...table.rows].filter((tr) => tr.getBoundingClientRect().height > rowPx * 1.5);
+      if (broken.length)
+        say(`an output table breaks ${broken.length} of its ${table.rows.length} rows over two lines or more ` +
+            `(a row of ${broken[0].getBoundingClientRect().height.toFixed(0)} px, a line ${rowPx.toFixed(0)} px): "${broken[0].textContent.slice(0, 60)}"`);
+      if (box.scrollWidth > box.clientWidth + 1) {
+        const cue = box.previousElementSibling;
+        if (!['auto', 'scroll'].includes(getComputedStyle(box).overflowX) || !box.classList.contains('book-scrolls') ||
+            !cue || !cue.classList.contains('book-scroll-cue') || !shown(cue))
+          say(`an output table is wider than its column (${box.scrollWidth} px in ${box.clientWidth} px) and does not show that it scrolls sideways`);
+      }
+      const tabled = table.closest('div.book-output-tabled');
+      const raw = tabled && tabled.querySelector(':scope > details.book-raw pre');
+      if (!raw || !raw.textContent.includes(table.rows[1].cells[0].textContent))
+        say(`an output table has no reveal with the output as the program printed it: "${table.rows[0].textContent.slice(0, 60)}"`);
+    }
     // Blocks that hide content, and a page that scrolls sideways. An output block
     // (a program's output: often a table) keeps each line on one row; where it
     // is wider than the column it may scroll sideways, visibly (book.js marks

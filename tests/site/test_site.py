@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "book", "_ext"))
 sys.dont_write_bytecode = True
 
-from bookext import figures, plotting, site, theme  # noqa: E402
+from bookext import figures, outtables, plotting, site, theme  # noqa: E402
 
 FURO = "/usr/lib/python3/dist-packages/furo/theme/furo"
 
@@ -398,3 +398,54 @@ def test_every_exercise_statement_reads_as_plain_markdown():
         with open(path, encoding="utf-8") as f:
             out = sm.plain_markdown(f.read(), path)
         assert not re.search(r"\{[a-z]+\}`", out), path
+
+
+# ---- an output that is a table (outtables.py) ------------------------------------------------
+
+def recorded_stdout(key_run: str) -> str:
+    with open(os.path.join(ROOT, "recordings", "nvidia-h200", f"{key_run}.json"), encoding="utf-8") as f:
+        return "\n".join(json.load(f)["stdout"])
+
+
+def test_the_device_query_is_one_table_under_its_first_line():
+    segments = [(kind, part) for kind, part in
+                outtables.find_tables(recorded_stdout("ch01-execution-model/device-query"))
+                if kind == "table" or any(line.strip() for line in part)]
+    assert [kind for kind, _ in segments] == ["text", "table"]
+    assert segments[0][1][0].startswith("GPU 0: NVIDIA H200")
+    rows = segments[1][1]
+    assert rows[0] == ["name", "value", "unit"]
+    assert ["l2_mb", "60", "MiB"] in rows and len(rows) == 26
+
+
+def test_prose_and_columns_run_together_stay_text():
+    prose = ("uniform launch, one wave: 132 SMs used, at most 8 blocks each;\n"
+             "  66 hold even blocks only, 66 odd blocks only\n"
+             "divergent launch, one wave: 132 SMs used, at most 8 blocks each;\n"
+             "  66 hold even blocks only, 66 odd blocks only")
+    assert [kind for kind, _ in outtables.find_tables(prose)] == ["text"]
+    # A header whose columns are one space apart ("ways cycles/load"): no column
+    # can be told from the next, so the block stays as the program printed it.
+    text = recorded_stdout("ch02-shared-memory/bank-conflicts")
+    assert [kind for kind, _ in outtables.find_tables(text)] == ["text"]
+
+
+def test_a_table_keeps_every_line_and_right_aligns_its_numbers():
+    text = "title\n\nkernel  ms      note\nplain   0.50    a <b>\ntiled   10.25   -\n\nend"
+    segments = outtables.find_tables(text)
+    assert [kind for kind, _ in segments] == ["text", "table", "text"]
+    assert segments[1][1] == [["kernel", "ms", "note"], ["plain", "0.50", "a <b>"], ["tiled", "10.25", "-"]]
+    html_text = outtables.table_html(segments[1][1])
+    assert '<th class="book-num">ms</th>' in html_text and '<td class="book-num">10.25</td>' in html_text
+    assert "<td>a &lt;b&gt;</td>" in html_text and '<th>note</th>' in html_text
+
+
+def test_a_sentence_above_a_table_is_not_its_header():
+    tables = [part for kind, part in
+              outtables.find_tables(recorded_stdout("ch03-reductions/warp-tail")) if kind == "table"]
+    assert len(tables) == 1
+    assert tables[0][0] == ["tail", "how the last warp adds", "blocks checked", "wrong sums"]
+    # A header read word by word over the columns below it ("spread divergent ms").
+    sweep = [part for kind, part in
+             outtables.find_tables(recorded_stdout("ch01-execution-model/div-sweep")) if kind == "table"]
+    assert sweep[0][0] == ["waves", "blocks", "uniform ms", "spread", "divergent ms", "spread", "ratio"]

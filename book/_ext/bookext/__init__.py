@@ -39,7 +39,8 @@ that made it; the build runs with warnings as errors, so each one fails it.
 from __future__ import annotations
 
 from . import (booknodes, buildinfo, checkyourself, claims, confine, diagrams, downloads,
-               exercises, figures, hidden, inline, listings, plots, publish, records, reveal,
+               exercises, figures, hidden, inline, listings, outtables, plots, publish, records,
+               reveal,
                selection, site, structure, terms, theme)
 
 
@@ -67,6 +68,7 @@ def setup(app):
     app.connect("env-check-consistency", checkyourself.check_tests)
     app.add_post_transform(checkyourself.AnswersAtChapterEnd)
     app.add_post_transform(checkyourself.NumberedQuestions)
+    app.add_post_transform(outtables.OutputTables)
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
     app.add_transform(claims.CheckMarkers)
