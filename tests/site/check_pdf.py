@@ -24,6 +24,7 @@ go to <out> (default: a temporary folder, removed).
 """
 import argparse
 import glob
+import html
 import os
 import re
 import shutil
@@ -66,6 +67,16 @@ def glossary_problems(flat: str, terms: list) -> list:
             return [f"the PDF's glossary lacks the term \"{term}\" (of {len(terms)} in the site's)"]
         at = found + len(plain(term))
     return []
+
+
+def bookmarks(pdf: str) -> list:
+    """The titles of the PDF's outline (its bookmarks), read with poppler's
+    pdftohtml (-xml writes the outline as <item> elements)."""
+    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", pdf], capture_output=True,
+                         text=True, errors="replace").stdout
+    outline = xml[xml.find("<outline>"):] if "<outline>" in xml else ""
+    return [html.unescape(re.sub(r"<[^>]+>", "", t)).strip()
+            for t in re.findall(r"<item[^>]*>(.*?)</item>", outline, re.S)]
 
 
 def plain(text: str) -> str:
@@ -124,6 +135,8 @@ def main() -> int:
     ap.add_argument("--out")
     ap.add_argument("--glossary-of")
     ap.add_argument("--tagged", action="store_true")
+    ap.add_argument("--bookmark", action="append", default=[],
+                    help="a title the PDF's bookmarks must hold (with --titles-from: every chapter's too)")
     a = ap.parse_args()
     if a.titles_from:
         sources = sorted(glob.glob(os.path.join(a.titles_from, "*.md")))
@@ -132,8 +145,10 @@ def main() -> int:
                 first = f.readline()
             if first.startswith("# "):
                 a.expect_text.append(re.sub(r"[`*_]", "", first[2:]).strip())
+                if a.bookmark and re.match(r"ch\d", os.path.basename(path)):
+                    a.bookmark.append(a.expect_text[-1])  # (a chapter's; the front page's is the cover)
         a.min_pages = max(a.min_pages, len(sources) + 1)
-    for tool in ("pdfinfo", "pdftoppm", "pdftotext"):
+    for tool in ("pdfinfo", "pdftoppm", "pdftotext", "pdftohtml"):
         if not shutil.which(tool):
             print(f"check_pdf: needs {tool} (Debian: poppler-utils)", file=sys.stderr)
             return 1
@@ -148,6 +163,11 @@ def main() -> int:
         if not re.search(r"^Tagged:\s+yes", info, re.M):
             problems.append("the PDF is not tagged (pdfinfo: "
                             f"{(re.findall(r'^Tagged:.*', info, re.M) or ['no Tagged line'])[0].strip()})")
+    if a.bookmark:
+        have = {plain(t) for t in bookmarks(a.pdf)}
+        for want in a.bookmark:
+            if plain(want) not in have:
+                problems.append(f"the PDF's bookmarks do not hold \"{want}\"")
     if pages < a.min_pages:
         problems.append(f"the PDF has {pages} pages, fewer than the {a.min_pages} its contents need")
     if a.log:
