@@ -21,7 +21,7 @@
 #                                       device code: cmake/BookExercises.cmake)
 #   tests/<key>/exercises/<ex>/bridge.cpp (.cu)  the grader's bridge: how the judge (the
 #                                       test sets) calls EXERCISE_FUNCTIONS in the worker
-#                                       (tests/exercises/grade_bridge.hpp)
+#                                       (tools/grader/judge/grade_bridge.hpp)
 #   tests/<key>/exercises/<ex>/<name>.hpp (.cuh, .h)  test code the sets share (the
 #                                       reference, the checks): shipped to students
 #                                       with the visible tests, so never named hidden*
@@ -37,7 +37,7 @@
 #   EXERCISE_FUNCTIONS      the functions of the contract's header that the grader's
 #                           worker exposes to the tests (the bridge's names); with it,
 #                           tools/grade runs the tests in a process of their own that
-#                           never loads the student's code (tests/exercises/grade_bridge.hpp)
+#                           never loads the student's code (tools/grader/judge/grade_bridge.hpp)
 #
 # A drift between the two sides stops the build, naming the file: a solution file
 # the contract does not name, a contract file copied into solutions/, a solution
@@ -316,7 +316,7 @@ function(book_exercise_read root key ex prefix)
   endforeach()
   if(EXERCISE_FUNCTIONS AND NOT bridge AND NOT "hidden" IN_LIST BOOK_EXERCISE_OPTIONAL_SETS)
     _bx_error("${tests_dir}" "no bridge.cpp (or .cu): ${contract} names EXERCISE_FUNCTIONS, which "
-              "the bridge exposes to the tests (tests/exercises/grade_bridge.hpp)")
+              "the bridge exposes to the tests (tools/grader/judge/grade_bridge.hpp)")
   elseif(bridge AND NOT EXERCISE_FUNCTIONS)
     _bx_error("${bridge}" "a bridge, but ${contract} names no EXERCISE_FUNCTIONS for it to expose")
   endif()

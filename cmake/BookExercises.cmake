@@ -34,7 +34,7 @@
 #                                Catch2 mains, the libraries, the GPU probe; and
 #   ${CMAKE_BINARY_DIR}/exercises/kit.json, which tells tools/grade where they
 #                                are and how to compile and link a student's files.
-# The grader's own tests are in tests/exercises/tests.cmake.
+# The grader's own tests are in tools/grader/tests/tests.cmake.
 include(BookExerciseContract)
 
 set(BOOK_EXERCISE_CXX_OPTIONS -O1 CACHE STRING
@@ -203,31 +203,31 @@ endfunction()
 
 # ---- the mains and the probe --------------------------------------------------
 # The CPU main is the book's (book_catch_main, tests/CMakeLists.txt).
-# An exercise with a bridge (EXERCISE_FUNCTIONS, tests/exercises/grade_bridge.hpp)
+# An exercise with a bridge (EXERCISE_FUNCTIONS, tools/grader/judge/grade_bridge.hpp)
 # is judged in two processes: the judge (its test set, the bridge's judge side and
 # book_exercise_judge_main: trusted, compiled once into the kit) and the worker
 # (the student's code, the bridge's worker side and book_exercise_worker_main).
 add_library(book_exercise_grade_bridge INTERFACE)
-target_include_directories(book_exercise_grade_bridge INTERFACE "${_bx_root}/tests/exercises")
+target_include_directories(book_exercise_grade_bridge INTERFACE "${_bx_root}/tools/grader/judge")
 target_link_libraries(book_exercise_grade_bridge INTERFACE book_json)
 # Its archive carries Catch2's implementation, compiled once (book_catch_session,
 # tests/CMakeLists.txt), as book_catch_main's does.
-add_library(book_exercise_judge_main STATIC EXCLUDE_FROM_ALL "${_bx_root}/tests/exercises/judge_main.cpp"
+add_library(book_exercise_judge_main STATIC EXCLUDE_FROM_ALL "${_bx_root}/tools/grader/judge/judge_main.cpp"
                                             $<TARGET_OBJECTS:book_catch_session>)
 target_include_directories(book_exercise_judge_main PRIVATE "${_bx_root}/tests/support/include")
 target_link_libraries(book_exercise_judge_main PUBLIC book_catch2 book_exercise_grade_bridge)
 add_library(book_exercise_worker_main STATIC EXCLUDE_FROM_ALL
-            "${_bx_root}/tests/exercises/worker_main.cpp")
+            "${_bx_root}/tools/grader/judge/worker_main.cpp")
 target_link_libraries(book_exercise_worker_main PUBLIC book_exercise_grade_bridge)
 # The GPU main links a GPU exercise's code with a set in one process: the kit
 # needs it only for a GPU exercise without a bridge (none now); the programs that
-# use it are built on demand (tests/exercises/gpu_check.sh).
+# use it are built on demand (tools/grader/tests/gpu_check.sh).
 if(BOOK_HAVE_CUDA)
   add_library(book_exercise_gpu_main STATIC EXCLUDE_FROM_ALL
-              "${_bx_root}/tests/exercises/catch_gpu_main.cpp")
+              "${_bx_root}/tools/grader/judge/catch_gpu_main.cpp")
   target_include_directories(book_exercise_gpu_main PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
   target_link_libraries(book_exercise_gpu_main PUBLIC book_catch2 book_cuda)
-  add_executable(book_exercise_gpu_probe EXCLUDE_FROM_ALL "${_bx_root}/tests/exercises/gpu_probe.cu")
+  add_executable(book_exercise_gpu_probe EXCLUDE_FROM_ALL "${_bx_root}/tools/grader/judge/gpu_probe.cu")
   set_target_properties(book_exercise_gpu_probe PROPERTIES
                         RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")
 endif()
@@ -738,4 +738,4 @@ ${_bx_libraries}
 }
 ")
 
-include("${_bx_root}/tests/exercises/tests.cmake" OPTIONAL)
+include("${_bx_root}/tools/grader/tests/tests.cmake" OPTIONAL)

@@ -31,9 +31,9 @@ def files(root):
                 dirs[:] = sorted(d for d in dirs if d not in ("__pycache__",))
                 names += [os.path.relpath(os.path.join(dirpath, f), root) for f in sorted(fnames)]
     # Fixtures are inputs shaped on purpose (a listing marker on a given line, a
-    # hostile student's submission in tests/exercises/cases/): left as they are.
+    # hostile student's submission in tools/grader/tests/cases/): left as they are.
     return sorted(n for n in names if n.endswith(SUFFIXES) and "/fixtures/" not in n
-                  and not n.startswith("tests/exercises/cases/")
+                  and not n.startswith("tools/grader/tests/cases/")
                   and os.path.isfile(os.path.join(root, n)))
 
 

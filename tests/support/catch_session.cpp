@@ -1,6 +1,6 @@
 // Catch2's implementation (its session, reporters and command line), compiled
 // once for every test program of the book, and the entry points the mains
-// call (catch_main.cpp, catch_gpu_main.cpp, tests/exercises/judge_main.cpp:
+// call (catch_main.cpp, catch_gpu_main.cpp, tools/grader/judge/judge_main.cpp:
 // without Catch2's header). Listings (--list-tags, --list-tests: how the build
 // reads the check-yourself tags) are not wrapped at 80 columns.
 #define CATCH_CONFIG_CONSOLE_WIDTH 300

@@ -116,7 +116,8 @@ class Bundle:
                              and "code=[sm_" in a) or "90"
         self.add_text("CMakeLists.txt", template.replace("@CUDA_ARCHITECTURES@", archs))
         self.add_text("tests/exercises/catch_main.cpp", CATCH_MAIN)
-        self.add_file("tests/exercises/catch_gpu_main.cpp", self.root / "tests" / "exercises" / "catch_gpu_main.cpp")
+        self.add_file("tests/exercises/catch_gpu_main.cpp",
+                      self.root / "tools" / "grader" / "judge" / "catch_gpu_main.cpp")
         self.add_text("cmake/libraries.cmake", self._libraries(libs_needed))
         self.add_text("README.md", self._readme(included))
         return included

@@ -110,7 +110,7 @@ def parse(argv):
     ap.add_argument("--keep", action="store_true", help="keep the grading folder (debugging)")
     ap.add_argument("--timings", metavar="FILE",
                     help="write where the time went (JSON: one span per step; "
-                         "tests/exercises/bench_grade.py sums them)")
+                         "tools/grader/tests/bench_grade.py sums them)")
     a = ap.parse_args(argv)
     if a.bundle and a.submission:
         ap.error("--bundle takes no submission")

@@ -4,7 +4,7 @@ Each span is one step (a phase and what it was about), with its start and end in
 seconds since tools/grade started, and the thread that ran it (the sets of a
 submission may run side by side). A sandboxed step also records how much of it the
 program itself ran (the rest is starting bubblewrap and the supervisor, and
-collecting them). tests/exercises/bench_grade.py sums the spans per phase.
+collecting them). tools/grader/tests/bench_grade.py sums the spans per phase.
 """
 import json
 import threading

@@ -1,4 +1,4 @@
-// Exercise 1.1's bridge (tests/exercises/grade_bridge.hpp): the functions of
+// Exercise 1.1's bridge (tools/grader/judge/grade_bridge.hpp): the functions of
 // warp_map.hpp, called in the worker, from the judge.
 #include "grade_bridge.hpp"
 #include "warp_map.hpp"

@@ -1,4 +1,4 @@
-// Exercise 1.2's bridge (tests/exercises/grade_bridge.hpp): the functions of
+// Exercise 1.2's bridge (tools/grader/judge/grade_bridge.hpp): the functions of
 // simt_efficiency.hpp, called in the worker, from the judge. The predicate of
 // reorder_for_uniform_warps travels as its value on each item (the judge
 // evaluates it); in the worker it answers for those values only.

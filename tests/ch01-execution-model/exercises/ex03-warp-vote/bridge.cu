@@ -1,4 +1,4 @@
-// Exercise 1.3's bridge (tests/exercises/grade_bridge.hpp): count_on_gpu, called
+// Exercise 1.3's bridge (tools/grader/judge/grade_bridge.hpp): count_on_gpu, called
 // in the worker (which owns the GPU), from the judge (which needs none).
 #include "book/device.hpp"
 #include "grade_bridge.hpp"

@@ -1,6 +1,6 @@
 // Exercise 1.3, the warp vote (exercises/ch01-execution-model/ex03-warp-vote):
 // count_on_gpu against a CPU reference on random data. A GPU test: its main
-// (tests/exercises/catch_gpu_main.cpp) exits 77, "skipped", where no GPU is.
+// (the book's GPU Catch2 main, catch_gpu_main.cpp) exits 77, "skipped", where no GPU is.
 // The visible test set: shipped to students. The same tests are built against the
 // starter (they must fail) and the solution (they must pass).
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Exercise 2.1's bridge (tests/exercises/grade_bridge.hpp): stencil_on_gpu, and
+// Exercise 2.1's bridge (tools/grader/judge/grade_bridge.hpp): stencil_on_gpu, and
 // the launch of stencil_clamped between guard zones that run_guarded makes
 // (stencil_check.cuh), called in the worker (which owns the GPU) from the judge
 // (which needs none). The judge counts the changed guard words itself, from the

@@ -1,6 +1,6 @@
 // Exercise 2.1, the stencil at the ends of the array
 // (exercises/ch02-shared-memory/ex01-stencil-bounds): stencil_clamped against a
-// CPU reference. A GPU test: its main (tests/exercises/catch_gpu_main.cpp) exits
+// CPU reference. A GPU test: its main (the book's GPU Catch2 main, catch_gpu_main.cpp) exits
 // 77, "skipped", where no GPU is.
 // The visible test set: shipped to students. The same tests are built against the
 // starter (they must fail) and the solution (they must pass).

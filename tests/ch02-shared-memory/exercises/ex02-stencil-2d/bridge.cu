@@ -1,4 +1,4 @@
-// Exercise 2.2's bridge (tests/exercises/grade_bridge.hpp): stencil5_on_gpu, the
+// Exercise 2.2's bridge (tools/grader/judge/grade_bridge.hpp): stencil5_on_gpu, the
 // launch of stencil5_tiled between guard zones that run_guarded makes, and the
 // kernel's shared memory as the CUDA runtime reports it (stencil_check.cuh),
 // called in the worker (which owns the GPU) from the judge (which needs none).

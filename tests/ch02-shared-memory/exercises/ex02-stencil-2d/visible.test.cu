@@ -1,6 +1,6 @@
 // Exercise 2.2, the 5-point stencil with a tile and halo
 // (exercises/ch02-shared-memory/ex02-stencil-2d): stencil5_tiled against a CPU
-// reference. A GPU test: its main (tests/exercises/catch_gpu_main.cpp) exits
+// reference. A GPU test: its main (the book's GPU Catch2 main, catch_gpu_main.cpp) exits
 // 77, "skipped", where no GPU is.
 // The visible test set: shipped to students. The same tests are built against the
 // starter (they must fail) and the solution (they must pass).

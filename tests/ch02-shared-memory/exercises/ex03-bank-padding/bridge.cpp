@@ -1,4 +1,4 @@
-// Exercise 2.3's bridge (tests/exercises/grade_bridge.hpp): the functions of
+// Exercise 2.3's bridge (tools/grader/judge/grade_bridge.hpp): the functions of
 // banks.hpp, called in the worker, from the judge.
 #include "banks.hpp"
 #include "grade_bridge.hpp"

@@ -1,4 +1,4 @@
-// Exercise 2.4's bridge (tests/exercises/grade_bridge.hpp): two_steps_on_gpu, and
+// Exercise 2.4's bridge (tools/grader/judge/grade_bridge.hpp): two_steps_on_gpu, and
 // the launch of two_steps between guard zones that run_guarded makes
 // (two_steps_check.cuh), called in the worker (which owns the GPU) from the judge
 // (which needs none). The judge counts the changed guard words itself, from the

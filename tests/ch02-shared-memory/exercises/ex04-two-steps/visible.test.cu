@@ -1,7 +1,7 @@
 // Exercise 2.4, two steps per trip to memory
 // (exercises/ch02-shared-memory/ex04-two-steps): two_steps against two
 // applications of a CPU reference. A GPU test: its main
-// (tests/exercises/catch_gpu_main.cpp) exits 77, "skipped", where no GPU is.
+// (the book's GPU Catch2 main, catch_gpu_main.cpp) exits 77, "skipped", where no GPU is.
 // The visible test set: shipped to students. The same tests are built against the
 // starter (they must fail) and the solution (they must pass).
 // The inputs, the reference, the comparison and the guarded launch are in

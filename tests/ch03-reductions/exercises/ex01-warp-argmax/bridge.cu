@@ -1,4 +1,4 @@
-// Exercise 3.1's bridge (tests/exercises/grade_bridge.hpp): arg_max_on_gpu,
+// Exercise 3.1's bridge (tools/grader/judge/grade_bridge.hpp): arg_max_on_gpu,
 // called in the worker (which owns the GPU), from the judge (which needs none).
 #include "book/device.hpp"
 #include "grade_bridge.hpp"

@@ -1,6 +1,6 @@
 // Exercise 3.1, the largest value in a warp and where it is
 // (exercises/ch03-reductions/ex01-warp-argmax): arg_max_on_gpu against a CPU
-// reference. A GPU test: its main (tests/exercises/catch_gpu_main.cpp) exits
+// reference. A GPU test: its main (the book's GPU Catch2 main, catch_gpu_main.cpp) exits
 // 77, "skipped", where no GPU is. The visible test set: shipped to students. The
 // same tests are built against the starter (they must fail) and the solution
 // (they must pass).

@@ -1,4 +1,4 @@
-// Exercise 3.2's bridge (tests/exercises/grade_bridge.hpp): sums_on_gpu and
+// Exercise 3.2's bridge (tools/grader/judge/grade_bridge.hpp): sums_on_gpu and
 // two_sums_on_gpu, called in the worker (which owns the GPU), from the judge
 // (which needs none).
 #include "block_sum_all.cuh"

@@ -1,6 +1,6 @@
 // Exercise 3.2, a block sum in every thread (exercises/ch03-reductions/
 // ex02-butterfly-block-sum): sums_on_gpu and two_sums_on_gpu against a CPU
-// reference. A GPU test: its main (tests/exercises/catch_gpu_main.cpp) exits
+// reference. A GPU test: its main (the book's GPU Catch2 main, catch_gpu_main.cpp) exits
 // 77, "skipped", where no GPU is. The visible test set: shipped to students.
 // The same tests are built against the starter (they must fail) and the
 // solution (they must pass).

@@ -1,4 +1,4 @@
-// Exercise 3.3's bridge (tests/exercises/grade_bridge.hpp): the class
+// Exercise 3.3's bridge (tools/grader/judge/grade_bridge.hpp): the class
 // one_pass_max, whose objects live in the worker (which owns the GPU) and are
 // used from the judge (which needs none). The judge's one_pass_max holds no GPU
 // memory (its buffers stay empty): constructing one asks the worker to construct

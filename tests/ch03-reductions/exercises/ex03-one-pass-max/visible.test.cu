@@ -1,6 +1,6 @@
 // Exercise 3.3, the maximum in one launch (exercises/ch03-reductions/ex03-one-pass-max):
 // one_pass_max against the CPU's maximum. A GPU test: its main
-// (tests/exercises/catch_gpu_main.cpp) exits 77, "skipped", where no GPU is.
+// (the book's GPU Catch2 main, catch_gpu_main.cpp) exits 77, "skipped", where no GPU is.
 // The visible test set: shipped to students. The same tests are built against
 // the starter (they must fail) and the solution (they must pass).
 #include <catch2/catch.hpp>

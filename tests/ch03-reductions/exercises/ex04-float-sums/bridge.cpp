@@ -1,4 +1,4 @@
-// Exercise 3.4's bridge (tests/exercises/grade_bridge.hpp): the functions of
+// Exercise 3.4's bridge (tools/grader/judge/grade_bridge.hpp): the functions of
 // float_sums.hpp, called in the worker, from the judge. An array travels as its
 // n values (packed); the worker hands the student's function a pointer to its
 // own copy.

@@ -1,6 +1,6 @@
 // Catch2's session, run over the command line: the entry points the book's
 // test mains need (tests/support/catch_main.cpp, catch_gpu_main.cpp, and the
-// exercises' judge, tests/exercises/judge_main.cpp). They are defined beside
+// exercises' judge, tools/grader/judge/judge_main.cpp). They are defined beside
 // Catch2's implementation (tests/support/catch_session.cpp), compiled once for
 // every test program, so a main does not include Catch2.
 #pragma once

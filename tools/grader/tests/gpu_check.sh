@@ -4,7 +4,7 @@
 # pass), the starters (they must fail) and solutions with one fault each (they
 # must fail). Not a CTest test: it configures its own build.
 #
-#   bash tests/exercises/gpu_check.sh [--all]
+#   bash tools/grader/tests/gpu_check.sh [--all]
 #
 # Needs cmake, ninja, nvcc and python3 on PATH, a CUDA GPU, and the header
 # libraries from Debian or carried in .carry/ (tools/book carry). Steps:
@@ -18,8 +18,8 @@
 #      be skipped;
 #   4. the programs that link a GPU exercise's solution with a set directly
 #      (build/gpu/exercises/<key>.<ex>.<set>) pass;
-#   5. tools/grade, through tests/exercises/grade_case.py, on each case of
-#      tests/exercises/gpu_cases/: the solutions pass every set, the starters
+#   5. tools/grade, through tools/grader/tests/grade_case.py, on each case of
+#      tools/grader/tests/gpu_cases/: the solutions pass every set, the starters
 #      fail every set, and the solutions with one fault each (the wrong-*
 #      cases: ch02 ex01, ex02 and ex04, ch03 ex03) fail both their sets;
 #      --without-gpu refuse, so a GPU set that cannot run fails the case.
@@ -30,7 +30,7 @@
 #      not failed.
 # Prints one PASS or FAIL line per check and a summary; exits 1 on any FAIL.
 set -u
-cd "$(dirname "$0")/../.." || exit 2
+cd "$(dirname "$0")/../../.." || exit 2
 root=$PWD
 build=$root/build/gpu
 log=$build/gpu-check
@@ -147,10 +147,10 @@ for s in "${gpu_sets[@]}"; do
 done
 
 # 5. tools/grade on the GPU cases.
-for case in tests/exercises/gpu_cases/*/; do
+for case in tools/grader/tests/gpu_cases/*/; do
     name=$(basename "$case")
     t0=$SECONDS
-    python3 tests/exercises/grade_case.py --grade tools/grade --kit "$build" \
+    python3 tools/grader/tests/grade_case.py --grade tools/grade --kit "$build" \
         --work "$build/exercise-scratch/gpu-check/$name" "$case" >"$log/grade.$name.log" 2>&1
     rc=$?
     if [ $rc -eq 0 ]; then

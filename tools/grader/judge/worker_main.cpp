@@ -1,4 +1,4 @@
-// The worker's driver (tests/exercises/grade_bridge.hpp says what a worker is):
+// The worker's driver (tools/grader/judge/grade_bridge.hpp says what a worker is):
 // the student's code and this, nothing else. It reads requests on one file
 // descriptor, calls the student's function each names, and writes the answer or
 // the exception on another; it ends when the judge closes its end.

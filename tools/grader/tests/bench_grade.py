@@ -27,7 +27,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TARGET_ONE = 10.0     # seconds, one CPU-only submission, 2 cores
 TARGET_BATCH = 120.0  # seconds, a batch of 8
 

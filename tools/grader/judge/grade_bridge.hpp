@@ -26,7 +26,7 @@
 /// A worker that dies, answers out of turn or with a value of the wrong type
 /// breaks the link: the call throws book::grade::worker_lost (no std::exception,
 /// so no CHECK_THROWS_AS of the tests takes it), and the judge's main fails the
-/// whole set whatever its assertions said (tests/exercises/judge_main.cpp).
+/// whole set whatever its assertions said (tools/grader/judge/judge_main.cpp).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// The judge's Catch2 main (tests/exercises/grade_bridge.hpp says what the judge
+// The judge's Catch2 main (tools/grader/judge/grade_bridge.hpp says what the judge
 // and the worker are). The test set's checks run here, in a process that never
 // loads the student's code; every call of a student's function goes to the
 // worker.
