@@ -76,6 +76,8 @@ set(_spec "{\n  \"version\": {\"major\": 1, \"minor\": 0},\n  \"local\": [{\n   
 set(_sep "")
 if(BOOK_GPU_COUNT GREATER 0)
   math(EXPR _last_gpu "${BOOK_GPU_COUNT} - 1")
+  # cmake-lint: disable=E1120
+  # (cmake-lint reads foreach(... RANGE <start> <stop>) as missing an argument.)
   foreach(i RANGE 0 ${_last_gpu})
     string(APPEND _spec "${_sep}{\"id\": \"${i}\", \"slots\": 4}")
     set(_sep ", ")

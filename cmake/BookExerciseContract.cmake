@@ -117,40 +117,16 @@ function(_bx_host_only file)
   endif()
 endfunction()
 
-# book_exercise_read(<source root> <key> <ex> <prefix>)
-# Reads and checks exercises/<key>/<ex> and tests/<key>/exercises/<ex> under the
-# source root, and sets in the caller's scope:
-#   <prefix>_DIR, <prefix>_TESTS_DIR    the two folders
-#   <prefix>_TITLE                      README.md's first line, without "# "
-#   <prefix>_STUDENT_FILES              names, as listed
-#   <prefix>_SOURCES                    the student files that are compiled (.cpp, .cu, ...)
-#   <prefix>_CONTRACT_FILES             names of the contract's files (headers)
-#   <prefix>_LIBS, <prefix>_TIMEOUT, <prefix>_GPU (ON/OFF)
-#   <prefix>_FUNCTIONS, <prefix>_BRIDGE  the worker's functions and the bridge (absolute;
-#                                       empty where the exercise has none)
-#   <prefix>_SETS                       visible [hidden]
-#   <prefix>_POINTS                     their total
-#   <prefix>_<set>_POINTS, <prefix>_<set>_TEST (absolute), <prefix>_<set>_NAMES
-#   <prefix>_TEST_SUPPORT               names of the headers the test sets share
-function(book_exercise_read root key ex prefix)
-  set(dir "${root}/exercises/${key}/${ex}")
-  set(tests_dir "${root}/tests/${key}/exercises/${ex}")
-  set(contract "${dir}/exercise.cmake")
-  if(NOT EXISTS "${contract}")
-    _bx_error("${dir}" "no exercise.cmake: every exercise states its contract there")
-  endif()
-  set(readme "${dir}/README.md")
-  if(NOT EXISTS "${readme}")
-    _bx_error("${dir}" "no README.md")
-  endif()
-  file(STRINGS "${readme}" first LIMIT_COUNT 1)
-  if(NOT first MATCHES "^# (.+)$")
-    _bx_error("${readme}:1" "the first line must be \"# <title>\"")
-  endif()
-  set(title "${CMAKE_MATCH_1}")
+# book_exercise_read's helpers, by concern. Each reads the contract's EXERCISE_*
+# variables from the caller's scope and sets what it finds there (PARENT_SCOPE).
 
-  # Read the contract in this function's scope; only EXERCISE_* variables it
-  # knows, so that a misspelt one is an error rather than a silent default.
+# _bx_read_contract(<exercise.cmake>): include the contract and set its
+# EXERCISE_* variables (STUDENT_FILES, POINTS, TIMEOUT: 60 by default, LIBS,
+# FUNCTIONS) in the caller's scope, unset where the contract sets none; any
+# other EXERCISE_* variable is an error.
+function(_bx_read_contract contract)
+  # Only EXERCISE_* variables it knows, so that a misspelt one is an error rather
+  # than a silent default.
   foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
     unset(EXERCISE_${v})
   endforeach()
@@ -170,8 +146,20 @@ function(book_exercise_read root key ex prefix)
   if(NOT EXERCISE_TIMEOUT MATCHES "^[1-9][0-9]*$" OR EXERCISE_TIMEOUT GREATER 600)
     _bx_error("${contract}" "EXERCISE_TIMEOUT must be a whole number of seconds, 1 to 600")
   endif()
+  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
+    if(DEFINED EXERCISE_${v})
+      set(EXERCISE_${v} "${EXERCISE_${v}}" PARENT_SCOPE)
+    else()
+      unset(EXERCISE_${v} PARENT_SCOPE)
+    endif()
+  endforeach()
+endfunction()
 
-  # The student's files: plain names, present in the starter.
+# _bx_student_files(<sources var> <contract files var> <dir> <contract>): the
+# student's files (plain names, sources only, present in the starter; their
+# list made unique in the caller's EXERCISE_STUDENT_FILES) and the contract's
+# headers (every other file of the starter but README.md and exercise.cmake).
+function(_bx_student_files sources_out contract_files_out dir contract)
   if(NOT EXERCISE_STUDENT_FILES)
     _bx_error("${contract}" "EXERCISE_STUDENT_FILES is empty: name the files the student edits")
   endif()
@@ -211,8 +199,15 @@ function(book_exercise_read root key ex prefix)
                 "EXERCISE_STUDENT_FILES or remove it")
     endif()
   endforeach()
+  set(EXERCISE_STUDENT_FILES "${EXERCISE_STUDENT_FILES}" PARENT_SCOPE)
+  set(${sources_out} "${sources}" PARENT_SCOPE)
+  set(${contract_files_out} "${contract_files}" PARENT_SCOPE)
+endfunction()
 
-  # Points per test set, and one test file per set.
+# _bx_points(<sets var> <total var> <contract>): EXERCISE_POINTS read as pairs
+# of test set and points: the sets in order, their total, and points_<set> for
+# each in the caller's scope.
+function(_bx_points sets_out total_out contract)
   list(LENGTH EXERCISE_POINTS n)
   math(EXPR odd "${n} % 2")
   if(n EQUAL 0 OR odd)
@@ -243,6 +238,19 @@ function(book_exercise_read root key ex prefix)
   if(NOT "visible" IN_LIST sets)
     _bx_error("${contract}" "EXERCISE_POINTS has no 'visible' test set")
   endif()
+  foreach(s IN LISTS sets)
+    set(points_${s} "${points_${s}}" PARENT_SCOPE)
+  endforeach()
+  set(${sets_out} "${sets}" PARENT_SCOPE)
+  set(${total_out} "${total}" PARENT_SCOPE)
+endfunction()
+
+# _bx_test_sets(<sets var> <support var> <bridge var> <kinds var> <tests dir>
+#               <contract> <sets>): one test file per set in the tests folder
+# (test_<set> in the caller's scope), the headers the sets share, the bridge
+# (absolute, or empty) and the kinds of the test files (cpp, cu); a set of
+# BOOK_EXERCISE_OPTIONAL_SETS without its file is dropped from <sets>.
+function(_bx_test_sets sets_out support_out bridge_out kinds_out tests_dir contract sets)
   if(NOT IS_DIRECTORY "${tests_dir}")
     _bx_error("${tests_dir}" "missing: the exercise's tests, one <set>.test.cpp (or .test.cu) "
               "per test set")
@@ -296,6 +304,20 @@ function(book_exercise_read root key ex prefix)
     _bx_error("${tests_dir}" "mixes .test.cpp and .test.cu: an exercise's test sets are all CPU "
               "tests or all GPU tests")
   endif()
+  foreach(s IN LISTS sets)
+    set(test_${s} "${test_${s}}" PARENT_SCOPE)
+  endforeach()
+  set(${sets_out} "${sets}" PARENT_SCOPE)
+  set(${support_out} "${support}" PARENT_SCOPE)
+  set(${bridge_out} "${bridge}" PARENT_SCOPE)
+  set(${kinds_out} "${kinds}" PARENT_SCOPE)
+endfunction()
+
+# _bx_gpu_and_bridge(<gpu var> <tests dir> <contract> <sets> <kinds> <bridge>
+#                    <support>): one kind of test file, all CPU or all GPU (ON:
+#                    .test.cu, whose test code is host code); EXERCISE_FUNCTIONS
+# are function names, and a bridge is there exactly when they are.
+function(_bx_gpu_and_bridge gpu_out tests_dir contract sets kinds bridge support)
   set(gpu OFF)
   if(kinds STREQUAL "cu")
     set(gpu ON)
@@ -320,6 +342,46 @@ function(book_exercise_read root key ex prefix)
   elseif(bridge AND NOT EXERCISE_FUNCTIONS)
     _bx_error("${bridge}" "a bridge, but ${contract} names no EXERCISE_FUNCTIONS for it to expose")
   endif()
+  set(${gpu_out} "${gpu}" PARENT_SCOPE)
+endfunction()
+
+# book_exercise_read(<source root> <key> <ex> <prefix>)
+# Reads and checks exercises/<key>/<ex> and tests/<key>/exercises/<ex> under the
+# source root, and sets in the caller's scope:
+#   <prefix>_DIR, <prefix>_TESTS_DIR    the two folders
+#   <prefix>_TITLE                      README.md's first line, without "# "
+#   <prefix>_STUDENT_FILES              names, as listed
+#   <prefix>_SOURCES                    the student files that are compiled (.cpp, .cu, ...)
+#   <prefix>_CONTRACT_FILES             names of the contract's files (headers)
+#   <prefix>_LIBS, <prefix>_TIMEOUT, <prefix>_GPU (ON/OFF)
+#   <prefix>_FUNCTIONS, <prefix>_BRIDGE  the worker's functions and the bridge (absolute;
+#                                       empty where the exercise has none)
+#   <prefix>_SETS                       visible [hidden]
+#   <prefix>_POINTS                     their total
+#   <prefix>_<set>_POINTS, <prefix>_<set>_TEST (absolute), <prefix>_<set>_NAMES
+#   <prefix>_TEST_SUPPORT               names of the headers the test sets share
+function(book_exercise_read root key ex prefix)
+  set(dir "${root}/exercises/${key}/${ex}")
+  set(tests_dir "${root}/tests/${key}/exercises/${ex}")
+  set(contract "${dir}/exercise.cmake")
+  if(NOT EXISTS "${contract}")
+    _bx_error("${dir}" "no exercise.cmake: every exercise states its contract there")
+  endif()
+  set(readme "${dir}/README.md")
+  if(NOT EXISTS "${readme}")
+    _bx_error("${dir}" "no README.md")
+  endif()
+  file(STRINGS "${readme}" first LIMIT_COUNT 1)
+  if(NOT first MATCHES "^# (.+)$")
+    _bx_error("${readme}:1" "the first line must be \"# <title>\"")
+  endif()
+  set(title "${CMAKE_MATCH_1}")
+
+  _bx_read_contract("${contract}")
+  _bx_student_files(sources contract_files "${dir}" "${contract}")
+  _bx_points(sets total "${contract}")
+  _bx_test_sets(sets support bridge kinds "${tests_dir}" "${contract}" "${sets}")
+  _bx_gpu_and_bridge(gpu "${tests_dir}" "${contract}" "${sets}" "${kinds}" "${bridge}" "${support}")
 
   set(${prefix}_DIR "${dir}" PARENT_SCOPE)
   set(${prefix}_TESTS_DIR "${tests_dir}" PARENT_SCOPE)

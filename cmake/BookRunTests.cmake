@@ -39,13 +39,13 @@ function(_book_run_tests name run tgt cuda live record recording timeout
     if(sanitize_args)
       foreach(tool memcheck racecheck synccheck initcheck)
         if(BOOK_HAVE_CUDA AND BOOK_SANITIZER)
-          set(env_args "")
+          set(sanitize_env "")
           foreach(x IN LISTS env)
-            list(APPEND env_args "--env=${x}")
+            list(APPEND sanitize_env "--env=${x}")
           endforeach()
           add_test(NAME "sanitize.${tname}.${tool}"
                    COMMAND bookrun sanitize --sanitizer "${BOOK_SANITIZER}" --tool ${tool}
-                           ${env_args} -- $<TARGET_FILE:${tgt}> ${sanitize_args})
+                           ${sanitize_env} -- $<TARGET_FILE:${tgt}> ${sanitize_args})
         else()
           add_test(NAME "sanitize.${tname}.${tool}"
                    COMMAND bookrun skip "no compute-sanitizer: ${name} was not sanitized")

@@ -61,6 +61,42 @@ function(book_run run)
   if(again)
     message(FATAL_ERROR "${where}: chapter ${key} already has a run ${run}")
   endif()
+  _book_run_defaults("${where}")
+  get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
+  get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
+  _book_run_check_gpu_options(sanitizer_id "${where}" "${id}" "${cuda}")
+  set(record "${BOOK_RECORDS_DIR}/${key}/${run}.json")
+  _book_run_inputs("${where}" "${name}" "${id}" "${cuda}" "${sanitizer_id}")
+  set(live OFF)
+  if(NOT cuda OR BOOK_GPU_LIVE)
+    set(live ON)
+  endif()
+  set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
+  set(timed OFF)
+  if(live)
+    _book_run_live_rule(timed "${where}" "${name}" "${record}" "${cuda}" "${tgt}")
+  else()
+    add_custom_command(
+      OUTPUT "${record}"
+      COMMAND bookrun import ${common} --gpu-model "${BOOK_GPU_MODEL}"
+              --recording "${recording}" --out "${record}" --depfile "${record}.d"
+      DEPENDS ${deps}
+      DEPFILE "${record}.d"
+      COMMENT "Using the recording of ${name} (${BOOK_GPU_MODEL})"
+      VERBATIM)
+  endif()
+  _book_run_register("${name}" "${record}" "${id}" "${cuda}" "${live}" "${timed}")
+  _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}"
+                  "${R_TIMEOUT}" "${common}" "${prov}" "${R_ARGS}" "${R_ENV}" "${R_SANITIZE_ARGS}")
+endfunction()
+
+# book_run's helpers, by concern. Each reads book_run's parsed arguments (R_*)
+# from the caller's scope; what one sets for book_run it sets there (PARENT_SCOPE).
+
+# The defaults and checks of the arguments every run has: R_TIMEOUT (120 s),
+# R_REPEATS (1, at most 99; never with SANITIZER), SASS_FUNCTION and NCU_KERNEL
+# added to their lists, ENV's NAME=VALUE.
+function(_book_run_defaults where)
   if(NOT R_TIMEOUT)
     set(R_TIMEOUT 120)
   endif()
@@ -82,8 +118,16 @@ function(book_run run)
       message(FATAL_ERROR "${where}: ENV takes NAME=VALUE, not '${kv}'")
     endif()
   endforeach()
-  get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
-  get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
+  set(R_TIMEOUT "${R_TIMEOUT}" PARENT_SCOPE)
+  set(R_REPEATS "${R_REPEATS}" PARENT_SCOPE)
+  set(R_SASS_FUNCTIONS "${R_SASS_FUNCTIONS}" PARENT_SCOPE)
+  set(R_NCU_KERNELS "${R_NCU_KERNELS}" PARENT_SCOPE)
+endfunction()
+
+# The checks of the CUDA programs' options (SASS_FUNCTIONS, NCU_*, SANITIZER*);
+# sets <out> to the runner's arguments that name the sanitizer (part of the
+# input hash), or to nothing.
+function(_book_run_check_gpu_options out where id cuda)
   if(NOT cuda AND (R_SASS_FUNCTIONS OR R_NCU_KERNELS OR R_SANITIZER OR R_SANITIZE_ARGS))
     message(FATAL_ERROR "${where}: SASS_FUNCTIONS, NCU_KERNELS, SANITIZER and SANITIZE_ARGS "
                         "are for CUDA programs; ${id} has no .cu source and links no book "
@@ -109,8 +153,15 @@ function(book_run run)
     endif()
     set(sanitizer_id --sanitizer-tool "${R_SANITIZER}" --sanitizer-expect "${R_SANITIZER_EXPECT}")
   endif()
+  set(${out} "${sanitizer_id}" PARENT_SCOPE)
+endfunction()
 
-  set(record "${BOOK_RECORDS_DIR}/${key}/${run}.json")
+# What the record's rule reads and says about itself; sets in book_run's scope:
+# common (the runner's arguments of the run and its input hash, CHECKS'
+# file made absolute), deps (the rule's file dependencies), prov (the
+# compilers, for the record's provenance) and tool_args (nvidia-smi,
+# compute-sanitizer).
+function(_book_run_inputs where name id cuda sanitizer_id)
   _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
   set(common --name "${name}" ${hash_args} ${sanitizer_id} --repeats ${R_REPEATS})
   set(deps bookrun "${BOOK_SCHEMA}")
@@ -138,77 +189,79 @@ function(book_run run)
                           "CUDA Toolkit found (${CMAKE_CUDA_COMPILER})")
     endif()
   endif()
+  set(R_CHECKS "${R_CHECKS}" PARENT_SCOPE)
+  set(common "${common}" PARENT_SCOPE)
+  set(deps "${deps}" PARENT_SCOPE)
+  set(prov "${prov}" PARENT_SCOPE)
+  set(tool_args "${tool_args}" PARENT_SCOPE)
+endfunction()
 
-  set(live OFF)
-  if(NOT cuda OR BOOK_GPU_LIVE)
-    set(live ON)
-  endif()
-  set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
-  if(live)
-    set(extra "")
-    foreach(v IN LISTS R_VARIES)
-      list(APPEND extra "--varies=${v}")
+# The rule of a run made here (a CPU run, or a GPU run where a GPU is): bookrun
+# runs the program; VARIES, SASS_FUNCTIONS, NCU_* become the runner's
+# arguments. Reads common, deps, prov and tool_args (_book_run_inputs); sets
+# <timed> to whether the run measures on the GPU.
+function(_book_run_live_rule timed_out where name record cuda tgt)
+  set(extra "")
+  foreach(v IN LISTS R_VARIES)
+    list(APPEND extra "--varies=${v}")
+  endforeach()
+  if(cuda AND R_SASS_FUNCTIONS)
+    if(NOT BOOK_CUOBJDUMP)
+      message(FATAL_ERROR "${where}: SASS_FUNCTIONS needs cuobjdump, not found beside nvcc")
+    endif()
+    list(APPEND extra --cuobjdump "${BOOK_CUOBJDUMP}")
+    foreach(f IN LISTS R_SASS_FUNCTIONS)
+      list(APPEND extra --sass-function "${f}")
     endforeach()
-    if(cuda AND R_SASS_FUNCTIONS)
-      if(NOT BOOK_CUOBJDUMP)
-        message(FATAL_ERROR "${where}: SASS_FUNCTIONS needs cuobjdump, not found beside nvcc")
-      endif()
-      list(APPEND extra --cuobjdump "${BOOK_CUOBJDUMP}")
-      foreach(f IN LISTS R_SASS_FUNCTIONS)
-        list(APPEND extra --sass-function "${f}")
-      endforeach()
-    endif()
-    if(cuda AND R_NCU_KERNELS)
-      if(NOT BOOK_NCU)
-        message(FATAL_ERROR "${where}: NCU_KERNELS needs Nsight Compute (ncu), not found")
-      endif()
-      list(JOIN R_NCU_METRICS "," metrics)
-      list(APPEND extra --ncu "${BOOK_NCU}" --ncu-metrics "${metrics}")
-      foreach(k IN LISTS R_NCU_KERNELS)
-        list(APPEND extra --ncu-kernel "${k}")
-      endforeach()
-      if(R_NCU_LABELS)
-        list(JOIN R_NCU_LABELS "," labels)
-        list(APPEND extra --ncu-labels "${labels}")
-      endif()
-      foreach(x IN LISTS R_NCU_ARGS)
-        list(APPEND extra "--ncu-arg=${x}")
-      endforeach()
-    endif()
-    # A GPU run that measures (REPEATS, or profiled by Nsight Compute) has the
-    # GPU and the host to itself (the pool book_gpu, of one); the others (checks
-    # of correctness, sanitizer reports, SASS) share it, four at a time, once
-    # the measuring runs are done. bookrun refuses a run that reports a time
-    # without declaring REPEATS.
-    set(timed OFF)
-    if(cuda AND (R_REPEATS GREATER 1 OR R_NCU_KERNELS))
-      set(timed ON)
-    endif()
-    set(pool "")
-    if(timed)
-      set(pool JOB_POOL book_gpu)
-    elseif(cuda)
-      set(pool JOB_POOL book_gpu_shared)
-    endif()
-    add_custom_command(
-      OUTPUT "${record}"
-      ${pool}
-      COMMAND bookrun run ${common} ${prov} ${tool_args} ${extra} --timeout ${R_TIMEOUT}
-              --out "${record}" --depfile "${record}.d" -- $<TARGET_FILE:${tgt}> ${R_ARGS}
-      DEPENDS ${tgt} ${deps}
-      DEPFILE "${record}.d"
-      COMMENT "Running ${name}"
-      VERBATIM)
-  else()
-    add_custom_command(
-      OUTPUT "${record}"
-      COMMAND bookrun import ${common} --gpu-model "${BOOK_GPU_MODEL}"
-              --recording "${recording}" --out "${record}" --depfile "${record}.d"
-      DEPENDS ${deps}
-      DEPFILE "${record}.d"
-      COMMENT "Using the recording of ${name} (${BOOK_GPU_MODEL})"
-      VERBATIM)
   endif()
+  if(cuda AND R_NCU_KERNELS)
+    if(NOT BOOK_NCU)
+      message(FATAL_ERROR "${where}: NCU_KERNELS needs Nsight Compute (ncu), not found")
+    endif()
+    list(JOIN R_NCU_METRICS "," metrics)
+    list(APPEND extra --ncu "${BOOK_NCU}" --ncu-metrics "${metrics}")
+    foreach(k IN LISTS R_NCU_KERNELS)
+      list(APPEND extra --ncu-kernel "${k}")
+    endforeach()
+    if(R_NCU_LABELS)
+      list(JOIN R_NCU_LABELS "," labels)
+      list(APPEND extra --ncu-labels "${labels}")
+    endif()
+    foreach(x IN LISTS R_NCU_ARGS)
+      list(APPEND extra "--ncu-arg=${x}")
+    endforeach()
+  endif()
+  # A GPU run that measures (REPEATS, or profiled by Nsight Compute) has the
+  # GPU and the host to itself (the pool book_gpu, of one); the others (checks
+  # of correctness, sanitizer reports, SASS) share it, four at a time, once
+  # the measuring runs are done. bookrun refuses a run that reports a time
+  # without declaring REPEATS.
+  set(timed OFF)
+  if(cuda AND (R_REPEATS GREATER 1 OR R_NCU_KERNELS))
+    set(timed ON)
+  endif()
+  set(pool "")
+  if(timed)
+    set(pool JOB_POOL book_gpu)
+  elseif(cuda)
+    set(pool JOB_POOL book_gpu_shared)
+  endif()
+  add_custom_command(
+    OUTPUT "${record}"
+    ${pool}
+    COMMAND bookrun run ${common} ${prov} ${tool_args} ${extra} --timeout ${R_TIMEOUT}
+            --out "${record}" --depfile "${record}.d" -- $<TARGET_FILE:${tgt}> ${R_ARGS}
+    DEPENDS ${tgt} ${deps}
+    DEPFILE "${record}.d"
+    COMMENT "Running ${name}"
+    VERBATIM)
+  set(${timed_out} "${timed}" PARENT_SCOPE)
+endfunction()
+
+# The run in the build's lists (BOOK_RUNS, BOOK_R_<name>_*, read by the manifest
+# and the tests), its target record.<key>.<run>, and its place in the order of
+# the GPU runs.
+function(_book_run_register name record id cuda live timed)
   set_property(GLOBAL APPEND PROPERTY BOOK_RUNS "${name}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_RECORD" "${record}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM" "${id}")
@@ -226,8 +279,6 @@ function(book_run run)
     # ... and the GPU runs that time nothing wait for those that do.
     set_property(GLOBAL APPEND PROPERTY BOOK_GPU_SHARED_TARGETS "record.${tname}")
   endif()
-  _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}"
-                  "${R_TIMEOUT}" "${common}" "${prov}" "${R_ARGS}" "${R_ENV}" "${R_SANITIZE_ARGS}")
 endfunction()
 
 # Every target that compiles something, in `dir` and below it.

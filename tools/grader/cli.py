@@ -33,6 +33,8 @@ Exit status: 0 when every submission was graded (whatever the scores), 1 when a
 batch holds one that could not be graded (the others are), 2 when grading could
 not start (bad arguments, no kit, no sandbox).
 """
+from __future__ import annotations
+
 import argparse
 import csv
 import io
@@ -44,9 +46,10 @@ import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NoReturn
 
 from . import reports, submission, timing
-from .grading import Grader, Options
+from .grading import GradeResult, Grader, Options
 from .kit import Kit, KitError
 from .timing import Timings
 from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
@@ -55,16 +58,16 @@ ROOT = Path(__file__).resolve().parents[2]
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 
 
-def fail(message):
+def fail(message: str) -> NoReturn:
     print(f"tools/grade: {message}", file=sys.stderr)
     sys.exit(2)
 
 
-def say(message):
+def say(message: str) -> None:
     print(f"tools/grade: {message}", file=sys.stderr, flush=True)
 
 
-def parse(argv):
+def parse(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]))
@@ -125,7 +128,7 @@ def parse(argv):
     return a
 
 
-def load_kit(a, built=True):
+def load_kit(a: argparse.Namespace, built: bool = True) -> Kit:
     """The kit of --kit (or build/grade-kit, configured when missing); with built,
     brought up to date (unless --no-kit-build) and checked complete."""
     if a.kit:
@@ -160,7 +163,7 @@ def load_kit(a, built=True):
     return kit
 
 
-def gpu_state(kit, grader, box):
+def gpu_state(kit: Kit, grader: Grader, box: Sandbox) -> tuple[bool, str]:
     """(can GPU tests run here, why not): asked of the book's own probe, never of a submission."""
     if not kit.cuda:
         return False, "no CUDA compiler (nvcc) where the kit was built"
@@ -196,11 +199,11 @@ def gpu_state(kit, grader, box):
     return False, f"the sandbox cannot reach the GPU ({why})"
 
 
-def safe_name(name):
+def safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "submission"
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     a = parse(sys.argv[1:] if argv is None else argv)
     if a.bundle:
         from . import bundle
@@ -272,7 +275,7 @@ def main(argv=None):
             timings.write(a.timings)
 
 
-def batch(a, grader):
+def batch(a: argparse.Namespace, grader: Grader) -> int:
     folder = Path(a.batch)
     if not folder.is_dir():
         fail(f"--batch {folder}: no such folder")
@@ -291,7 +294,7 @@ def batch(a, grader):
         used.add(name)
         todo.append((p, name))
 
-    def one(item):
+    def one(item: tuple[Path, str]) -> tuple[str, str, GradeResult | None, str]:
         p, name = item
         dest = out / name
         say(f"grading {p.name} -> {dest}")
@@ -316,7 +319,7 @@ def batch(a, grader):
     return 1 if errors else 0
 
 
-def summary(rows, out, grader):
+def summary(rows: list[tuple[str, str, GradeResult | None, str]], out: Path, grader: Grader) -> str:
     sets = [(e.id, s.name) for e in grader.exercises() for s in e.sets]
     records = []
     for name, source, result, error in rows:

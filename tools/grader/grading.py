@@ -28,6 +28,8 @@ own probe can use) is left out of the maximum score, with a note; it is never
 counted as passed or as zero. The student's program is never asked whether a
 GPU is there.
 """
+from __future__ import annotations
+
 import os
 import secrets
 import shutil
@@ -39,9 +41,13 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import catch_report, submission, timing
-from .sandbox import CANCEL_GRACE_S, GiB, MiB, Bind, Limits, SandboxError, finished, spawn
+from .sandbox import CANCEL_GRACE_S, GiB, MiB, Bind, Limits, Sandbox, SandboxError, finished, spawn
+
+if TYPE_CHECKING:
+    from .kit import Exercise, Kit
 
 OUTPUT_SHOWN = 20000  # characters of a program's or compiler's output kept in the results
 
@@ -91,15 +97,15 @@ class GradeResult:
     execution_time: float = 0.0
 
     @property
-    def score(self):
+    def score(self) -> int:
         return sum(s.score for e in self.exercises for s in e.sets)
 
     @property
-    def max_score(self):
+    def max_score(self) -> int:
         return sum(s.points for e in self.exercises for s in e.sets if s.status != "left out")
 
     @property
-    def left_out(self):
+    def left_out(self) -> int:
         return sum(s.points for e in self.exercises for s in e.sets if s.status == "left out")
 
 
@@ -116,7 +122,7 @@ class Options:
     jobs: int = 1              # steps (a compile, a link, a test set) run at a time
 
 
-def clip(text, limit=OUTPUT_SHOWN):
+def clip(text: str, limit: int = OUTPUT_SHOWN) -> str:
     text = catch_report.printable(text)
     return text if len(text) <= limit else text[:limit // 2] + "\n...\n" + text[-limit // 2:]
 
@@ -124,7 +130,8 @@ def clip(text, limit=OUTPUT_SHOWN):
 class Grader:
     """Grades submissions against one staged kit with one sandbox."""
 
-    def __init__(self, kit, sandbox, options, gpu_ok, gpu_note, timings=timing.NONE):
+    def __init__(self, kit: Kit, sandbox: Sandbox, options: Options, gpu_ok: bool, gpu_note: str,
+                 timings: timing.Timings = timing.NONE) -> None:
         self.kit = kit
         self.timings = timings         # tools/grade --timings
         self.box = sandbox
@@ -146,15 +153,15 @@ class Grader:
             self.staged = kit.stage(self.root / "kit")
         sandbox.hide += [repo, Path(kit.build_dir).resolve()]
 
-    def close(self):
+    def close(self) -> None:
         if not self.opt.keep:
             shutil.rmtree(self.root, ignore_errors=True)
 
-    def exercises(self):
+    def exercises(self) -> list[Exercise]:
         return [e for e in self.kit.exercises if not self.opt.only or e.id in self.opt.only]
 
     # -- one submission ------------------------------------------------------------
-    def grade(self, path):
+    def grade(self, path: str | Path) -> GradeResult:
         start = time.monotonic()
         exercises = self.exercises()
         with self.timings.span("read the submission", str(path)):
@@ -200,7 +207,7 @@ class Grader:
             res.notes.append("ignored (not part of the exercise): " + ", ".join(files.ignored[:20])
                              + (" ..." if len(files.ignored) > 20 else ""))
 
-        def every_set(status, note, output=""):
+        def every_set(status: str, note: str, output: str = "") -> None:
             for s in res.sets:
                 s.status, s.note, s.output = status, note, output
 
@@ -383,7 +390,7 @@ class Grader:
         cancel = threading.Event()
         box_result = []
 
-        def worker():
+        def worker() -> None:
             try:
                 box_result.append(self.box.run(["/work/worker", str(to_r), str(from_w)],
                                                [Bind(bin_ / "worker", "/work/worker")], limits,

@@ -25,6 +25,8 @@ sandbox's processes (the kernel exempts root from RLIMIT_NPROC).
 Where bwrap cannot run, probe() says why; the grader then refuses untrusted
 work unless told --trusted, and runs the same supervisor without bwrap.
 """
+from __future__ import annotations
+
 import json
 import os
 import random
@@ -36,8 +38,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import timing
 
@@ -161,7 +165,7 @@ _LIVE = set()
 _SPAWN = threading.Lock()
 
 
-def spawn(cmd, **kwargs):
+def spawn(cmd: Sequence[str], **kwargs: Any) -> subprocess.Popen:
     """subprocess.Popen, the child counted as running until finished(proc)."""
     with _SPAWN:
         proc = subprocess.Popen(cmd, **kwargs)
@@ -169,13 +173,13 @@ def spawn(cmd, **kwargs):
     return proc
 
 
-def finished(proc):
+def finished(proc: subprocess.Popen) -> None:
     """proc (from spawn) has ended and been waited for."""
     with _SPAWN:
         _LIVE.discard(proc.pid)
 
 
-def become_subreaper():
+def become_subreaper() -> None:
     """PR_SET_CHILD_SUBREAPER for tools/grade: descendants whose parents end become
     its children (Sandbox.reap ends them), never init's."""
     import ctypes
@@ -204,7 +208,7 @@ class Limits:
     keep_output: int = 64 * 1024   # of each stream, kept for the report
     report: int = 32 * MiB         # the largest report file taken
 
-    def prlimit_args(self):
+    def prlimit_args(self) -> list[str]:
         args = [PRLIMIT, f"--nproc={self.processes}", f"--cpu={self.cpu}",
                 f"--fsize={self.file_size}", f"--nofile={self.open_files}", "--core=0"]
         args.append(f"--data={self.data}" if self.data else f"--as={self.memory}")
@@ -228,10 +232,10 @@ class Result:
     cancelled: bool = False        # ended by the caller (cancel), not by itself
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return self.exit == 0 and not (self.timed_out or self.output_limit or self.supervisor_lost)
 
-    def how_it_ended(self, limits=None):
+    def how_it_ended(self, limits: Limits | None = None) -> str:
         """One line: how the program ended, for a person."""
         if self.timed_out:
             return f"timed out after {limits.wall:g} s" if limits else "timed out"
@@ -303,7 +307,7 @@ class Sandbox:
     """Where a submission's commands run. mode: 'bwrap' (as its own user id when
     the grader is root), or 'trusted' (no isolation: only for trusted code)."""
 
-    def __init__(self, mode, note=""):
+    def __init__(self, mode: str, note: str = "") -> None:
         self.mode = mode
         self.note = note
         self.hide = []  # host paths never to show (the repository, the kit, the results)
@@ -313,7 +317,7 @@ class Sandbox:
 
     # -- choosing how to sandbox ------------------------------------------------
     @staticmethod
-    def probe(trusted=False):
+    def probe(trusted: bool = False) -> tuple[Sandbox | None, str | None]:
         """A working sandbox, or (None, why not)."""
         if trusted:
             box = Sandbox("trusted", "--trusted: no sandbox; the submission runs as the grader")
@@ -347,7 +351,7 @@ class Sandbox:
             errors.append(f"a test run in it ended with {r.how_it_ended()}: {r.stderr.strip()}")
         return None, "bubblewrap cannot make a sandbox here: " + "; ".join(errors)
 
-    def fresh_uid(self):
+    def fresh_uid(self) -> int | None:
         """A user id no other grading step has (root only; None elsewhere): the
         grader gives each exercise of each submission its own, so that the process
         limit counts only its processes, and steps that run side by side (tools/grade
@@ -356,12 +360,12 @@ class Sandbox:
             return UID_BASE + random.SystemRandom().randrange(UID_SPAN)
         return None
 
-    def new_identity(self):
+    def new_identity(self) -> int | None:
         """A fresh user id (fresh_uid), the default of the runs that name none."""
         self.uid = self.fresh_uid()
         return self.uid
 
-    def give(self, path, uid=None):
+    def give(self, path: str | Path, uid: int | None = None) -> None:
         """Let the sandbox's user (uid, or the default) write to a folder (and read
         what is in it)."""
         uid = self.uid if uid is None else uid
@@ -372,8 +376,10 @@ class Sandbox:
                     os.chown(os.path.join(root, f), uid, uid, follow_symlinks=False)
 
     # -- running -------------------------------------------------------------------
-    def run(self, argv, binds, limits, cwd, env=None, report=None, gpu=False, pass_fds=(),
-            cancel=None, uid=None):
+    def run(self, argv: Sequence[str], binds: Sequence[Bind], limits: Limits, cwd: str,
+            env: dict[str, str] | None = None, report: str | None = None, gpu: bool = False,
+            pass_fds: Sequence[int] = (), cancel: threading.Event | None = None,
+            uid: int | None = None) -> Result:
         """Run argv (paths as seen inside) and return a Result. pass_fds: file
         descriptors the program inherits (the same numbers), closed here once it has
         started; cancel: a threading.Event that ends the whole sandbox when set; uid:
@@ -558,7 +564,7 @@ class Sandbox:
         return res
 
     @staticmethod
-    def reap():
+    def reap() -> None:
         """End every child of the grader left over from a run: tools/grade is a child
         subreaper (become_subreaper), so a descendant that escaped its run's
         supervisor (a double fork into a session of its own, under --trusted)

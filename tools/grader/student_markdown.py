@@ -40,7 +40,7 @@ def plain_markdown(text: str, where: str) -> str:
             raise StudentMarkdownError(f"{where}:{n}: a MyST directive ({{{d.group(2)}}}) in a file "
                                        "students read as plain Markdown")
 
-        def role(m, n=n):
+        def role(m: re.Match[str], n: int = n) -> str:
             name, body = m.group(1), m.group(2)
             if name == "sup":
                 return _script(body, SUP, "sup")

@@ -10,12 +10,15 @@ not files, sizes are capped before anything is decompressed further).
 The submission's root is the folder that holds the chapter folders (<key>/); a
 folder or archive that holds only one folder (alice/ or exercises/) is entered.
 """
+from __future__ import annotations
+
 import os
 import stat
 import tarfile
 import zipfile
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path, PurePosixPath
 
 MAX_FILE = 1 << 20          # bytes of one student file
 MAX_ENTRIES = 20000         # entries of an archive or folder walk
@@ -23,7 +26,7 @@ MAX_UNPACKED = 512 << 20    # bytes an archive's members may add up to
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
 
-def shown(name):
+def shown(name: object) -> str:
     """A file name as the report shows it: printable, every odd character escaped."""
     out = []
     for ch in str(name):
@@ -48,11 +51,11 @@ class Submission:
     error: str = ""                                # why it could not be read at all
 
 
-def is_archive(path):
+def is_archive(path: Path) -> bool:
     return path.name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
-def submission_name(path):
+def submission_name(path: Path) -> str:
     name = path.name
     for suf in ARCHIVE_SUFFIXES:
         if name.lower().endswith(suf):
@@ -60,7 +63,8 @@ def submission_name(path):
     return name
 
 
-def read(path, exercises, known=None):
+def read(path: Path, exercises: Mapping[str, Sequence[str]],
+         known: Iterable[str] | None = None) -> Submission:
     """Read a submission (folder or archive) for the given exercises
     ({id: [student file names]}); `known` lists every exercise id there is (an
     exercise folder not graded now is no stranger). Never raises for what the
@@ -160,7 +164,7 @@ class _FolderTree:
             return None
         return fd
 
-    def listdir(self, parts):
+    def listdir(self, parts: Sequence[str]) -> dict[str, str] | None:
         fd = self._open_dir(parts)
         if fd is None:
             return None
@@ -176,7 +180,7 @@ class _FolderTree:
             os.close(fd)
         return out
 
-    def read(self, parts):
+    def read(self, parts: Sequence[str]) -> tuple[bytes | None, str | None]:
         fd = self._open_dir(parts[:-1])
         if fd is None:
             return None, "missing"
@@ -201,7 +205,7 @@ class _FolderTree:
         finally:
             os.close(fd)
 
-    def find_root(self, keys):
+    def find_root(self, keys: Iterable[str]) -> tuple[list[str], str]:
         return _find_root(self, keys)
 
 
@@ -262,7 +266,7 @@ class _ArchiveTree:
     def __exit__(self, *exc):
         (self.zip or self.tar).close()
 
-    def listdir(self, parts):
+    def listdir(self, parts: Sequence[str]) -> dict[str, str] | None:
         parts = tuple(parts)
         if parts and self.entries.get(parts, (None,))[0] != "dir":
             return None
@@ -272,7 +276,7 @@ class _ArchiveTree:
                 out[key[-1]] = kind
         return out
 
-    def read(self, parts):
+    def read(self, parts: Sequence[str]) -> tuple[bytes | None, str | None]:
         kind, member = self.entries.get(tuple(parts), (None, None))
         if kind is None:
             return None, "missing"
@@ -291,7 +295,7 @@ class _ArchiveTree:
             return None, f"too large (at most {MAX_FILE} bytes)"
         return data, None
 
-    def find_root(self, keys):
+    def find_root(self, keys: Iterable[str]) -> tuple[list[str], str]:
         return _find_root(self, keys)
 
 

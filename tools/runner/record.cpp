@@ -145,8 +145,8 @@ json parse_with_lines(const std::string& text, const std::string& path) {
     try {
         return json::parse(text);
     } catch (const json::parse_error& e) {
-        size_t upto = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(upto), '\n');
+        size_t stop = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+        long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(stop), '\n');
         throw Error(fmt::format("{}:{}: malformed JSON: {}", path, line, e.what()));
     }
 }
