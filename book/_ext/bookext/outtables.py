@@ -43,6 +43,12 @@ def _is_number(cell: str) -> bool:
     return bool(NUMBER.fullmatch(cell)) or cell in PLACEHOLDERS
 
 
+def _numeric_columns(body: list[list[str]]) -> list[bool]:
+    """For each column of the rows below a header: whether it holds numbers."""
+    return [sum(_is_number(row[c]) for row in body) >= NUMERIC_SHARE * len(body)
+            for c in range(len(body[0]))]
+
+
 def _spans(lines: list[str]) -> list[tuple[int, int]]:
     """The character columns [a, b) of the table's columns: runs of text between
     gaps of at least two columns that are blank in every line."""
@@ -100,9 +106,7 @@ def _cells(lines: list[str]) -> list[list[str]] | None:
                 header_from_words and any(NUMBER.fullmatch(w.strip(",;:()")) for c in header
                                           for w in c.split())):
             continue
-        numeric = [sum(_is_number(row[c]) for row in body) >= NUMERIC_SHARE * len(body)
-                   for c in range(len(spans))]
-        if any(numeric):
+        if any(_numeric_columns(body)):
             return [header] + body
     return None
 
@@ -144,8 +148,7 @@ def table_html(rows: list[list[str]]) -> str:
     """An output table: the header row, then the rows; a column of numbers
     (header included) right-aligned."""
     body = rows[1:]
-    numeric = [sum(_is_number(r[c]) for r in body) >= NUMERIC_SHARE * len(body)
-               for c in range(len(rows[0]))]
+    numeric = _numeric_columns(body)
 
     def row(cells: list[str], tag: str) -> str:
         num = ' class="book-num"'
