@@ -75,7 +75,7 @@ DRIFTS = [
      edit(f"{TST}/hidden.test.cpp", 'TEST_CASE("a threshold inside a partial last warp"',
           'TEST_CASE("3-D blocks: z varies slowest"'),
      r"test case \"3-D blocks: z varies slowest\" is in two test sets"),
-    # A GPU exercise's test code is host code (cmake/BookExercises.cmake compiles it
+    # A GPU exercise's test code is host code (cmake/BookExerciseTargets.cmake compiles it
     # with the host compiler); a launch in a comment is no launch.
     ("a <<<...>>> launch in a GPU exercise's test set",
      edit(f"{GPU_TST}/visible.test.cu", "#include <catch2/catch.hpp>\n",

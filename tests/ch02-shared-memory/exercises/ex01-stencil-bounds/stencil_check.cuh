@@ -77,7 +77,7 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
     BOOK_CUDA_CHECK(cudaMemset(d_out.data(), 0xFF, d_out.bytes()));
     const int blocks = static_cast<int>((n + ex01::kBlockThreads - 1) / ex01::kBlockThreads);
     // stencil_clamped<<<blocks, kBlockThreads, tile_bytes(radius)>>>(...), in the runtime
-    // API's words: the tests are host code (cmake/BookExercises.cmake, _bx_host_code).
+    // API's words: the tests are host code (cmake/BookExerciseTargets.cmake, _bx_host_code).
     cudaLaunchConfig_t launch{};
     launch.gridDim = dim3(static_cast<unsigned>(blocks));
     launch.blockDim = dim3(static_cast<unsigned>(ex01::kBlockThreads));
@@ -90,7 +90,7 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
 }
 
 // It launches the student's kernel, so where the tests are judged apart from the
-// student's code (BOOK_GRADE_BRIDGED: cmake/BookExercises.cmake) it runs in the
+// student's code (BOOK_GRADE_BRIDGED: cmake/BookExerciseTargets.cmake) it runs in the
 // worker, and bridge.cu defines it on both sides; elsewhere (the student bundle)
 // it is launch_between_guards_here.
 #ifdef BOOK_GRADE_BRIDGED

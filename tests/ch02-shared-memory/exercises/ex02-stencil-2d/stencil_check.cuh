@@ -85,7 +85,7 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
     const dim3 grid((width + ex02::kTileX - 1) / ex02::kTileX,
                     (height + ex02::kTileY - 1) / ex02::kTileY);
     // stencil5_tiled<<<grid, block>>>(...), in the runtime API's words: the tests are
-    // host code (cmake/BookExercises.cmake, _bx_host_code).
+    // host code (cmake/BookExerciseTargets.cmake, _bx_host_code).
     cudaLaunchConfig_t launch{};
     launch.gridDim = grid;
     launch.blockDim = block;
@@ -101,14 +101,14 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
 inline std::size_t kernel_shared_bytes_here() {
     cudaFuncAttributes attributes{};
     // The kernel's entry as the runtime API's C form takes it: the tests are host
-    // code (cmake/BookExercises.cmake, _bx_host_code).
+    // code (cmake/BookExerciseTargets.cmake, _bx_host_code).
     BOOK_CUDA_CHECK(
         cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(ex02::stencil5_tiled)));
     return attributes.sharedSizeBytes;
 }
 
 // Both touch the student's kernel, so where the tests are judged apart from the
-// student's code (BOOK_GRADE_BRIDGED: cmake/BookExercises.cmake) they run in the
+// student's code (BOOK_GRADE_BRIDGED: cmake/BookExerciseTargets.cmake) they run in the
 // worker, and bridge.cu defines them on both sides; elsewhere (the student
 // bundle) they are the functions above.
 #ifdef BOOK_GRADE_BRIDGED

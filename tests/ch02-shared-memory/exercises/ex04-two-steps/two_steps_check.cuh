@@ -85,7 +85,7 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
     BOOK_CUDA_CHECK(cudaMemset(d_out.data(), 0xFF, d_out.bytes()));
     const int blocks = static_cast<int>((n + ex04::kBlockThreads - 1) / ex04::kBlockThreads);
     // two_steps<<<blocks, kBlockThreads, tile_bytes()>>>(...), in the runtime API's
-    // words: the tests are host code (cmake/BookExercises.cmake, _bx_host_code).
+    // words: the tests are host code (cmake/BookExerciseTargets.cmake, _bx_host_code).
     cudaLaunchConfig_t launch{};
     launch.gridDim = dim3(static_cast<unsigned>(blocks));
     launch.blockDim = dim3(static_cast<unsigned>(ex04::kBlockThreads));
@@ -99,7 +99,7 @@ inline std::vector<float> launch_between_guards_here(const std::vector<float>& h
 }
 
 // It launches the student's kernel, so where the tests are judged apart from the
-// student's code (BOOK_GRADE_BRIDGED: cmake/BookExercises.cmake) it runs in the
+// student's code (BOOK_GRADE_BRIDGED: cmake/BookExerciseTargets.cmake) it runs in the
 // worker, and bridge.cu defines it on both sides; elsewhere (the student bundle)
 // it is launch_between_guards_here.
 #ifdef BOOK_GRADE_BRIDGED
