@@ -5,6 +5,11 @@
 #
 #   cmake -DBOOK_SOURCE_DIR=<repository> -P cmake/BookExerciseContract.cmake
 #
+# This file: the layout, book_exercise_read, book_exercise_check_solution,
+# book_exercise_list and the script mode; the checks of exercise.cmake and of the
+# tests folder that book_exercise_read calls are cmake/BookExerciseSettings.cmake's
+# (included here; the student bundle ships both files).
+#
 # The layout of one exercise <key>/<ex> (<key> a chapter, chNN-name; <ex>, exNN-name):
 #
 #   exercises/<key>/<ex>/README.md      first line "# <title>", then the statement,
@@ -18,7 +23,7 @@
 #                                       (.test.cu for a GPU exercise): visible, and
 #                                       optionally hidden; a GPU exercise's test code
 #                                       is host code all the same (no <<<...>>>, no
-#                                       device code: cmake/BookExercises.cmake)
+#                                       device code: cmake/BookExerciseTargets.cmake)
 #   tests/<key>/exercises/<ex>/bridge.cpp (.cu)  the grader's bridge: how the judge (the
 #                                       test sets) calls EXERCISE_FUNCTIONS in the worker
 #                                       (tools/grader/judge/grade_bridge.hpp)
@@ -47,6 +52,9 @@ cmake_policy(VERSION 3.18...3.25)  # also in script mode (-P); include() scopes 
 
 set(BOOK_EXERCISE_SETS visible hidden)
 set(BOOK_EXERCISE_NAME_REGEX "^[A-Za-z0-9_][A-Za-z0-9_.-]*\\.(cpp|cc|cxx|cu|hpp|h|hh|cuh|inl)$")
+
+# The helpers that read exercise.cmake and the tests folder, by concern.
+include("${CMAKE_CURRENT_LIST_DIR}/BookExerciseSettings.cmake")
 
 # _bx_error(<file> <message>...): stop, naming the file, on one line of its own
 # ("<file>: <message>", as compilers write it), then with CMake's error.
@@ -96,253 +104,6 @@ function(_bx_test_names out file)
     _bx_error("${file}" "no TEST_CASE(\"name\", ...) found")
   endif()
   set(${out} "${names}" PARENT_SCOPE)
-endfunction()
-
-# _bx_host_only(<file>): a GPU exercise's test code (a test set, the bridge, a
-# header they share) is host code, which the book's build compiles with the host
-# compiler (cmake/BookExercises.cmake): a <<<...>>> launch there is an error,
-# naming the file and line (line comments are not looked at).
-function(_bx_host_only file)
-  file(READ "${file}" text)
-  string(REGEX REPLACE "//[^\n]*" "" text "${text}")  # line comments out, lines kept
-  string(FIND "${text}" "<<<" at)
-  if(at GREATER -1)
-    string(SUBSTRING "${text}" 0 ${at} before)
-    string(REGEX MATCHALL "\n" breaks "${before}")
-    list(LENGTH breaks line)
-    math(EXPR line "${line} + 1")
-    _bx_error("${file}:${line}" "a <<<...>>> launch, but a GPU exercise's test code is host "
-              "code, compiled by the host compiler: launch the contract's kernel with "
-              "cudaLaunchKernelEx")
-  endif()
-endfunction()
-
-# book_exercise_read's helpers, by concern. Each reads the contract's EXERCISE_*
-# variables from the caller's scope and sets what it finds there (PARENT_SCOPE).
-
-# _bx_read_contract(<exercise.cmake>): include the contract and set its
-# EXERCISE_* variables (STUDENT_FILES, POINTS, TIMEOUT: 60 by default, LIBS,
-# FUNCTIONS) in the caller's scope, unset where the contract sets none; any
-# other EXERCISE_* variable is an error.
-function(_bx_read_contract contract)
-  # Only EXERCISE_* variables it knows, so that a misspelt one is an error rather
-  # than a silent default.
-  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
-    unset(EXERCISE_${v})
-  endforeach()
-  get_cmake_property(before VARIABLES)
-  include("${contract}")
-  get_cmake_property(after VARIABLES)
-  list(REMOVE_ITEM after ${before})
-  foreach(v IN LISTS after)
-    if(v MATCHES "^EXERCISE_" AND NOT v MATCHES "^EXERCISE_(STUDENT_FILES|POINTS|TIMEOUT|LIBS|FUNCTIONS)$")
-      _bx_error("${contract}" "unknown setting ${v} (known: EXERCISE_STUDENT_FILES, "
-                "EXERCISE_POINTS, EXERCISE_TIMEOUT, EXERCISE_LIBS, EXERCISE_FUNCTIONS)")
-    endif()
-  endforeach()
-  if(NOT DEFINED EXERCISE_TIMEOUT)
-    set(EXERCISE_TIMEOUT 60)
-  endif()
-  if(NOT EXERCISE_TIMEOUT MATCHES "^[1-9][0-9]*$" OR EXERCISE_TIMEOUT GREATER 600)
-    _bx_error("${contract}" "EXERCISE_TIMEOUT must be a whole number of seconds, 1 to 600")
-  endif()
-  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
-    if(DEFINED EXERCISE_${v})
-      set(EXERCISE_${v} "${EXERCISE_${v}}" PARENT_SCOPE)
-    else()
-      unset(EXERCISE_${v} PARENT_SCOPE)
-    endif()
-  endforeach()
-endfunction()
-
-# _bx_student_files(<sources var> <contract files var> <dir> <contract>): the
-# student's files (plain names, sources only, present in the starter; their
-# list made unique in the caller's EXERCISE_STUDENT_FILES) and the contract's
-# headers (every other file of the starter but README.md and exercise.cmake).
-function(_bx_student_files sources_out contract_files_out dir contract)
-  if(NOT EXERCISE_STUDENT_FILES)
-    _bx_error("${contract}" "EXERCISE_STUDENT_FILES is empty: name the files the student edits")
-  endif()
-  _bx_plain_files(present "${dir}")
-  set(sources "")
-  foreach(f IN LISTS EXERCISE_STUDENT_FILES)
-    if(NOT f MATCHES "${BOOK_EXERCISE_NAME_REGEX}")
-      _bx_error("${contract}" "EXERCISE_STUDENT_FILES: '${f}' is no plain C++/CUDA file name")
-    endif()
-    if(NOT f MATCHES "\\.(cpp|cc|cxx|cu)$")
-      _bx_error("${contract}" "EXERCISE_STUDENT_FILES: '${f}' is a header, but the tests are "
-                "compiled once against the contract's headers for every student, so a student "
-                "edits sources only (.cpp, .cu)")
-    endif()
-    if(f STREQUAL "README.md" OR f STREQUAL "exercise.cmake")
-      _bx_error("${contract}" "EXERCISE_STUDENT_FILES: '${f}' is not the student's to edit")
-    endif()
-    if(NOT f IN_LIST present)
-      _bx_error("${dir}/${f}" "missing: exercise.cmake names it as a student file, so the "
-                "starter must have it")
-    endif()
-    list(APPEND sources "${f}")
-  endforeach()
-  list(REMOVE_DUPLICATES EXERCISE_STUDENT_FILES)
-  if(NOT sources)
-    _bx_error("${contract}" "EXERCISE_STUDENT_FILES names no source file (.cpp, .cu)")
-  endif()
-  set(contract_files "${present}")
-  list(REMOVE_ITEM contract_files README.md exercise.cmake ${EXERCISE_STUDENT_FILES})
-  foreach(f IN LISTS contract_files)
-    if(NOT f MATCHES "${BOOK_EXERCISE_NAME_REGEX}")
-      _bx_error("${dir}/${f}" "neither a student file (EXERCISE_STUDENT_FILES) nor a header of "
-                "the contract (.hpp, .h, .cuh)")
-    endif()
-    if(f MATCHES "\\.(cpp|cc|cxx|cu)$")
-      _bx_error("${dir}/${f}" "a source file the contract does not name: list it in "
-                "EXERCISE_STUDENT_FILES or remove it")
-    endif()
-  endforeach()
-  set(EXERCISE_STUDENT_FILES "${EXERCISE_STUDENT_FILES}" PARENT_SCOPE)
-  set(${sources_out} "${sources}" PARENT_SCOPE)
-  set(${contract_files_out} "${contract_files}" PARENT_SCOPE)
-endfunction()
-
-# _bx_points(<sets var> <total var> <contract>): EXERCISE_POINTS read as pairs
-# of test set and points: the sets in order, their total, and points_<set> for
-# each in the caller's scope.
-function(_bx_points sets_out total_out contract)
-  list(LENGTH EXERCISE_POINTS n)
-  math(EXPR odd "${n} % 2")
-  if(n EQUAL 0 OR odd)
-    _bx_error("${contract}" "EXERCISE_POINTS must be pairs of test set and points, e.g. "
-              "\"visible 7 hidden 3\"")
-  endif()
-  set(sets "")
-  set(total 0)
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE 0 ${last} 2)
-    math(EXPR j "${i} + 1")
-    list(GET EXERCISE_POINTS ${i} s)
-    list(GET EXERCISE_POINTS ${j} p)
-    if(NOT s IN_LIST BOOK_EXERCISE_SETS)
-      string(REPLACE ";" ", " known "${BOOK_EXERCISE_SETS}")
-      _bx_error("${contract}" "EXERCISE_POINTS: unknown test set '${s}' (known: ${known})")
-    endif()
-    if(s IN_LIST sets)
-      _bx_error("${contract}" "EXERCISE_POINTS: test set '${s}' given twice")
-    endif()
-    if(NOT p MATCHES "^[0-9]+$")
-      _bx_error("${contract}" "EXERCISE_POINTS: '${p}' points for '${s}' is no whole number")
-    endif()
-    list(APPEND sets "${s}")
-    set(points_${s} ${p})
-    math(EXPR total "${total} + ${p}")
-  endforeach()
-  if(NOT "visible" IN_LIST sets)
-    _bx_error("${contract}" "EXERCISE_POINTS has no 'visible' test set")
-  endif()
-  foreach(s IN LISTS sets)
-    set(points_${s} "${points_${s}}" PARENT_SCOPE)
-  endforeach()
-  set(${sets_out} "${sets}" PARENT_SCOPE)
-  set(${total_out} "${total}" PARENT_SCOPE)
-endfunction()
-
-# _bx_test_sets(<sets var> <support var> <bridge var> <kinds var> <tests dir>
-#               <contract> <sets>): one test file per set in the tests folder
-# (test_<set> in the caller's scope), the headers the sets share, the bridge
-# (absolute, or empty) and the kinds of the test files (cpp, cu); a set of
-# BOOK_EXERCISE_OPTIONAL_SETS without its file is dropped from <sets>.
-function(_bx_test_sets sets_out support_out bridge_out kinds_out tests_dir contract sets)
-  if(NOT IS_DIRECTORY "${tests_dir}")
-    _bx_error("${tests_dir}" "missing: the exercise's tests, one <set>.test.cpp (or .test.cu) "
-              "per test set")
-  endif()
-  _bx_plain_files(test_files "${tests_dir}")
-  set(kinds "")
-  set(support "")
-  set(bridge "")
-  foreach(f IN LISTS test_files)
-    if(f MATCHES "^bridge\\.(cpp|cu)$")
-      set(bridge "${tests_dir}/${f}")
-      continue()
-    endif()
-    if(f MATCHES "\\.(hpp|cuh|h)$" AND NOT f MATCHES "\\.test\\.")
-      if(f MATCHES "^hidden")
-        _bx_error("${tests_dir}/${f}" "test code the sets share goes to students with the visible "
-                  "tests: a name starting with 'hidden' would say otherwise (keep what only the "
-                  "hidden set may see in hidden.test.*)")
-      endif()
-      list(APPEND support "${f}")
-      continue()
-    endif()
-    if(NOT f MATCHES "^([a-z]+)\\.test\\.(cpp|cu)$")
-      _bx_error("${tests_dir}/${f}" "not a test set file: the folder holds only <set>.test.cpp "
-                "or <set>.test.cu, one per test set of EXERCISE_POINTS, and the headers they share")
-    endif()
-    set(s "${CMAKE_MATCH_1}")
-    if(NOT s IN_LIST sets)
-      _bx_error("${tests_dir}/${f}" "test set '${s}' has no points in ${contract} (EXERCISE_POINTS)")
-    endif()
-    if(DEFINED test_${s})
-      _bx_error("${tests_dir}/${f}" "test set '${s}' has two files")
-    endif()
-    set(test_${s} "${tests_dir}/${f}")
-    list(APPEND kinds "${CMAKE_MATCH_2}")
-  endforeach()
-  # BOOK_EXERCISE_OPTIONAL_SETS (the student bundle: hidden) may lack their files;
-  # such a set is dropped.
-  set(kept "")
-  foreach(s IN LISTS sets)
-    if(DEFINED test_${s})
-      list(APPEND kept "${s}")
-    elseif(NOT s IN_LIST BOOK_EXERCISE_OPTIONAL_SETS)
-      _bx_error("${tests_dir}" "no ${s}.test.cpp (or .test.cu) for the test set '${s}' of ${contract}")
-    endif()
-  endforeach()
-  set(sets "${kept}")
-  list(REMOVE_DUPLICATES kinds)
-  list(LENGTH kinds nkinds)
-  if(nkinds GREATER 1)
-    _bx_error("${tests_dir}" "mixes .test.cpp and .test.cu: an exercise's test sets are all CPU "
-              "tests or all GPU tests")
-  endif()
-  foreach(s IN LISTS sets)
-    set(test_${s} "${test_${s}}" PARENT_SCOPE)
-  endforeach()
-  set(${sets_out} "${sets}" PARENT_SCOPE)
-  set(${support_out} "${support}" PARENT_SCOPE)
-  set(${bridge_out} "${bridge}" PARENT_SCOPE)
-  set(${kinds_out} "${kinds}" PARENT_SCOPE)
-endfunction()
-
-# _bx_gpu_and_bridge(<gpu var> <tests dir> <contract> <sets> <kinds> <bridge>
-#                    <support>): one kind of test file, all CPU or all GPU (ON:
-#                    .test.cu, whose test code is host code); EXERCISE_FUNCTIONS
-# are function names, and a bridge is there exactly when they are.
-function(_bx_gpu_and_bridge gpu_out tests_dir contract sets kinds bridge support)
-  set(gpu OFF)
-  if(kinds STREQUAL "cu")
-    set(gpu ON)
-    foreach(s IN LISTS sets)
-      _bx_host_only("${test_${s}}")
-    endforeach()
-    foreach(f IN LISTS bridge support)
-      if(NOT IS_ABSOLUTE "${f}")
-        set(f "${tests_dir}/${f}")
-      endif()
-      _bx_host_only("${f}")
-    endforeach()
-  endif()
-  foreach(fn IN LISTS EXERCISE_FUNCTIONS)
-    if(NOT fn MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-      _bx_error("${contract}" "EXERCISE_FUNCTIONS: '${fn}' is no function name")
-    endif()
-  endforeach()
-  if(EXERCISE_FUNCTIONS AND NOT bridge AND NOT "hidden" IN_LIST BOOK_EXERCISE_OPTIONAL_SETS)
-    _bx_error("${tests_dir}" "no bridge.cpp (or .cu): ${contract} names EXERCISE_FUNCTIONS, which "
-              "the bridge exposes to the tests (tools/grader/judge/grade_bridge.hpp)")
-  elseif(bridge AND NOT EXERCISE_FUNCTIONS)
-    _bx_error("${bridge}" "a bridge, but ${contract} names no EXERCISE_FUNCTIONS for it to expose")
-  endif()
-  set(${gpu_out} "${gpu}" PARENT_SCOPE)
 endfunction()
 
 # book_exercise_read(<source root> <key> <ex> <prefix>)

@@ -56,7 +56,7 @@ endfunction()
 
 # _bx_host_code(<target> <source>): a GPU exercise's test set or bridge, which is
 # host code (the contract checks it holds no <<<...>>> launch:
-# cmake/BookExerciseContract.cmake): it calls the contract's functions and launches
+# cmake/BookExerciseSettings.cmake): it calls the contract's functions and launches
 # its kernels through the CUDA runtime API. The host compiler compiles it, with
 # cuda_runtime.h included first as nvcc includes it, at BOOK_EXERCISE_CXX_OPTIONS
 # like a CPU exercise's tests: nvcc's front end (cudafe++, cicc) parses all of

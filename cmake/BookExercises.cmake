@@ -38,7 +38,7 @@
 #
 # The files, by concern (each one's header names what it owns):
 #   BookExerciseContract.cmake  the layout and the contract of one exercise, read and
-#                               checked
+#                               checked (with BookExerciseSettings.cmake)
 #   BookExercises.cmake         this file: discovery, exercises.json, the order of the steps
 #   BookExerciseTargets.cmake   the mains and the probe; an exercise's code, bridge, workers
 #   BookExerciseSets.cmake      per test set: its objects, programs, judge and CTest tests

@@ -5,6 +5,7 @@ chapter is the bundle of that chapter alone):
 
     cuda-book-exercises/ (one chapter: <key>-exercises/)
       README.md, CMakeLists.txt, cmake/BookExerciseContract.cmake,
+      cmake/BookExerciseSettings.cmake (the contract's checks, which the first includes),
       cmake/libraries.cmake           the book's libraries the tests link (written here)
       exercises/<key>/<ex>/...        statement, contract, starter
       tests/<key>/exercises/<ex>/visible.test.cpp (or .cu), and the headers
@@ -37,6 +38,8 @@ from .kit import HEADER_SUFFIXES, Exercise, Kit, KitError
 from .student_markdown import student_bytes
 
 TOP = "cuda-book-exercises"
+# The contract's CMake files (cmake/), which the bundle's CMakeLists.txt includes.
+CONTRACT_FILES = ("BookExerciseContract.cmake", "BookExerciseSettings.cmake")
 CATCH_MAIN = "// The Catch2 main of the exercises' tests.\n#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"
 
 
@@ -105,7 +108,8 @@ class Bundle:
                     libs_needed.append(lib)
         if not included:
             raise KitError("no exercise could go into the bundle")
-        self.add_file("cmake/BookExerciseContract.cmake", self.root / "cmake" / "BookExerciseContract.cmake")
+        for f in CONTRACT_FILES:
+            self.add_file(f"cmake/{f}", self.root / "cmake" / f)
         template_file = Path(__file__).parent / "bundle" / "CMakeLists.txt"
         template = template_file.read_text()
         self.read.add(template_file.resolve())

@@ -127,7 +127,8 @@ def check_contents(archive, top, kit, exercises, work, problems):
                         data = (work / m.name).read_text(errors="replace")
                         if text.strip() and text.strip() in data:
                             problems.append(f"{m.name}: holds the hidden test {s['test_file']}")
-    for f in ("CMakeLists.txt", "README.md", "cmake/BookExerciseContract.cmake", "cmake/libraries.cmake"):
+    for f in ("CMakeLists.txt", "README.md", "cmake/BookExerciseContract.cmake",
+              "cmake/BookExerciseSettings.cmake", "cmake/libraries.cmake"):
         if prefix + f not in names:
             problems.append(f"{f}: missing from the bundle")
     return names
