@@ -12,7 +12,8 @@
 #   BookInputs.cmake    a run's input hash: flags identity, library sources,
 #                       the runner's input arguments, settings that must not
 #                       change after book_program
-#   BookRuns.cmake      book_run (its record's rule), the order of GPU runs
+#   BookRuns.cmake      book_run (its record's rule)
+#   BookRunOrder.cmake  the order of the GPU runs (_book_order_gpu_runs)
 #   BookRunTests.cmake  the tests of each run (records.*, gpu.*, sanitize.*, run.*)
 #   BookManifest.cmake  book-manifest.json, cy-tags.json, book_register_catch2_test
 #
@@ -22,6 +23,7 @@ include(BookChapters)
 include(BookPrograms)
 include(BookInputs)
 include(BookRuns)
+include(BookRunOrder)
 include(BookRunTests)
 include(BookManifest)
 
