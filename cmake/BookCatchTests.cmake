@@ -104,17 +104,7 @@ endfunction()
 function(book_catch_test name)
   _book_parse(T "book_catch_test(${name})" TIMEOUT "SOURCES;LIBS;LABELS;DEFINITIONS;PROGRAMS"
               SOURCES ${ARGN})
-  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
-  set(key "")
-  if(folder MATCHES "${BOOK_CHAPTER_KEY_REGEX}")
-    set(key "${folder}")
-    list(APPEND T_DEFINITIONS "BOOK_TEST_CHAPTER=\"${key}\"")  # record("run"): this chapter's
-    # answer(qid, name): the figures the chapter's answers state, read by page and test.
-    list(APPEND T_DEFINITIONS "BOOK_TEST_ANSWERS=\"${CMAKE_CURRENT_SOURCE_DIR}/answers.json\"")
-    if(NOT name MATCHES "\\.")
-      set(name "${key}.${name}")
-    endif()
-  endif()
+  _book_catch_test_chapter(key name)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
@@ -127,6 +117,50 @@ function(book_catch_test name)
   if(gpu AND NOT BOOK_HAVE_CUDA)
     set(missing "no CUDA compiler")
   endif()
+  _book_catch_test_programs(defs needs missing "${name}" "${key}")
+  if(missing)
+    add_test(NAME "${name}" COMMAND bookrun skip "${missing}: test ${name} was not built")
+    set_tests_properties("${name}" PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
+    return()
+  endif()
+
+  _book_catch_sources_can_fail("${name}" ${T_SOURCES})
+  string(REPLACE "/" "." tgt "test.${name}")
+  _book_catch_test_program(${tgt} "${gpu}" "${defs}" "${needs}")
+  _book_catch_test_register("${name}" ${tgt} "${key}" "${gpu}")
+endfunction()
+
+# book_catch_test's helpers, by concern. Each reads book_catch_test's parsed
+# arguments (T_*) from the caller's scope; what one sets for book_catch_test it
+# sets there (PARENT_SCOPE).
+
+# In a chapter's folder tests/<key>/: <key> (else empty), the test's name
+# prefixed with it (unless it has a dot), and T_DEFINITIONS with the chapter and
+# its answers.
+function(_book_catch_test_chapter key_out name_var)
+  get_filename_component(folder "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  set(key "")
+  set(name "${${name_var}}")
+  if(folder MATCHES "${BOOK_CHAPTER_KEY_REGEX}")
+    set(key "${folder}")
+    list(APPEND T_DEFINITIONS "BOOK_TEST_CHAPTER=\"${key}\"")  # record("run"): this chapter's
+    # answer(qid, name): the figures the chapter's answers state, read by page and test.
+    list(APPEND T_DEFINITIONS "BOOK_TEST_ANSWERS=\"${CMAKE_CURRENT_SOURCE_DIR}/answers.json\"")
+    if(NOT name MATCHES "\\.")
+      set(name "${key}.${name}")
+    endif()
+  endif()
+  set(T_DEFINITIONS "${T_DEFINITIONS}" PARENT_SCOPE)
+  set(${name_var} "${name}" PARENT_SCOPE)
+  set(${key_out} "${key}" PARENT_SCOPE)
+endfunction()
+
+# The programs the test runs (PROGRAMS, of this chapter): <defs> is
+# T_DEFINITIONS with <PROGRAM>_EXE naming each one's file, <needs> their
+# targets; a program not built here (no nvcc) sets <missing>, which is left as
+# it was otherwise.
+function(_book_catch_test_programs defs_out needs_out missing_var name key)
+  set(missing "${${missing_var}}")
   set(defs ${T_DEFINITIONS})
   set(needs "")
   foreach(p IN LISTS T_PROGRAMS)
@@ -148,14 +182,14 @@ function(book_catch_test name)
     list(APPEND defs "${macro}_EXE=\"$<TARGET_FILE:${ptgt}>\"")
     list(APPEND needs ${ptgt})
   endforeach()
-  if(missing)
-    add_test(NAME "${name}" COMMAND bookrun skip "${missing}: test ${name} was not built")
-    set_tests_properties("${name}" PROPERTIES LABELS "${T_LABELS}" SKIP_RETURN_CODE 77)
-    return()
-  endif()
+  set(${defs_out} "${defs}" PARENT_SCOPE)
+  set(${needs_out} "${needs}" PARENT_SCOPE)
+  set(${missing_var} "${missing}" PARENT_SCOPE)
+endfunction()
 
-  _book_catch_sources_can_fail("${name}" ${T_SOURCES})
-  string(REPLACE "/" "." tgt "test.${name}")
+# The test's program <tgt>: its sources, libraries and definitions, what it
+# needs built first, and the book's Catch2 main (the GPU one for a CUDA test).
+function(_book_catch_test_program tgt gpu defs needs)
   add_executable(${tgt} ${T_SOURCES})
   target_link_libraries(${tgt} PRIVATE book_test_support ${T_LIBS})
   target_compile_definitions(${tgt} PRIVATE ${defs})
@@ -176,6 +210,11 @@ function(book_catch_test name)
     target_link_libraries(${tgt} PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,book_catch_main>")
     book_test_headers(${tgt})  # Catch2's and JSON's headers, precompiled once
   endif()
+endfunction()
+
+# The CTest test <name>, judged from Catch2's report (tools/catch-run.py), and
+# registered for the manifest; once this folder is read, its properties are checked.
+function(_book_catch_test_register name tgt key gpu)
   set(answers "")
   if(key)
     set(answers --answers "${CMAKE_CURRENT_SOURCE_DIR}/answers.json")
