@@ -1,0 +1,174 @@
+# The runner's options end to end (tools/runner/tests/runner.cmake includes this
+# file, after its fixtures' variables: rfx, bookrun_exe, fake_gpu, fake_tools,
+# r_copy, r_inputs, r_run, r_checks, r_record, r_verify, and book_runner_test):
+# --env, --toolchain, the driver's version, SASS, Nsight Compute, the sanitizer
+# modes, and the invariants provenance-runners, cpu-output-repeatable and
+# checks-hold-every-repeat (docs/architecture.md).
+
+# ---- the runner's options ------------------------------------------------------
+# --env: set for the program, hashed into the inputs; a change makes the recording stale.
+book_runner_test(env ${r_copy}
+  --has x.json stdout "^BOOK_FIXTURE_WARPS=4$"
+  --has x.json "inputs>env>BOOK_FIXTURE_WARPS" "^4$"
+  -- ${r_run} --env BOOK_FIXTURE_WARPS=4 -- ${fake_gpu} env)
+book_bad_test(runner-env-changed ${r_copy}
+  --before ${r_run} --env BOOK_FIXTURE_WARPS=4 -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --expect "^  environment changed \\(recorded \\{\"BOOK_FIXTURE_WARPS\":\"4\"\\}, now \\{\"BOOK_FIXTURE_WARPS\":\"8\"\\}\\)$"
+  -- ${r_verify} --env BOOK_FIXTURE_WARPS=8)
+# --toolchain: compared where this build gives the key, named where it does not.
+set(r_record_nvcc
+  --before ${r_run} --toolchain nvcc=13.0.88 -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+book_runner_test(toolchain-not-compared ${r_copy} ${r_record_nvcc}
+  --expect "recording is fresh .*not compared: nvcc \\(recorded 13\\.0\\.88. this build gives no nvcc version\\)"
+  -- ${r_verify})
+book_bad_test(runner-toolchain-changed ${r_copy} ${r_record_nvcc}
+  --expect "^  nvcc changed \\(recorded 13\\.0\\.88, now 13\\.1\\.0\\)$"
+  -- ${r_verify} --toolchain nvcc=13.1.0)
+# The CUDA flags the build compiles with are an input too.
+book_bad_test(runner-nvcc-flags-changed ${r_copy}
+  --before ${r_run} "--toolchain=nvcc-flags=-O3 -DNDEBUG" -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --expect "^  nvcc-flags changed \\(recorded -O3 -DNDEBUG, now -O2 -DNDEBUG\\)$"
+  -- ${r_verify} "--toolchain=nvcc-flags=-O2 -DNDEBUG")
+# The driver's own version from nvidia-smi; the driver's CUDA version under its own
+# name; the host name only in the volatile part.
+book_runner_test(driver-version ${r_copy}
+  --before ${r_run} -- ${fake_gpu} gpu --before-end
+  --has x.json "provenance>driver_version" "^580\\.65\\.06$"
+  --has x.json "provenance>driver_cuda_version" "^13\\.0$"
+  --lacks rec/fixture.json "provenance>host"
+  --has rec/fixture.volatile.json "provenance>host" "."
+  -- ${bookrun_exe} save --record x.json --recording rec/fixture.json)
+# Several kernels' SASS from one cuobjdump run.
+book_runner_test(sass-functions ${r_copy}
+  --has x.json "texts>sass:reduce_naive" "^/\\*0020\\*/  BAR\\.SYNC\\.DEFER_BLOCKING 0x0$"
+  --has x.json "texts>sass:reduce_shfl" "^/\\*0010\\*/  SHFL\\.DOWN PT, R3, R2, 0x10, 0x1f$"
+  -- ${r_run} --cuobjdump "${fake_tools}/cuobjdump" --sass-function reduce_naive
+     --sass-function reduce_shfl -- ${fake_gpu} ok)
+# Several kernels profiled in one ncu run, launches named in order.
+book_runner_test(ncu-kernels ${r_copy}
+  --has x.json "results>ncu:naive:smsp__inst_executed.sum>value" "^3000(\\.0)?$"
+  --has x.json "results>ncu:shfl:smsp__inst_executed.sum>value" "^5000(\\.0)?$"
+  --has x.json "ncu>shfl:smsp__inst_executed.sum>kernel" "^reduce_shfl$"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel "reduce_sh.*"
+     --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok)
+book_bad_test(runner-ncu-labels ${r_copy}
+  --expect "ncu profiled 2 launches \\(reduce_naive, reduce_shfl\\), but 3 labels name them \\(a, b, c\\)"
+  --absent "x.json*"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel reduce_shfl
+     --ncu-metrics smsp__inst_executed.sum --ncu-labels a,b,c -- ${fake_gpu} ok)
+# The sanitizer mode: stdout is the program's, the report a text, its error count a result.
+set(r_sanitize ${r_run} --sanitizer "${fake_tools}/compute-sanitizer" --sanitizer-tool memcheck)
+book_runner_test(sanitizer-errors ${r_copy} --env FAKE_SANITIZER_ERRORS=2
+  --has x.json stdout "^launching the kernel$"
+  --has x.json exit_status "^1$"
+  --has x.json "command" "^.\"compute-sanitizer\", \"--tool\", \"memcheck\", \"sh\""
+  --has x.json "results>sanitizer_errors>value" "^2$"
+  --has x.json "texts>sanitizer:memcheck" "^========= ERROR SUMMARY: 2 errors$"
+  --has x.json "texts>sanitizer:memcheck" "^=========     at scale\\(float \\*, int\\)\\+0x70 in src/prog\\.cu:12$"
+  --has x.json "texts>sanitizer:memcheck" "^=========     Address 0x… is out of bounds$"
+  -- ${r_sanitize} --sanitizer-expect errors -- ${fake_gpu} launch-failure)
+book_bad_test(runner-sanitizer-expects-errors ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --expect "program t/fixture under compute-sanitizer memcheck reported no errors, but the run expects at least one"
+  --absent "x.json*"
+  -- ${r_sanitize} --sanitizer-expect errors -- ${fake_gpu} ok)
+# racecheck files hazards between the lanes of one warp as warnings: a run that
+# expects warnings passes on them alone, one that expects errors does not, and
+# one that expects a clean report fails on a warning.
+set(r_racecheck ${r_run} --sanitizer "${fake_tools}/compute-sanitizer" --sanitizer-tool racecheck)
+book_runner_test(sanitizer-warnings ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --env FAKE_SANITIZER_WARNINGS=2069
+  --has x.json "results>sanitizer_errors>value" "^0$"
+  --has x.json "results>sanitizer_warnings>value" "^2069$"
+  -- ${r_racecheck} --sanitizer-expect warnings -- ${fake_gpu} ok)
+book_bad_test(runner-sanitizer-warnings-are-not-errors ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --env FAKE_SANITIZER_WARNINGS=5
+  --expect "program t/fixture under compute-sanitizer racecheck reported no errors \\(and 5 warnings\\), but the run expects at least one"
+  -- ${r_racecheck} --sanitizer-expect errors -- ${fake_gpu} ok)
+book_bad_test(runner-sanitizer-warning-is-not-clean ${r_copy} --env FAKE_SANITIZER_ERRORS=0
+  --env FAKE_SANITIZER_WARNINGS=1
+  --expect "program t/fixture under compute-sanitizer racecheck reported 0 errors and 1 warning, but the run expects neither"
+  -- ${r_racecheck} --sanitizer-expect clean -- ${fake_gpu} ok)
+book_bad_test(runner-sanitizer-expects-clean ${r_copy} --env FAKE_SANITIZER_ERRORS=1
+  --expect "program t/fixture under compute-sanitizer memcheck reported 1 error and 0 warnings, but the run expects neither"
+  --absent "x.json*"
+  -- ${r_sanitize} --sanitizer-expect clean -- ${fake_gpu} ok)
+
+# ---- provenance is the runner's ------------------------------------------------------
+# A program may report only its device's properties, and only in a GPU run; the
+# commit, the date, the host, the compilers and the driver are the runner's.
+book_bad_test(runner-forged-provenance ${r_copy}
+  --expect "program t/fixture reported provenance 'commit' \\(\"cafebabe0000\"\\)"
+  --absent "x.json"
+  -- ${r_run} -- ${fake_gpu} forge)
+book_bad_test(runner-cpu-reports-gpu ${r_copy}
+  --expect "reported provenance '[a-z_]+' \\(\"[^\"]+\"\\), which a CPU program cannot report"
+  --absent "x.json"
+  -- ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --out x.json -- ${fake_gpu} ok)
+
+# ---- cpu-output-repeatable: a CPU program's output is the same at every run ------------
+# A CPU run that measures nothing is made twice; a line of stdout or stderr, or a
+# result, that differs between the two fails the run, naming it, the stream and
+# the line, and leaves no record; a line its run declares (--varies, book_run
+# VARIES) may differ.
+set(fake_cpu /bin/sh "${rfx}/fake_cpu.sh")
+set(r_cpu_run ${bookrun_exe} run ${r_inputs} --provenance cxx=fixture --out x.json)
+book_bad_test(runner-cpu-stdout-varies ${r_copy}
+  --expect "program t/fixture: a CPU program's output must be the same at every run, but two runs of it differ:"
+  --expect "its stdout differs at line 2: \"took 7 ms\" in the first run, \"took 14 ms\" in the second"
+  --expect "book_run\\(fixture ... VARIES"
+  --absent "x.json*"
+  -- ${r_cpu_run} -- ${fake_cpu} clock)
+book_bad_test(runner-cpu-stderr-varies ${r_copy}
+  --expect "its stderr differs at line 1: \"note: run 1\" in the first run, \"note: run 2\" in the second"
+  --absent "x.json*"
+  -- ${r_cpu_run} -- ${fake_cpu} stderr)
+book_bad_test(runner-cpu-result-varies ${r_copy}
+  --expect "its result draws is [{].*1.* in the first run and [{].*2.* in the second"
+  --absent "x.json*"
+  -- ${r_cpu_run} -- ${fake_cpu} result)
+# A line declared as varying: the run succeeds, and shows its first run.
+book_runner_test(cpu-output-varies-declared ${r_copy}
+  --has x.json "stdout" "took 7 ms"
+  -- ${r_cpu_run} "--varies=^took [0-9]+ ms$" -- ${fake_cpu} clock)
+# The declaration covers only the lines it matches.
+book_bad_test(runner-cpu-output-varies-elsewhere ${r_copy}
+  --expect "its stderr differs at line 1"
+  --absent "x.json*"
+  -- ${r_cpu_run} "--varies=^took " -- ${fake_cpu} stderr)
+
+# ---- a recording's volatile part is what the runner wrote -------------------------------
+book_bad_test(runner-volatile-commit-text ${r_copy} ${r_record}
+  --json-set rec/fixture.volatile.json "provenance>commit" "\"reviewed and approved by NVIDIA\""
+  --expect "rec/fixture\\.volatile\\.json: 'provenance\\.commit' is \"reviewed and approved by NVIDIA\""
+  -- ${r_verify})
+book_bad_test(runner-volatile-date-text ${r_copy} ${r_record}
+  --json-set rec/fixture.volatile.json "provenance>date" "\"on an NVIDIA B200 in 2031\""
+  --expect "rec/fixture\\.volatile\\.json: 'provenance\\.date' is"
+  -- ${r_verify})
+book_bad_test(runner-volatile-negative-time ${r_copy} ${r_record}
+  --json-set rec/fixture.volatile.json "wall_s" "-3"
+  --expect "rec/fixture\\.volatile\\.json: 'wall_s' is -3, but it must be a positive number"
+  -- ${r_verify})
+
+# ---- repeats: every repeat kept, the medians shown, every check in every repeat ------
+set(r_record3
+  --before ${r_run} --repeats 3 ${r_checks} -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+book_runner_test(repeats-kept ${r_copy} ${r_record3}
+  --has x.json "repeats>2>results>ratio>value" "^1\\.02$"
+  --has x.json "shown_repeat" "^[0-2]$"
+  --has x.json "checks>0>values>2" "^1\\.02$"
+  --has rec/fixture.json "stdout>0" "^GPU 0: NVIDIA H200"
+  -- ${r_verify} --repeats 3)
+# The third repeat moves out of bounds: the median (1.04) would pass, the run does not.
+book_bad_test(runner-repeat-fails-check ${r_copy}
+  --expect "check 'ratio-near-one' failed: .*median of 3 repeats. 1 to 1\\.5.*failed in repeat 3"
+  --absent "x.json"
+  -- ${r_run} --repeats 3 ${r_checks} -- ${fake_gpu} vary)
+# A recording of another number of repeats than book_run declares is re-recorded.
+book_bad_test(runner-repeats-changed ${r_copy} ${r_record3}
+  --expect "rec/fixture\\.json: the recording holds 3 repeats of t/fixture, but its book_run declares REPEATS 5"
+  -- ${r_verify} --repeats 5)
