@@ -7,11 +7,11 @@
 # Tests: `ctest -L records`, `ctest -L gpu`, the run.* tests; their names are
 # what tools/book and CI select by.
 
-# <common>, <prov>, <args>, <env> and <sanitize_args> are lists (quoted, one
-# argument each): the runner's arguments of the run, its provenance, the
-# program's arguments and environment, and SANITIZE_ARGS.
-function(_book_run_tests name run tgt cuda live record recording timeout
-                         common prov args env sanitize_args)
+# Called by book_run (cmake/BookRuns.cmake), whose scope it reads as book_run's
+# other helpers do: the parsed R_TIMEOUT, R_ARGS (the program's arguments),
+# R_ENV and R_SANITIZE_ARGS, and common and prov (_book_run_inputs: the runner's
+# arguments of the run, its provenance).
+function(_book_run_tests name run tgt cuda live record recording)
   if(NOT BOOK_TESTS)
     return()
   endif()
@@ -35,17 +35,17 @@ function(_book_run_tests name run tgt cuda live record recording timeout
       add_test(NAME "gpu.${tname}" COMMAND bookrun skip "no CUDA compiler: ${name} was not built")
     endif()
     set_tests_properties("gpu.${tname}" PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77
-                         TIMEOUT ${timeout})
-    if(sanitize_args)
+                         TIMEOUT ${R_TIMEOUT})
+    if(R_SANITIZE_ARGS)
       foreach(tool memcheck racecheck synccheck initcheck)
         if(BOOK_HAVE_CUDA AND BOOK_SANITIZER)
           set(sanitize_env "")
-          foreach(x IN LISTS env)
+          foreach(x IN LISTS R_ENV)
             list(APPEND sanitize_env "--env=${x}")
           endforeach()
           add_test(NAME "sanitize.${tname}.${tool}"
                    COMMAND bookrun sanitize --sanitizer "${BOOK_SANITIZER}" --tool ${tool}
-                           ${sanitize_env} -- $<TARGET_FILE:${tgt}> ${sanitize_args})
+                           ${sanitize_env} -- $<TARGET_FILE:${tgt}> ${R_SANITIZE_ARGS})
         else()
           add_test(NAME "sanitize.${tname}.${tool}"
                    COMMAND bookrun skip "no compute-sanitizer: ${name} was not sanitized")
@@ -57,9 +57,9 @@ function(_book_run_tests name run tgt cuda live record recording timeout
   else()
     # CPU runs: run again and re-check the expectations.
     add_test(NAME "run.${tname}"
-             COMMAND bookrun run ${common} ${prov} --timeout ${timeout}
+             COMMAND bookrun run ${common} ${prov} --timeout ${R_TIMEOUT}
                      --out "${CMAKE_CURRENT_BINARY_DIR}/test-records/${run}.json"
-                     -- $<TARGET_FILE:${tgt}> ${args})
+                     -- $<TARGET_FILE:${tgt}> ${R_ARGS})
     set_tests_properties("run.${tname}" PROPERTIES LABELS "book")
   endif()
 endfunction()

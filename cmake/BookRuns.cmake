@@ -87,8 +87,7 @@ function(book_run run)
       VERBATIM)
   endif()
   _book_run_register("${name}" "${record}" "${id}" "${cuda}" "${live}" "${timed}")
-  _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}"
-                  "${R_TIMEOUT}" "${common}" "${prov}" "${R_ARGS}" "${R_ENV}" "${R_SANITIZE_ARGS}")
+  _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}")
 endfunction()
 
 # book_run's helpers, by concern. Each reads book_run's parsed arguments (R_*)
