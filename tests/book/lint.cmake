@@ -1,0 +1,49 @@
+# Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
+# code style: clang-format, flake8, shellcheck, cmake-lint and codespell over the
+# tracked files.
+# ---- code style ---------------------------------------------------------------------
+# Every tracked C/C++/CUDA file is formatted as .clang-format says (clang-format 14).
+find_program(BOOK_CLANG_FORMAT NAMES clang-format-14 clang-format)
+if(BOOK_CLANG_FORMAT)
+  add_test(NAME book.clang-format
+           COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/check_format.py"
+                   "${BOOK_CLANG_FORMAT}" "${root}")
+else()
+  book_tool_missing("clang-format 14" clang-format "the test book.clang-format")
+  add_test(NAME book.clang-format COMMAND bookrun skip "no clang-format 14 (Debian: clang-format)")
+endif()
+set_tests_properties(book.clang-format PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_CODE 77)
+# Every tracked Python file passes flake8 (settings: .flake8), every tracked shell
+# script shellcheck (tools/book included): tests/book/lint.py finds them.
+execute_process(COMMAND "${BOOK_PYTHON}" -m flake8 --version
+                RESULT_VARIABLE _book_no_flake8 OUTPUT_QUIET ERROR_QUIET)
+if(_book_no_flake8 EQUAL 0)
+  add_test(NAME book.flake8
+           COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/lint.py" flake8 "${BOOK_PYTHON}" "${root}")
+else()
+  book_tool_missing("flake8 for ${BOOK_PYTHON}" python3-flake8 "the test book.flake8")
+  add_test(NAME book.flake8 COMMAND bookrun skip "no flake8 for ${BOOK_PYTHON} (Debian: python3-flake8)")
+endif()
+# book.<tool>: tests/book/lint.py runs <tool> (found as <program>) over the files it
+# finds; where the program is missing, the test is skipped naming Debian's <package>.
+function(_book_lint_test tool program package)
+  string(TOUPPER "BOOK_LINT_${tool}" var)
+  string(MAKE_C_IDENTIFIER "${var}" var)
+  find_program(${var} NAMES ${program})
+  if(${var})
+    add_test(NAME book.${tool} COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/lint.py" ${tool}
+                                       "${${var}}" "${root}")
+  else()
+    book_tool_missing("${program}" ${package} "the test book.${tool}")
+    add_test(NAME book.${tool} COMMAND bookrun skip "no ${program} (Debian: ${package})")
+  endif()
+  set_tests_properties(book.${tool} PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_CODE 77)
+endfunction()
+_book_lint_test(shellcheck shellcheck shellcheck)
+set_tests_properties(book.flake8 PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_CODE 77)
+# Every tracked CMakeLists.txt and *.cmake file passes cmake-lint (settings:
+# .cmake-format.yaml), and the book's text and code pass codespell (settings:
+# .codespellrc): tests/book/lint.py finds them.
+_book_lint_test(cmake-lint cmake-lint cmake-format)
+_book_lint_test(codespell codespell codespell)
+

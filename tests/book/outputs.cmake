@@ -1,0 +1,53 @@
+# Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
+# what a build publishes: the reader's edition without solutions, and plots that draw
+# only the records the build hands them.
+# The reader's edition holds no solution and no hidden test in any output
+# (tools/grader/tests/check_reader_edition.py): a solution published under
+# _downloads/, however short, and one packed in an exercise bundle.
+set(_re_tree --copy "${sx}/repo" . --copy "${sx}/build" build
+    --json-set build/exercises.json "exercises>0>sets" "{}"
+    --copy "${sx}/repo/chapters/index.md" html/index.html)
+set(_re_check "${BOOK_PYTHON}" "${root}/tools/grader/tests/check_reader_edition.py" --build build
+    --html html --bundles bundles)
+book_bad_test(reader-edition-download ${_re_tree}
+  --copy solutions/ch90-fixture/ex01-fixture/answer.cpp html/_downloads/0a1b/answer.cpp
+  --expect "FAILED: _downloads/0a1b/answer\\.cpp is ch90-fixture/ex01-fixture: the whole file of the solution answer\\.cpp"
+  -- ${_re_check})
+book_bad_test(reader-edition-bundle ${_re_tree}
+  --before "${CMAKE_COMMAND}" -E make_directory bundles --before-end
+  --before "${CMAKE_COMMAND}" -E tar czf bundles/ch90-fixture-exercises.tar.gz solutions --before-end
+  --expect "FAILED: ch90-fixture-exercises\\.tar\\.gz:solutions/ch90-fixture/ex01-fixture/answer\\.cpp is ch90-fixture/ex01-fixture: the whole file of the solution answer\\.cpp"
+  -- ${_re_check})
+
+# A plot draws only the records the build hands it (book/_ext/bookext/plotting.py):
+# data typed into the spec (even where draw() reads its run for something else),
+# a recording opened by path, a module imported to read one are errors naming the
+# spec and its line; no figure is written.
+set(_plots "${fx}/plots")
+# (They need the book's Sphinx extension and matplotlib, which a GPU machine
+# without Debian's packages may lack: there they are left out, and said so.)
+execute_process(COMMAND "${BOOK_PYTHON}" -c "import docutils, matplotlib"
+                RESULT_VARIABLE _book_no_plots OUTPUT_QUIET ERROR_QUIET)
+set(_plot_cases hard-coded hard-coded-after-read other-recording imports)
+if(NOT _book_no_plots EQUAL 0)
+  book_tool_missing("docutils and matplotlib for ${BOOK_PYTHON}" "python3-docutils python3-matplotlib"
+                    "the tests book.bad.plot-hard-coded, -hard-coded-after-read, -other-recording and -imports")
+  set(_plot_cases "")
+endif()
+foreach(case IN LISTS _plot_cases)
+  set(_line "")
+  if(case STREQUAL "other-recording" OR case STREQUAL "hard-coded")
+    set(_line ":8")
+  elseif(case STREQUAL "hard-coded-after-read")
+    set(_line ":10")
+  elseif(case STREQUAL "imports")
+    set(_line ":2")
+  endif()
+  book_bad_test(plot-${case}
+    --expect "^diagrams/ch90-fixture/${case}\\.plot\\.py${_line}: error: (plot\\(\\) draws data of the spec's own: none of its data comes from the runs|a plot spec (may not call open|imports nothing))"
+    --absent "out/*"
+    -- "${BOOK_PYTHON}" "${root}/tools/render-plot.py" draw "${_plots}"
+       "${_plots}/diagrams/ch90-fixture/${case}.plot.py" out
+       "--record" "ch90-fixture/hello=${sx}/build/records/ch90-fixture/hello.json")
+endforeach()
+
