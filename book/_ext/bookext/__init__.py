@@ -38,13 +38,20 @@ that made it; the build runs with warnings as errors, so each one fails it.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import (booknodes, buildinfo, checkyourself, claims, confine, diagrams, downloads,
                exercises, figures, hidden, inline, listings, outtables, plots, publish, records,
                reveal,
                selection, site, structure, terms, theme)
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def setup(app):
+    from sphinx.application import Sphinx
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("book_source_root", "", "env")
     app.add_config_value("book_build_dir", "", "env")
     app.add_config_value("book_records_dir", "", "env")

@@ -7,7 +7,15 @@
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from docutils import nodes
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import SphinxTranslator
+    from sphinx.writers.html5 import HTML5Translator
+    from sphinx.writers.latex import LaTeXTranslator
 
 
 class fold(nodes.General, nodes.Element):
@@ -25,49 +33,49 @@ class check_answer(nodes.General, nodes.Element):
 
 # ---- HTML ----------------------------------------------------------------------
 
-def visit_fold_html(self, node):
+def visit_fold_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append(self.starttag(node, "details", CLASS="book-fold"))
     self.body.append(f"<summary>{self.encode(node.get('summary', 'More'))}</summary>\n")
 
 
-def depart_fold_html(self, node):
+def depart_fold_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</details>\n")
 
 
-def visit_check_html(self, node):
+def visit_check_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append(self.starttag(node, "div", CLASS="book-check"))
     if node.get("label") and node.get("ids"):
         self.body.append(f'<p class="book-check-label"><a class="reference internal" href="#{node["ids"][0]}">'
                          f'{self.encode(node["label"])}</a></p>\n')
 
 
-def depart_check_html(self, node):
+def depart_check_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</div>\n")
 
 
-def visit_answer_html(self, node):
+def visit_answer_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append(self.starttag(node, "details", CLASS="book-answer"))
     self.body.append("<summary>Show answer</summary>\n")
 
 
-def depart_answer_html(self, node):
+def depart_answer_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</details>\n")
 
 
 # ---- LaTeX ----------------------------------------------------------------------
 
-def visit_fold_latex(self, node):
+def visit_fold_latex(self: LaTeXTranslator, node: nodes.Element) -> None:
     self.body.append("\n\\begin{sphinxadmonition}{%s}{%s:}\n"
                      % (node.get("box", "note"), self.encode(node.get("summary", ""))))
     self.no_latex_floats += 1
 
 
-def depart_fold_latex(self, node):
+def depart_fold_latex(self: LaTeXTranslator, node: nodes.Element) -> None:
     self.body.append("\\end{sphinxadmonition}\n")
     self.no_latex_floats -= 1
 
 
-def visit_check_latex(self, node):
+def visit_check_latex(self: LaTeXTranslator, node: nodes.Element) -> None:
     self.body.append("\n\\begin{sphinxadmonition}{note}{%s:}\n"
                      % self.encode(node.get("label", "Check yourself")))
     self.no_latex_floats += 1
@@ -78,15 +86,15 @@ depart_check_latex = depart_fold_latex
 
 # ---- builders that show everything in place (text, man, texinfo, ...) ----------------
 
-def visit_plain(self, node):
+def visit_plain(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
-def depart_plain(self, node):
+def depart_plain(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
-def register(app):
+def register(app: Sphinx) -> None:
     plain = (visit_plain, depart_plain)
     others = {"text": plain, "man": plain, "texinfo": plain}
     app.add_node(fold, html=(visit_fold_html, depart_fold_html),

@@ -22,6 +22,7 @@ import glob
 import os
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.util import logging
@@ -32,6 +33,11 @@ from .plotting import PlotError, read_spec, spec_key
 from .records import _date, format_value, lookup_values
 from .site import site_settings
 
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.docutils import SphinxTranslator
+
 logger = logging.getLogger(__name__)
 
 
@@ -40,7 +46,7 @@ class build_info(nodes.General, nodes.Element):
 
 
 class BuildInfo(BookDirective):
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         if not hasattr(self.env, "book_buildinfo_docs"):
             self.env.book_buildinfo_docs = set()
         self.env.book_buildinfo_docs.add(self.env.docname)
@@ -132,7 +138,7 @@ def _freshness(record: dict) -> list:
     return [nodes.Text(str(record.get("source", "unknown")))]
 
 
-def runs_section(app, fromdoc: str) -> nodes.section:
+def runs_section(app: Sphinx, fromdoc: str) -> nodes.section:
     env, builder = app.env, app.builder
     rows = []
     for key, path, entry in _runs(app.config):
@@ -165,7 +171,7 @@ def runs_section(app, fromdoc: str) -> nodes.section:
                            [24, 30, 16, 16, 14], labels=_LABELS))
 
 
-def figures_section(app, fromdoc: str) -> nodes.section:
+def figures_section(app: Sphinx, fromdoc: str) -> nodes.section:
     env, builder = app.env, app.builder
     root = os.path.abspath(app.config.book_source_root)
     diagrams = os.path.join(root, "diagrams")
@@ -195,7 +201,7 @@ def figures_section(app, fromdoc: str) -> nodes.section:
                     _table(["Source", "What", "Shown in"], rows, [30, 40, 20], labels=_LABELS))
 
 
-def measured_section(app, fromdoc: str):
+def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
     """Every figure of a measuring run (book_run REPEATS) that a page quotes:
     its median, the range of its repeats, and where it is quoted."""
     env, builder = app.env, app.builder
@@ -239,7 +245,7 @@ def _git(root: str, *args) -> str:
     return out.stdout.strip() if out.returncode == 0 else ""
 
 
-def toolchain_section(app) -> nodes.section:
+def toolchain_section(app: Sphinx) -> nodes.section:
     try:
         settings = site_settings(app.config)
     except BookError as e:
@@ -286,7 +292,7 @@ def toolchain_section(app) -> nodes.section:
                     _table(["Tool", "Version"], rows, [30, 70], labels=_LABELS))
 
 
-def downloads_section(app, fromdoc: str):
+def downloads_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
     from .downloads import downloads
     try:
         listed = downloads(app.config)
@@ -308,7 +314,7 @@ def downloads_section(app, fromdoc: str):
                     _table(["Chapter", "Archive", "Size", "Exercises"], rows, [20, 30, 12, 38], labels=_LABELS))
 
 
-def fill(app, doctree, docname) -> None:
+def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     # In LaTeX every page is inlined into the root document's tree first.
     global _LABELS
     _LABELS = app.builder.format == "html"
@@ -326,19 +332,20 @@ def fill(app, doctree, docname) -> None:
         node.replace_self(container)
 
 
-def always_outdated(app, env, added, changed, removed):
+def always_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+                    removed: set[str]) -> list[str]:
     """The page is read again on every build: what it lists may change
     without any file it reads changing."""
     docs = getattr(env, "book_buildinfo_docs", set())
     return [d for d in docs if d in env.found_docs and d not in added | changed | removed]
 
 
-def purge(app, env, docname):
+def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     getattr(env, "book_buildinfo_docs", set()).discard(docname)
     getattr(env, "book_quoted_figures", {}).pop(docname, None)
 
 
-def merge(app, env, docnames, other):
+def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
     mine = getattr(env, "book_buildinfo_docs", set())
     mine |= {d for d in getattr(other, "book_buildinfo_docs", set()) if d in docnames}
     env.book_buildinfo_docs = mine
@@ -348,11 +355,11 @@ def merge(app, env, docnames, other):
             quoted[doc] = figures
 
 
-def visit_plain(self, node):
+def visit_plain(self: SphinxTranslator, node: nodes.Node) -> None:
     raise nodes.SkipNode
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.add_node(build_info, html=(visit_plain, None), latex=(visit_plain, None),
                  text=(visit_plain, None), man=(visit_plain, None), texinfo=(visit_plain, None))
     app.add_directive("build-info", BuildInfo)

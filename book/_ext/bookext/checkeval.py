@@ -10,6 +10,11 @@ from __future__ import annotations
 import ast
 import itertools
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 class BookError(Exception):
@@ -35,7 +40,7 @@ def parse(text: str) -> tuple[ast.AST, list[tuple[str, str]]]:
     (the list gives each name's run and key, as written)."""
     refs: list[tuple[str, str]] = []
 
-    def name(m):
+    def name(m: re.Match[str]) -> str:
         refs.append((m.group(1), m.group(2)))
         return f" r{len(refs) - 1} "
 
@@ -84,7 +89,7 @@ def _named(node, refs):
     return None
 
 
-def named_expectations(node, refs) -> list[int]:
+def named_expectations(node: ast.AST, refs: list[tuple[str, str]]) -> list[int]:
     """The references that stand as claims of their own (expectations that
     must have held), not as values inside a comparison."""
     if isinstance(node, ast.BoolOp):
@@ -93,7 +98,7 @@ def named_expectations(node, refs) -> list[int]:
     return [] if i is None else [i]
 
 
-def holds(node, values: dict, refs) -> bool:
+def holds(node: ast.AST, values: dict, refs: list[tuple[str, str]]) -> bool:
     """Whether the claim holds: comparisons evaluated, named expectations
     taken as verified (verify checks them first)."""
     if isinstance(node, ast.BoolOp):
@@ -104,7 +109,7 @@ def holds(node, values: dict, refs) -> bool:
     return bool(evaluate(node, values))
 
 
-def evaluate(node, values: dict):
+def evaluate(node: ast.AST, values: dict) -> float:
     """The expression's value, with values {"r0": 1.5, ...}."""
     if isinstance(node, ast.Name):
         return values[node.id]
@@ -151,7 +156,7 @@ def variants(record: dict, run: str) -> list[tuple[str, dict | None, int | None]
     return out
 
 
-def figure(record: dict, run: str, key: str, repeat: dict | None, index: int | None):
+def figure(record: dict, run: str, key: str, repeat: dict | None, index: int | None) -> float:
     """One referenced figure in one variant: a repeat's own value where it has
     one, else the median's."""
     if key.startswith("check:") and index is not None:
@@ -183,7 +188,7 @@ def _named_check(record: dict, run: str, key: str, text: str) -> None:
     lookup_value(record, run, key)  # raises, listing the checks there are
 
 
-def verify_with(text: str, resolve, load) -> int:
+def verify_with(text: str, resolve: Callable[[str], str], load: Callable[[str], dict]) -> int:
     """Check the claim `text`; resolve(run name as written) gives the run's full
     name (<key>/<run>), load(full name) its record. The number of variants
     (medians and repeats, in every pairing) it held in. BookError if it fails."""
@@ -226,7 +231,7 @@ def verify_with(text: str, resolve, load) -> int:
     return total
 
 
-def lookup_value(record: dict, run: str, key: str):
+def lookup_value(record: dict, run: str, key: str) -> Any:
     """A result's value, or with `check:<id>` the value one of the run's checks
     computed (a ratio `value / over` where the check has `over`), so that prose
     can quote a derived number that an expectation also bounds."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
@@ -46,6 +47,13 @@ from .booknodes import check_answer, check_yourself
 from .common import BookDirective, BookError, PerPageCollector, chapter_of, load_json
 from .inline import role_line
 from .manifest import manifest, read_manifest
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from docutils.parsers.rst.states import Inliner
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
 QID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -67,14 +75,14 @@ CODE_FIGURE = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]+|\d+(\.\d+)?)")
 SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".cc")
 
 
-def answers_file(env, docname: str) -> str | None:
+def answers_file(env: BuildEnvironment, docname: str) -> str | None:
     key = chapter_of(docname)
     if key is None:
         return None
     return os.path.join(env.config.book_source_root, "tests", key, "answers.json")
 
 
-def typed_figure(lines) -> tuple[int, str] | None:
+def typed_figure(lines: list[str]) -> tuple[int, str] | None:
     """(index, figure) of the first figure typed into answer lines, or None."""
     fence = False
     for i, line in enumerate(lines):
@@ -89,7 +97,7 @@ def typed_figure(lines) -> tuple[int, str] | None:
     return None
 
 
-def code_figures(lines):
+def code_figures(lines: list[str]) -> list[tuple[int, str, str]]:
     """[(index, code, figure)]: each piece of code in answer lines (a code span,
     or a line of a fenced block) that holds a number, with its first number."""
     found, fence = [], False
@@ -106,7 +114,7 @@ def code_figures(lines):
     return found
 
 
-def chapter_sources(env, docname: str) -> list:
+def chapter_sources(env: BuildEnvironment, docname: str) -> list:
     """The paths of the chapter's own sources (code/<key>/...)."""
     key = chapter_of(docname)
     if key is None:
@@ -119,7 +127,7 @@ def chapter_sources(env, docname: str) -> list:
     return paths
 
 
-def untied_code_figure(env, docname: str, lines):
+def untied_code_figure(env: BuildEnvironment, docname: str, lines: list[str]) -> tuple[int, str, str] | None:
     """(index, code, figure) of the first code in an answer that holds a number
     and is not quoted from the chapter's sources, or None."""
     found = code_figures(lines)
@@ -136,7 +144,9 @@ def untied_code_figure(env, docname: str, lines):
     return None
 
 
-def answer_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+def answer_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                options: dict[str, Any] | None = None,
+                content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """{answer}`<name>[|format]`: a figure of the enclosing question's answer,
     from tests/<key>/answers.json."""
     from .records import check_format, format_value
@@ -186,7 +196,7 @@ class CheckYourself(BookDirective):
     required_arguments = 1
     has_content = True
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         qid = self.arguments[0]
         if not QID.fullmatch(qid):
             return self.fail(f"check-yourself id '{qid}' should be kebab-case (a-z, 0-9, '-')")
@@ -267,11 +277,11 @@ class QuestionCollector(PerPageCollector):
     """Per page: the questions it asks, [(id, line)], in env.book_questions."""
     attr = "book_questions"
 
-    def found(self, doctree):
+    def found(self, doctree: nodes.document) -> list[tuple[str, int | None]]:
         return [(n["qid"], n.line) for n in doctree.findall(check_yourself)]
 
 
-def check_tests(app, env):
+def check_tests(app: Sphinx, env: BuildEnvironment) -> None:
     questions = sorted((doc, line or 0, qid)
                        for doc, found in QuestionCollector.pages(env).items() for qid, line in found)
     first = {}
@@ -310,7 +320,7 @@ class NumberedQuestions(SphinxPostTransform):
     default_priority = 60
     formats = ("html",)
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         for n, card in enumerate(self.document.findall(check_yourself), 1):
             card["label"] = f"Question {n}"
 
@@ -321,7 +331,7 @@ class AnswersAtChapterEnd(SphinxPostTransform):
     default_priority = 60  # after the {only} blocks are resolved (50)
     formats = ("latex",)
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         groups: dict = {}
         for card in list(self.document.findall(check_yourself)):
             answer = next((c for c in card.children if isinstance(c, check_answer)), None)

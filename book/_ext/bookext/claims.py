@@ -32,6 +32,8 @@ mark (CheckMarkers).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from docutils import nodes
 from docutils.transforms import Transform
 
@@ -42,14 +44,22 @@ from .common import BookError, resolve_key
 from .inline import role_line
 from .records import load_record
 
+if TYPE_CHECKING:
+    from typing import Any
 
-def verify(env, docname: str, text: str) -> int:
+    from docutils.parsers.rst.states import Inliner
+    from sphinx.environment import BuildEnvironment
+
+
+def verify(env: BuildEnvironment, docname: str, text: str) -> int:
     """Check the claim `text`, read in page `docname` (checkeval.verify_with)."""
     return verify_with(text, lambda run: resolve_key(docname, run),
                        lambda full: load_record(env, full)[0])
 
 
-def check_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+def check_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+               options: dict[str, Any] | None = None,
+               content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """{check}`<expression>`: nothing on the page; an error at its line when
     the records make the comparison false."""
     env = inliner.document.settings.env
@@ -70,7 +80,7 @@ class CheckMarkers(Transform):
     reads "(2.8 µs)," on the page, not "(2.8 µs) ,"."""
     default_priority = 210
 
-    def apply(self):
+    def apply(self) -> None:
         for mark in list(self.document.findall(nodes.inline)):
             if "book-check-marker" not in mark["classes"] or mark.parent is None:
                 continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.environment.collectors import EnvironmentCollector
@@ -15,6 +16,13 @@ from sphinx.util.docutils import SphinxDirective
 
 
 from .checkeval import BookError  # noqa: E402,F401  (one class: the checks' errors are the book's)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 
 class BookDirective(SphinxDirective):
@@ -74,7 +82,7 @@ def source_path(root: str, rel: str, build_dir: str | None = None) -> str:
 _json_cache: dict = {}
 
 
-def load_json(path: str, what: str):
+def load_json(path: str, what: str) -> Any:
     """A JSON file, parsed once for as long as it is unchanged (size and time).
     Errors name the file and, for bad JSON, its line."""
     try:
@@ -141,7 +149,7 @@ def cap_text(text: str, max_lines: int, max_bytes: int) -> tuple[str, str | None
     return "\n".join(kept), note
 
 
-def literal(text: str, language: str = "text", classes=()) -> nodes.literal_block:
+def literal(text: str, language: str = "text", classes: Iterable[str] = ()) -> nodes.literal_block:
     block = nodes.literal_block(text, text)
     block["language"] = language
     block["classes"].extend(classes)
@@ -155,24 +163,25 @@ class PerPageCollector(EnvironmentCollector):
     attr = ""
 
     @classmethod
-    def pages(cls, env) -> dict:
+    def pages(cls, env: BuildEnvironment) -> dict:
         if not hasattr(env, cls.attr):
             setattr(env, cls.attr, {})
         return getattr(env, cls.attr)
 
-    def found(self, doctree):
+    def found(self, doctree: nodes.document) -> Any:
         raise NotImplementedError
 
-    def clear_doc(self, app, env, docname):
+    def clear_doc(self, app: Sphinx, env: BuildEnvironment, docname: str) -> None:
         self.pages(env).pop(docname, None)
 
-    def merge_other(self, app, env, docnames, other):
+    def merge_other(self, app: Sphinx, env: BuildEnvironment, docnames: set[str],
+                    other: BuildEnvironment) -> None:
         mine, theirs = self.pages(env), self.pages(other)
         for docname in docnames:
             if docname in theirs:
                 mine[docname] = theirs[docname]
 
-    def process_doc(self, app, doctree):
+    def process_doc(self, app: Sphinx, doctree: nodes.document) -> None:
         found = self.found(doctree)
         if found:
             self.pages(app.env)[app.env.docname] = found

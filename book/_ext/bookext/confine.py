@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx import addnodes
 from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from docutils.parsers.rst.directives.tables import CSVTable
+    from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
 
@@ -35,14 +40,14 @@ HIDDEN_TEST = re.compile(r"^tests/[^/]+/exercises/[^/]+/hidden")
 BUILD_OUTPUTS = ("diagrams", "plots", "downloads")
 
 
-def refused(name: str, why: str):
+def refused(name: str, why: str) -> type[Directive]:
     class Refused(Directive):
         has_content = True
         optional_arguments = 10
         final_argument_whitespace = True
         option_spec = None  # any option: refused all the same
 
-        def run(self):
+        def run(self) -> list[nodes.Node]:
             return [self.state.document.reporter.error(
                 f"the {{{name}}} directive reads files past the book's checks, and is refused: "
                 f"{why}", line=self.lineno)]
@@ -50,11 +55,11 @@ def refused(name: str, why: str):
     return Refused
 
 
-def csv_table():
+def csv_table() -> type[CSVTable]:
     from docutils.parsers.rst.directives.tables import CSVTable
 
     class BookCSVTable(CSVTable):
-        def run(self):
+        def run(self) -> list[nodes.Node]:
             for opt in ("file", "url"):
                 if opt in self.options:
                     return [self.state.document.reporter.error(
@@ -64,7 +69,7 @@ def csv_table():
     return BookCSVTable
 
 
-def forbidden(app, path: str) -> str | None:
+def forbidden(app: Sphinx, path: str) -> str | None:
     """Why a file a page links or shows may not be, or None."""
     real = os.path.realpath(path)
     root = os.path.realpath(app.config.book_source_root)
@@ -87,7 +92,7 @@ def forbidden(app, path: str) -> str | None:
     return None
 
 
-def check_files(app, doctree):
+def check_files(app: Sphinx, doctree: nodes.document) -> None:
     """doctree-read: every image and download of the page is confined."""
     env = app.env
     docname = env.docname
@@ -108,7 +113,7 @@ def check_files(app, doctree):
             node.replace_self(nodes.inline(text="[refused]"))
 
 
-def setup(app):
+def setup(app: Sphinx) -> None:
     for name, why in REFUSED.items():
         app.add_directive(name, refused(name, why), override=True)
     app.add_directive("csv-table", csv_table(), override=True)

@@ -27,7 +27,7 @@ class Diagram(BookDirective):
     option_spec = {"name": directives.unchanged, "width": directives.unchanged,
                    "alt": directives.unchanged}
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         try:
             key = resolve_key(self.env.docname, self.arguments[0], "diagram")
             m = manifest(self.env)

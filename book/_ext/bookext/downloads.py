@@ -15,6 +15,7 @@ does not name is an error once the build has made any list; without a list
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx import addnodes
@@ -23,15 +24,21 @@ from sphinx.util import logging
 
 from .common import BookError, chapter_of, load_json
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
 logger = logging.getLogger(__name__)
 LIST = "downloads.json"
 
 
-def list_path(config) -> str:
+def list_path(config: Config) -> str:
     return config.book_downloads_file or os.path.join(config.book_build_dir, "downloads", LIST)
 
 
-def downloads(config) -> dict | None:
+def downloads(config: Config) -> dict | None:
     """{chapter key: {"archive", "exercises"}}, or None where the build made none."""
     path = list_path(config)
     if not os.path.exists(path):
@@ -53,7 +60,7 @@ class ExerciseDownload(SphinxTransform):
     """Before a chapter's first exercise, the link to its exercises' archive."""
     default_priority = 870  # before doctree-read (880), where the download collector looks
 
-    def apply(self, **kwargs):
+    def apply(self, **kwargs: Any) -> None:
         docname = self.env.docname
         chapter = chapter_of(docname)
         first = next(iter(self.document.findall(
@@ -98,6 +105,6 @@ class ExerciseDownload(SphinxTransform):
         first.parent.insert(first.parent.index(first), box)
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.add_config_value("book_downloads_file", "", "env")
     app.add_transform(ExerciseDownload)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import filecmp
 import os
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -27,6 +28,9 @@ from .booknodes import fold
 from .common import BookDirective, BookError, load_json, resolve_key, source_path
 from .listings import LANGUAGES, build_listing
 from .manifest import manifest
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 SOURCES = (".cpp", ".cu", ".hpp", ".cuh", ".h", ".cc")
@@ -62,7 +66,7 @@ def split_markdown(lines: list, where: str) -> tuple[str, dict]:
     return m.group(2), sections
 
 
-def exercise_entry(env, exercise_id: str) -> dict:
+def exercise_entry(env: BuildEnvironment, exercise_id: str) -> dict:
     """The exercise's entry in exercises.json, or {} where the build wrote none."""
     path = manifest(env).exercises
     if not path:
@@ -81,7 +85,7 @@ def exercise_entry(env, exercise_id: str) -> dict:
 class Exercise(BookDirective):
     required_arguments = 1
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         try:
             return [self.render()]
         except BookError as e:

@@ -13,9 +13,17 @@ from __future__ import annotations
 import posixpath
 import re
 import urllib.parse
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import SphinxTranslator
+    from sphinx.writers.html5 import HTML5Translator
 
 ACC_DESCR = re.compile(r"^\s*accDescr\s*:\s*(.+?)\s*$", re.M)
 ACC_DESCR_BLOCK = re.compile(r"^\s*accDescr\s*\{(.*?)\}", re.M | re.S)
@@ -47,7 +55,7 @@ def describe(option: str | None, own: str, caption_nodes: list) -> str:
     return " ".join(" ".join(n.astext() for n in caption_nodes).split())
 
 
-def visit_zoom_html(self, node):
+def visit_zoom_html(self: HTML5Translator, node: nodes.Element) -> None:
     image = node.next_node(nodes.image)
     uri = image["uri"] if image is not None else ""
     if uri in self.builder.images:
@@ -56,15 +64,15 @@ def visit_zoom_html(self, node):
     self.body.append(f'<a class="{classes}" href="{self.encode(uri)}" title="Open the figure at full size">')
 
 
-def depart_zoom_html(self, node):
+def depart_zoom_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</a>")
 
 
-def visit_plain(self, node):
+def visit_plain(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
-def depart_plain(self, node):
+def depart_plain(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
@@ -73,7 +81,7 @@ class ThemeOnlyImages(SphinxPostTransform):
     out: the PDF shows the light one."""
     default_priority = 90
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         if self.app.builder.format == "html":
             return
         for node in list(self.document.findall(nodes.Element)):
@@ -90,7 +98,7 @@ class OneBodyBeforeCaption(SphinxPostTransform):
     default_priority = 95
     formats = ("html",)
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         for figure in list(self.document.findall(nodes.figure)):
             at = next((i for i, c in enumerate(figure.children) if isinstance(c, nodes.caption)), None)
             if at is None or at <= 1:
@@ -102,7 +110,7 @@ class OneBodyBeforeCaption(SphinxPostTransform):
             figure.insert(0, body)
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     plain = (visit_plain, depart_plain)
     app.add_node(zoom, html=(visit_zoom_html, depart_zoom_html), latex=plain, text=plain, man=plain,
                  texinfo=plain)

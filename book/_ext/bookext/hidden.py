@@ -14,15 +14,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
 
 HIDDEN = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
-def find(text: str):
+def find(text: str) -> tuple[int, int, str] | None:
     """(line, column, description) of the first hidden character of text, both
     1-based, or None."""
     m = HIDDEN.search(text)
@@ -34,7 +40,7 @@ def find(text: str):
     return line, col, f"U+{ord(ch):04X} {unicodedata.name(ch, 'invisible character')}"
 
 
-def problem(what: str, text: str) -> str | None:
+def problem(what: Callable[[int], str], text: str) -> str | None:
     """The error for the first hidden character of text, `what` naming where it is
     (a callable of the line number gives e.g. 'prog.cpp:12'), or None."""
     hit = find(text)
@@ -45,7 +51,7 @@ def problem(what: str, text: str) -> str | None:
             "makes the text read otherwise than it is (Trojan Source); remove it")
 
 
-def check_source(app, docname, source):
+def check_source(app: Sphinx, docname: str, source: list[str]) -> None:
     """source-read: a page's own text, before MyST parses it."""
     text = source[0]
     msg = problem(lambda line: f"line {line}", text)
@@ -54,5 +60,5 @@ def check_source(app, docname, source):
         logger.warning(msg.replace(f"line {line}, ", "", 1), location=(docname, line))
 
 
-def setup(app):
+def setup(app: Sphinx) -> None:
     app.connect("source-read", check_source)

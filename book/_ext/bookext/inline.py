@@ -30,14 +30,14 @@ def _source_lines(source: str) -> list:
     return _lines_cache[source]
 
 
-def role_line(document, lineno: int, name: str, text: str, source: str | None = None) -> int:
+def role_line(document: nodes.document, lineno: int, name: str, text: str, source: str | None = None) -> int:
     """The line of role `{name}`text`` at or after `lineno`, within its block."""
     return text_line(document, lineno, [f"{{{name}}}`{text}`",
                                         f"{{{name}}}`{text.replace('|', chr(92) + '|')}`",
                                         f"`{text}`"], source)
 
 
-def text_line(document, lineno: int, needles: list, source: str | None = None) -> int:
+def text_line(document: nodes.document, lineno: int, needles: list, source: str | None = None) -> int:
     """The first line at or after `lineno`, within its block (up to a blank
     line), that holds one of `needles` (tried in turn); else `lineno`."""
     lines = _source_lines(source or document.get("source") or "")
@@ -67,7 +67,7 @@ class RoleLines(Transform):
     {ref} is reported there, not at its paragraph's first line."""
     default_priority = 100
 
-    def apply(self):
+    def apply(self) -> None:
         source = self.document.get("source") or ""
         for node in self.document.findall(addnodes.pending_xref):
             m = MYST_ROLE.match(node.rawsource or "")
@@ -88,7 +88,7 @@ class UnparsedRoles(Transform):
     """A role left as raw text is an error at its line."""
     default_priority = 101
 
-    def apply(self):
+    def apply(self) -> None:
         for text in self.document.findall(nodes.Text):
             m = UNPARSED.search(text.astext())
             if not m or any(isinstance(a, SKIP) for a in _ancestors(text)):

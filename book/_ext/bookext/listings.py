@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -27,6 +28,9 @@ from . import hidden
 from .common import BookDirective, BookError, load_json, source_path, visible_text
 from .manifest import manifest
 from .site import source_ref_node
+
+if TYPE_CHECKING:
+    from sphinx.environment import BuildEnvironment
 
 LANGUAGES = {".cpp": "cpp", ".hpp": "cpp", ".cu": "cuda", ".cuh": "cuda", ".h": "cpp", ".cc": "cpp",
              ".py": "python", ".cmake": "cmake", ".txt": "text", ".json": "json", ".sh": "bash",
@@ -116,7 +120,7 @@ def marker_list(argument: str) -> list:
     return names
 
 
-def build_listing(env, rel: str, names: list | None = None, caption: list | None = None,
+def build_listing(env: BuildEnvironment, rel: str, names: list | None = None, caption: list | None = None,
                   language: str | None = None, linenos: bool = False) -> nodes.container:
     """The listing of `rel` (a path from the repository root): the regions
     `names` (None: the whole file), with a caption (inline nodes, or none) and
@@ -169,7 +173,7 @@ def build_listing(env, rel: str, names: list | None = None, caption: list | None
     return container
 
 
-def compiled_files(env) -> set:
+def compiled_files(env: BuildEnvironment) -> set:
     """The files a compiler saw in this build: every declared program's and
     library's sources (the manifest's ``compiled``), every exercise's starter
     folder (its starter build compiles it), and every input file of every
@@ -207,7 +211,7 @@ def compiled_files(env) -> set:
     return seen
 
 
-def check_compiled(env, rel: str) -> None:
+def check_compiled(env: BuildEnvironment, rel: str) -> None:
     """A chapter lists only code a compiler saw: a file no program of the build
     compiles, nor any run includes, is not a compiled listing."""
     root = os.path.realpath(env.config.book_source_root)
@@ -231,7 +235,7 @@ class Listing(BookDirective):
     option_spec = {"marker": marker_list, "caption": directives.unchanged,
                    "linenos": directives.flag, "language": directives.unchanged}
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         caption = None
         if self.options.get("caption", "").strip():
             caption, _ = self.state.inline_text(self.options["caption"].strip(), self.lineno)

@@ -19,8 +19,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .common import BookError, load_json
+
+if TYPE_CHECKING:
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 MANIFEST = "book-manifest.json"
 
@@ -50,7 +55,7 @@ def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
     return value
 
 
-def read_manifest(config) -> Manifest:
+def read_manifest(config: Config) -> Manifest:
     build = os.path.abspath(config.book_build_dir) if config.book_build_dir else ""
     path = os.path.join(build, MANIFEST) if build else ""
     if not path or not os.path.exists(path):
@@ -63,7 +68,7 @@ def read_manifest(config) -> Manifest:
         raise BookError(f"build manifest {path}: not a JSON object")
     here = os.path.dirname(os.path.abspath(path))
 
-    def where(p):  # paths are absolute; a relative one is read from the manifest's folder
+    def where(p: str | None) -> str | None:  # paths are absolute; a relative one is read from the manifest's folder
         return None if p is None else os.path.normpath(os.path.join(here, p))
 
     runs = {}
@@ -80,7 +85,7 @@ def read_manifest(config) -> Manifest:
                     tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None)
 
 
-def manifest(env) -> Manifest:
+def manifest(env: BuildEnvironment) -> Manifest:
     """The manifest of this build, noted as a dependency of the page being read
     (a run declared or removed changes what the page may show)."""
     m = read_manifest(env.config)

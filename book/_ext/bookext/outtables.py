@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from .common import literal
+
+if TYPE_CHECKING:
+    from typing import Any
 
 #: A cell that is a number, as programs print them: 132, -0.5, 1.07, 4.9%,
 #: 1.2e+03, 0x1f, 2^28, 3.2x.
@@ -168,7 +172,7 @@ class OutputTables(SphinxPostTransform):
     default_priority = 100
     formats = ("html",)
 
-    def run(self, **kwargs) -> None:
+    def run(self, **kwargs: Any) -> None:
         for block in list(self.document.findall(nodes.literal_block)):
             classes = block.get("classes", [])
             if "book-output" not in classes or "book-output-cut" in classes:

@@ -17,6 +17,7 @@ names must be declared by the build, as for any record the book shows.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -26,13 +27,16 @@ from .figures import describe, zoom
 from .plotting import PlotError, read_spec
 from .records import load_record, provenance_text, stale_banner
 
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
 
 class Plot(BookDirective):
     required_arguments = 1
     has_content = True
     option_spec = {"name": directives.unchanged, "alt": directives.unchanged}
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         try:
             key = resolve_key(self.env.docname, self.arguments[0], "plot")
             rel = f"diagrams/{key}.plot.py"
@@ -83,6 +87,6 @@ class Plot(BookDirective):
         return [figure]
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.add_config_value("book_plots_dir", "", "env")
     app.add_directive("plot", Plot)

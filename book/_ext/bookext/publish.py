@@ -25,9 +25,14 @@ import hashlib
 import json
 import os
 import re
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 logger = logging.getLogger(__name__)
 KEEP_DIRS = {"_static", "_sources"}
@@ -67,13 +72,14 @@ def _prune_html(app) -> None:
                 os.unlink(os.path.join(dirpath, f))
 
 
-def pages_changed(app, env, added, changed, removed):
+def pages_changed(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+                  removed: set[str]) -> list[str]:
     """env-get-outdated: remember whether pages were added or removed."""
     env.book_pages_changed = bool(added or removed)
     return []
 
 
-def write_all_if_pages_changed(app, env):
+def write_all_if_pages_changed(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """env-get-updated: every page again when the set of pages changed (the
     sidebar and the previous/next links of every page list the pages)."""
     if getattr(env, "book_pages_changed", False):
@@ -115,7 +121,7 @@ def dangling_links(out: str, suffix: str = ".html") -> list:
     return found
 
 
-def check_links(app, exception) -> None:
+def check_links(app: Sphinx, exception: Exception | None) -> None:
     """build-finished, after every other step has written or removed its files."""
     if exception is not None or app.builder.format != "html":
         return
@@ -124,7 +130,7 @@ def check_links(app, exception) -> None:
                        "not hold (a page, image or download that is gone): nothing may link it")
 
 
-def write_inputs(app) -> None:
+def write_inputs(app: Sphinx) -> None:
     env = app.env
     inputs = set()
     for doc in env.all_docs:
@@ -150,7 +156,7 @@ def write_inputs(app) -> None:
     os.replace(path + ".tmp", path)
 
 
-def build_finished(app, exception) -> None:
+def build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None:
         return
     if app.builder.format == "html":
@@ -158,7 +164,7 @@ def build_finished(app, exception) -> None:
     write_inputs(app)
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.connect("env-get-outdated", pages_changed)
     app.connect("env-get-updated", write_all_if_pages_changed)
     app.connect("build-finished", build_finished)

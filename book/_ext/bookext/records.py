@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -30,6 +31,13 @@ from .common import (BookDirective, BookError, cap_text, literal, load_json, res
 from .inline import role_line
 from .manifest import manifest
 from .site import run_yourself_node
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from docutils.parsers.rst.states import Inliner
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
 
 TYPES = {"string": str, "integer": int, "number": (int, float), "array": list,
          "object": dict, "boolean": bool}
@@ -74,7 +82,7 @@ def _is(value, type_name: str, where: str, schema: dict | None = None) -> bool:
     raise BookError(f"record schema: unknown type '{type_name}' ({where})")
 
 
-def validate(record, path: str, schema: dict, gpu: bool) -> None:
+def validate(record: object, path: str, schema: dict, gpu: bool) -> None:
     """The record has the shape book/record-schema.json gives it, under the
     schema version it was made with, which must be the file's."""
     if not isinstance(record, dict):
@@ -113,7 +121,7 @@ def validate(record, path: str, schema: dict, gpu: bool) -> None:
             raise BookError(f"run record {path}: provenance '{key}' is missing")
 
 
-def load_record(env, name: str) -> tuple[dict, dict]:
+def load_record(env: BuildEnvironment, name: str) -> tuple[dict, dict]:
     """The record of run `<key>/<run>` and its entry in the manifest, validated.
     The record is a dependency of the page that asks, every time one asks."""
     m = manifest(env)
@@ -202,7 +210,7 @@ def run_block(record: dict, body: list, text: str = "", picked: bool = False) ->
     return container
 
 
-def shown_output(config, text: str) -> list:
+def shown_output(config: Config, text: str) -> list:
     """Output as a block: visible control characters, cut at the stated cap with
     a note in the block where it was cut."""
     text, note = cap_text(visible_text(text), config.book_output_max_lines,
@@ -222,7 +230,7 @@ class ProgramOutput(BookDirective):
     required_arguments = 1
     option_spec = {"stderr": directives.flag, "caption": directives.unchanged}
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         try:
             name = resolve_key(self.env.docname, self.arguments[0])
             record, _ = load_record(self.env, name)
@@ -252,7 +260,7 @@ class RecordText(BookDirective):
     option_spec = {"match": directives.unchanged, "context": directives.nonnegative_int,
                    "first": directives.positive_int, "language": directives.unchanged}
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         ref, _, key = self.arguments[0].partition(":")
         try:
             if not key:
@@ -312,7 +320,7 @@ SAFE_FORMAT = re.compile(r"(?P<sign>[+ -])?(?P<group>[,_])?(?:\.(?P<precision>[0
 PERCENT_UNITS = ("fraction", "ratio")
 
 
-def check_format(spec: str, unit) -> None:
+def check_format(spec: str, unit: str | None) -> None:
     """A format that rounds and groups, and '%' (x 100) only for a fraction or
     a ratio: `|.0%` on a count would print 32 warps as '3200%'."""
     if not spec:
@@ -328,7 +336,7 @@ def check_format(spec: str, unit) -> None:
                         f"{' or '.join(repr(u) for u in PERCENT_UNITS)}")
 
 
-def unit_of(record: dict, key: str):
+def unit_of(record: dict, key: str) -> str | None:
     """A result's unit (None for a check's computed value, which has none)."""
     if key.startswith("check:"):
         return None
@@ -336,7 +344,7 @@ def unit_of(record: dict, key: str):
     return result.get("unit") if isinstance(result, dict) else None
 
 
-def format_value(value, spec: str) -> str:
+def format_value(value: object, spec: str) -> str:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         raise BookError("is not a number")
     try:
@@ -351,7 +359,7 @@ def format_value(value, spec: str) -> str:
         raise BookError(f"bad format '{spec}': {e}") from None
 
 
-def format_figure(value, values: list, spec: str) -> tuple:
+def format_figure(value: object, values: list, spec: str) -> tuple:
     """The figure as the page prints it, and the range note when its repeats
     differ at that precision: ("2.2", "2.0 to 2.4 over 5 runs"), else (text, "")."""
     shown = format_value(value, spec)
@@ -363,7 +371,9 @@ def format_figure(value, values: list, spec: str) -> tuple:
     return shown, f"{lo} to {hi} over {len(values)} runs"
 
 
-def value_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+               options: dict[str, Any] | None = None,
+               content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """{value}`<run>:<result>`, {value}`<run>:check:<id>`, each optionally
     followed by `|<format>`."""
     env = inliner.document.settings.env

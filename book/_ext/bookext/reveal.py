@@ -17,9 +17,17 @@ Each is a warning (an error: Sphinx runs with -W) at the item's line.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import SphinxTranslator
+    from sphinx.writers.html5 import HTML5Translator
+    from sphinx.writers.latex import LaTeXTranslator
 
 logger = logging.getLogger(__name__)
 TRY_IT = "Try it"
@@ -33,7 +41,7 @@ class Answer(Directive):
     has_content = True
     optional_arguments = 0
 
-    def run(self):
+    def run(self) -> list[nodes.Node]:
         if not "\n".join(self.content).strip():
             source, line = self.state_machine.get_source_and_line(self.lineno)
             raise self.error(f"{source}:{line}: an answer with nothing in it")
@@ -42,24 +50,24 @@ class Answer(Directive):
         return [node]
 
 
-def visit_answer_html(self, node):
+def visit_answer_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append(self.starttag(node, "details", CLASS="book-reveal"))
     self.body.append("<summary>Show the answer</summary>\n")
 
 
-def depart_answer_html(self, node):
+def depart_answer_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</details>\n")
 
 
-def visit_answer_latex(self, node):
+def visit_answer_latex(self: LaTeXTranslator, node: nodes.Element) -> None:
     self.body.append("\n\n\\noindent\\textbf{Answer.}\\enskip ")
 
 
-def depart_answer_latex(self, node):
+def depart_answer_latex(self: LaTeXTranslator, node: nodes.Element) -> None:
     self.body.append("\n")
 
 
-def visit_plain(self, node):
+def visit_plain(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
@@ -80,7 +88,7 @@ def _item_line(item) -> int | None:
     return None
 
 
-def try_it_answers_hidden(app, doctree) -> None:
+def try_it_answers_hidden(app: Sphinx, doctree: nodes.document) -> None:
     """doctree-read: in every "Try it" section, a question's answer is behind a
     reveal, and no figure or output of a run is shown before it."""
     docname = app.env.docname
@@ -108,7 +116,7 @@ def try_it_answers_hidden(app, doctree) -> None:
                                    "reveal: add one with :::{answer}", location=(docname, line))
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.connect("doctree-read", try_it_answers_hidden)
     plain = (visit_plain, visit_plain)
     app.add_node(answer, html=(visit_answer_html, depart_answer_html),

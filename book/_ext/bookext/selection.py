@@ -10,14 +10,19 @@ is read, with one error naming the folder (manifest.py).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from sphinx.errors import ConfigError
 
 from .common import BookError, chapter_of
 from .manifest import read_manifest
 
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
 
-def leave_out_other_chapters(app, config) -> None:
+
+def leave_out_other_chapters(app: Sphinx, config: Config) -> None:
     try:
         m = read_manifest(config)
     except BookError as e:
@@ -30,5 +35,5 @@ def leave_out_other_chapters(app, config) -> None:
             config.exclude_patterns.append(name)
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.connect("config-inited", leave_out_other_chapters)

@@ -49,12 +49,22 @@ import json
 import os
 import posixpath
 import shutil
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from .common import BookError, PerPageCollector, load_json, source_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
+
+    from docutils.parsers.rst.states import Inliner
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.util.docutils import SphinxTranslator
 
 logger = logging.getLogger(__name__)
 CODE_PAGES = "_code"
@@ -74,7 +84,7 @@ def source_ref_node(path: str, ranges: list, text: str) -> source_ref:
 
 # ---- settings ---------------------------------------------------------------------
 
-def site_settings(config) -> dict:
+def site_settings(config: Config) -> dict:
     """BUILD/site/site.json as a dict ({} where the build wrote none)."""
     path = getattr(config, "book_site_file", "") or (
         os.path.join(config.book_build_dir, "site", "site.json") if config.book_build_dir else "")
@@ -86,7 +96,7 @@ def site_settings(config) -> dict:
     return data
 
 
-def config_inited(app, config) -> None:
+def config_inited(app: Sphinx, config: Config) -> None:
     try:
         settings = site_settings(config)
     except BookError as e:
@@ -101,7 +111,7 @@ def config_inited(app, config) -> None:
     config.book_pdf = pdf if pdf and os.path.isfile(pdf) else ""
 
 
-def builder_inited(app) -> None:
+def builder_inited(app: Sphinx) -> None:
     """HTML: a PDF not built from the pages' sources as they are is not the book
     this build shows, so the site neither serves nor links it, and says so."""
     if not app.config.book_pdf or app.builder.format != "html":
@@ -157,7 +167,7 @@ def pdf_made_from(pdf: str) -> dict | None:
     return data
 
 
-def pdf_stale(pdf: str, pages, read=()) -> str | None:
+def pdf_stale(pdf: str, pages: Iterable[str], read: Iterable[str] = ()) -> str | None:
     """Why the PDF is not the book as it is, or None when it is: it is the PDF
     its record describes (by its content), every file its pages read is as it
     was (by content), every page source of `pages` is among them (a chapter
@@ -188,7 +198,7 @@ def pdf_stale(pdf: str, pages, read=()) -> str | None:
     return None
 
 
-def repository_link(config, path: str, ranges: list) -> str | None:
+def repository_link(config: Config, path: str, ranges: list) -> str | None:
     url = (config.book_repository_url or "").rstrip("/")
     if not url:
         return None
@@ -224,7 +234,7 @@ class SourceLinks(SphinxPostTransform):
     is nothing to link to, its text."""
     default_priority = 100
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         config, builder = self.app.config, self.app.builder
         for node in list(self.document.findall(source_ref)):
             url = repository_link(config, node["path"], node["ranges"])
@@ -249,7 +259,7 @@ class SourceCollector(PerPageCollector):
     """Per page, the repository files its listings show: env.book_sources."""
     attr = "book_sources"
 
-    def found(self, doctree):
+    def found(self, doctree: nodes.document) -> set[str]:
         return {n["path"] for n in doctree.findall(source_ref)}
 
 
@@ -310,7 +320,7 @@ def _shell_word(word: str) -> str:
     return shlex.quote(word)
 
 
-def run_yourself_parts(config, node) -> dict:
+def run_yourself_parts(config: Config, node: run_yourself) -> dict:
     """What the block says, from the node and the configuration: the repository
     (book_repository_url, or none configured), the commit, the build target, the
     binary's path after `tools/book build` and the exact command that prints
@@ -348,7 +358,7 @@ class RunYourselfBlocks(SphinxPostTransform):
     line with the command."""
     default_priority = 100
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         from .booknodes import fold
         from .common import literal
         config = self.app.config
@@ -366,7 +376,7 @@ class RunYourselfBlocks(SphinxPostTransform):
             box = fold(summary="Run it yourself", classes=["book-run-yourself"])
             items = nodes.bullet_list()
 
-            def item(*children):
+            def item(*children: nodes.Node) -> None:
                 li = nodes.list_item()
                 para = nodes.paragraph()
                 para.extend(children)
@@ -418,7 +428,7 @@ class NarrowOutputsInLatex(SphinxPostTransform):
     default_priority = 100
     formats = ("latex",)
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         for block in list(self.document.findall(nodes.literal_block)):
             if "book-output" not in block.get("classes", []):
                 continue
@@ -439,7 +449,9 @@ class chapter_link(nodes.Inline, nodes.TextElement):
     the chapter out (BOOK_CHAPTERS)."""
 
 
-def chapter_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+def chapter_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                 options: dict[str, Any] | None = None,
+                 content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """{chapter}`ch01-execution-model` or {chapter}`text <ch01-execution-model>`."""
     import re
     m = re.match(r"^(.*?)\s*<([^<>]+)>$", text.strip())
@@ -447,7 +459,9 @@ def chapter_role(name, rawtext, text, lineno, inliner, options=None, content=Non
     return [chapter_link(rawtext, label, doc=doc)], []
 
 
-def repository_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+def repository_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                    options: dict[str, Any] | None = None,
+                    content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """{repository}`the code`: a link to book_repository_url where one is set;
     else the text, and that no public address is configured."""
     return [repository_link_node(rawtext, text.strip())], []
@@ -460,7 +474,7 @@ class repository_link_node(nodes.Inline, nodes.TextElement):
 class FrontPageLinks(SphinxPostTransform):
     default_priority = 100
 
-    def run(self, **kwargs):
+    def run(self, **kwargs: Any) -> None:
         env, config = self.env, self.app.config
         for node in list(self.document.findall(chapter_link)):
             doc = node["doc"]
@@ -496,7 +510,7 @@ def _source_pages(app) -> dict:
     return pages
 
 
-def collect_pages(app):
+def collect_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     """html-collect-pages: _code/<path> for every file a listing shows."""
     if app.builder.format != "html" or app.config.book_repository_url:
         return
@@ -528,7 +542,7 @@ def collect_pages(app):
         yield pagename, {"title": path, "body": body, "parents": [], "display_toc": False}, "page.html"
 
 
-def prune_code_pages(app) -> None:
+def prune_code_pages(app: Sphinx) -> None:
     """Remove the pages of files no listing shows any more."""
     base = os.path.join(app.outdir, CODE_PAGES)
     keep = set() if app.config.book_repository_url else set(_source_pages(app))
@@ -544,7 +558,7 @@ def prune_code_pages(app) -> None:
 
 # ---- the PDF edition's link -------------------------------------------------------------
 
-def navigation_by_section(context) -> None:
+def navigation_by_section(context: dict[str, Any]) -> None:
     """The sidebar lists each chapter's sections, not only its title (furo lists
     titles only): furo's own tree, built from the toctree with sections. A
     chapter's sections fold (furo's checkboxes); the current one is open."""
@@ -560,7 +574,7 @@ def navigation_by_section(context) -> None:
         context["furo_navigation_tree"] = get_navigation_tree(tree)
 
 
-def concepts_only(context) -> None:
+def concepts_only(context: dict[str, Any]) -> None:
     """The index lists the book's concepts: an entry whose every link is to the
     API appendix (a book:: name; the appendix lists them all) is left out."""
     entries = context.get("genindexentries")
@@ -570,7 +584,7 @@ def concepts_only(context) -> None:
     for letter, items in entries:
         keep = []
         for name, (links, subitems, key) in items:
-            def concept(uri):
+            def concept(uri: str) -> bool:
                 return not uri.split("#")[0].startswith(API_PAGES)
             links = [link for link in links if concept(link[1])]
             subitems = [(sub, [link for link in sublinks if concept(link[1])])
@@ -609,7 +623,7 @@ def one_entry_per_term(items: list) -> list:
 API_PAGES = ("appendix-api",)
 
 
-def source_links(app, pagename, context) -> None:
+def source_links(app: Sphinx, pagename: str, context: dict[str, Any]) -> None:
     """Where the repository is configured (book_repository_url): its address on
     every page (book_repository, in the footer) and, on a page made from a file
     of chapters/, that file there (book_source_url, book_source_path: the icon
@@ -629,7 +643,8 @@ def source_links(app, pagename, context) -> None:
     context["book_source_url"] = repository_link(app.config, rel, [])
 
 
-def page_context(app, pagename, templatename, context, doctree):
+def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                 doctree: nodes.document | None) -> None:
     if app.builder.format == "html":
         source_links(app, pagename, context)
         navigation_by_section(context)
@@ -641,7 +656,7 @@ def page_context(app, pagename, templatename, context, doctree):
         context["book_pdf"] = ""
 
 
-def publish_pdf(app) -> None:
+def publish_pdf(app: Sphinx) -> None:
     out = os.path.join(app.outdir, "book.pdf")
     if app.config.book_pdf:
         # What this build read, against the PDF once more (a source edited during
@@ -666,7 +681,7 @@ def publish_pdf(app) -> None:
         os.unlink(out)
 
 
-def build_finished(app, exception) -> None:
+def build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     prune_code_pages(app)
@@ -675,15 +690,15 @@ def build_finished(app, exception) -> None:
 
 # ---- nodes in builders that show no link --------------------------------------------------
 
-def visit_source_ref(self, node):
+def visit_source_ref(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
-def depart_source_ref(self, node):
+def depart_source_ref(self: SphinxTranslator, node: nodes.Node) -> None:
     pass
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.add_config_value("book_site_file", "", "env")
     app.add_config_value("book_repository_url", "", "env")
     app.add_config_value("book_repository_ref", "", "env")

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from sphinx.util import logging
 
 from .common import chapter_of
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +52,7 @@ def level_one_headings(text: str) -> list:
     return found
 
 
-def check_page(app, docname, source):
+def check_page(app: Sphinx, docname: str, source: list[str]) -> None:
     """source-read: one level-one heading, and a chapter's title number is its key's."""
     heads = level_one_headings(source[0])
     if not heads:
@@ -74,7 +78,7 @@ def check_page(app, docname, source):
                        location=(docname, line))
 
 
-def check_numbers(app):
+def check_numbers(app: Sphinx) -> None:
     """builder-inited: no two chapters of this build share a number."""
     by_number: dict = {}
     for name in sorted(os.listdir(app.srcdir)):
@@ -91,6 +95,6 @@ def check_numbers(app):
                            location=(other, 1))
 
 
-def setup(app):
+def setup(app: Sphinx) -> None:
     app.connect("source-read", check_page)
     app.connect("builder-inited", check_numbers)

@@ -18,12 +18,20 @@ concepts.txt (concepts_indexed).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
 from .common import PerPageCollector, chapter_of
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
 
 MAX_WORDS = 4
 SENTENCE_END = re.compile(r"[.!?:;]\s*$")
@@ -80,7 +88,7 @@ class ConceptIndex(SphinxTransform):
     each chapter (a heading's section, or the paragraph)."""
     default_priority = 841
 
-    def apply(self, **kwargs):
+    def apply(self, **kwargs: Any) -> None:
         if chapter_of(self.env.docname) is None:
             return
         import os
@@ -122,7 +130,7 @@ class ConceptIndex(SphinxTransform):
 class TermIndex(SphinxTransform):
     default_priority = 840  # before the domains collect the index entries (SphinxDomains, 850)
 
-    def apply(self, **kwargs):
+    def apply(self, **kwargs: Any) -> None:
         if chapter_of(self.env.docname) is None:
             return
         seen = set()
@@ -166,7 +174,7 @@ class GlossaryCollector(PerPageCollector):
     """Per page, its terms: [(term, anchor, sentence)] in env.book_glossary."""
     attr = "book_glossary"
 
-    def found(self, doctree):
+    def found(self, doctree: nodes.document) -> list[tuple[str, str, str]]:
         return [(n["book_term"], n["ids"][0], n.get("book_definition", ""))
                 for n in doctree.findall(nodes.target) if n.get("book_term")]
 
@@ -180,7 +188,7 @@ def _glossary_key(term: str, singulars: set) -> str:
     return key
 
 
-def glossary_entries(app) -> list:
+def glossary_entries(app: Sphinx) -> list:
     """[(term, docname, anchor, sentence)], sorted by term, of the pages built: one
     entry per term where two pages set the same term or its plural in bold: the
     first chapter's (chapter keys sort in the book's order; other pages come after)."""
@@ -197,7 +205,7 @@ def glossary_entries(app) -> list:
     return sorted(first.values(), key=lambda e: (e[0].lower(), e[1]))
 
 
-def collect_glossary(app):
+def collect_glossary(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
     """html-collect-pages: glossary.html."""
     import html as h
     if app.builder.format != "html":
@@ -222,7 +230,7 @@ def collect_glossary(app):
     yield "glossary", {"title": "Glossary", "body": body, "parents": [], "display_toc": False}, "page.html"
 
 
-def latex_glossary(app, doctree, docname) -> None:
+def latex_glossary(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """doctree-resolved of the PDF's one document: the glossary as its last
     chapter (before the index), each definition linked to where the chapter
     gives it, with its page (latex_show_pagerefs)."""
@@ -258,7 +266,8 @@ def latex_glossary(app, doctree, docname) -> None:
     top += section
 
 
-def page_context(app, pagename, templatename, context, doctree):
+def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any],
+                 doctree: nodes.document | None) -> None:
     context["book_glossary"] = bool(glossary_entries(app)) if app.builder.format == "html" else False
 
 
@@ -266,12 +275,12 @@ class ConceptCollector(PerPageCollector):
     """The concepts each chapter put in the index (ConceptIndex)."""
     attr = "book_concepts"
 
-    def found(self, doctree):
+    def found(self, doctree: nodes.document) -> list[str]:
         return sorted({entry[1] for node in doctree.findall(addnodes.index)
                        if node.get("book_concept") for entry in node["entries"]})
 
 
-def concepts_indexed(app, env) -> None:
+def concepts_indexed(app: Sphinx, env: BuildEnvironment) -> None:
     """env-check-consistency: in a build of every chapter, each concept of
     book/concepts.txt is in the index."""
     import glob
@@ -298,7 +307,7 @@ def concepts_indexed(app, env) -> None:
                         "would not list it: name it there, or remove the line")
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.add_env_collector(ConceptCollector)
     app.connect("env-check-consistency", concepts_indexed)
     app.add_transform(TermIndex)

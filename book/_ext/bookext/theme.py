@@ -40,9 +40,15 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +93,7 @@ def bundle_script(path: str) -> str:
     text = read_patched(path)
     folder = os.path.dirname(path)
 
-    def inline(m):
+    def inline(m: re.Match[str]) -> str:
         name, rel = m.group(1), m.group(2)
         dep = os.path.normpath(os.path.join(folder, rel))
         if not os.path.isfile(dep):
@@ -112,13 +118,13 @@ def bundle_script(path: str) -> str:
     return out
 
 
-def inline_css_imports(path: str, roots=SHARE_ROOTS) -> str:
+def inline_css_imports(path: str, roots: Sequence[str] = SHARE_ROOTS) -> str:
     """The stylesheet at `path` with each @import of an absolute path replaced
     by that stylesheet's text (found under one of `roots`)."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
 
-    def inline(m):
+    def inline(m: re.Match[str]) -> str:
         url = m.group(1)
         for root in roots:
             candidate = os.path.join(root, url.lstrip("/"))
@@ -182,7 +188,7 @@ def _write_if_changed(path: str, text: str) -> None:
     os.replace(path + ".tmp", path)
 
 
-def fixed_assets(theme_dirs) -> dict:
+def fixed_assets(theme_dirs: Iterable[str]) -> dict:
     """{path under _static: fixed text} for the theme's scripts and stylesheets
     that need fixing."""
     fixed, seen = {}, set()
@@ -211,7 +217,7 @@ def fixed_assets(theme_dirs) -> dict:
     return fixed
 
 
-def builder_inited(app) -> None:
+def builder_inited(app: Sphinx) -> None:
     if app.builder.format != "html" or not getattr(app.builder, "theme", None):
         return
     out = os.path.join(app.doctreedir, "book-theme-static")
@@ -224,5 +230,5 @@ def builder_inited(app) -> None:
         app.config.html_static_path = list(app.config.html_static_path) + [out]
 
 
-def setup(app) -> None:
+def setup(app: Sphinx) -> None:
     app.connect("builder-inited", builder_inited)
