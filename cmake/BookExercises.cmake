@@ -50,7 +50,7 @@ include(BookExerciseSets)
 include(BookExerciseLinks)
 include(BookExerciseKit)
 
-set(BOOK_EXERCISE_CXX_OPTIONS -O1 CACHE STRING
+set(BOOK_EXERCISE_CXX_OPTIONS -O0 CACHE STRING
     "Options for an exercise's code (starter, solution, a student's files), as for test code")
 mark_as_advanced(BOOK_EXERCISE_CXX_OPTIONS)
 find_program(BOOK_EXERCISES_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)  # as BookDocs does

@@ -1,13 +1,15 @@
 # A run's input hash, which says whether a recording is stale: the flags
-# identity of the programs, the sources of the book libraries a program links
-# (_book_library_inputs), the runner's arguments that describe a run's inputs
-# (_book_hash_args), and the guard that keeps the hash true
-# (_book_check_programs_settled: no compile or link setting of a program
-# changes after book_program).
+# identity of the programs (with the own flags of the book libraries they link),
+# the sources of the book libraries a program links (_book_library_inputs), the
+# runner's arguments that describe a run's inputs (_book_hash_args), and the
+# guard that keeps the hash true (_book_check_programs_settled: no compile or
+# link setting of a program or book library changes after its call).
 # Tests: records.* (a committed recording is fresh for these inputs);
 # book.bad.cmake-ch85-source-options, -ch86-cuda-arch, -ch87-link-options,
-# -ch88-compile-definitions, -ch89-include-before, -ch91-late-options (a
-# setting changed after book_program, refused at its line); book.bad.runner-*
+# -ch88-compile-definitions, -ch89-include-before, -ch91-late-options,
+# -ch90-late-library-options (a setting changed after book_program or
+# book_library, refused at its line); book.cmake-library-flags (a library's
+# OPTIONS reach the flags of the programs that link it); book.bad.runner-*
 # (tools/runner/tests/runner.cmake: the runner's side of the hash).
 #
 # What a run depends on: the program's sources and those of every book library
@@ -29,14 +31,18 @@ set(BOOK_CUDA_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE} arch=${_archs_id} ${BOOK_CUDA_
 # CUDAFLAGS change shows), as toolchain entries: a recording compares them
 # only where the build has nvcc, so a machine without it does not call every
 # recording stale.
+function(_book_used_flags out lang)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
+  set(used "${CMAKE_${lang}_FLAGS} ${CMAKE_${lang}_FLAGS_${config}}")
+  string(REPLACE "${CMAKE_SOURCE_DIR}" "<source>" used "${used}")
+  string(REPLACE "${CMAKE_BINARY_DIR}" "<build>" used "${used}")
+  string(REGEX REPLACE "[ \t\n]+" " " used "${used}")
+  string(STRIP "${used}" used)
+  set(${out} "${used}" PARENT_SCOPE)
+endfunction()
 set(BOOK_CUDA_TOOLCHAIN "")
 if(BOOK_HAVE_CUDA)
-  string(TOUPPER "${CMAKE_BUILD_TYPE}" _config)
-  set(_cuda_used "${CMAKE_CUDA_FLAGS} ${CMAKE_CUDA_FLAGS_${_config}}")
-  string(REPLACE "${CMAKE_SOURCE_DIR}" "<source>" _cuda_used "${_cuda_used}")
-  string(REPLACE "${CMAKE_BINARY_DIR}" "<build>" _cuda_used "${_cuda_used}")
-  string(REGEX REPLACE "[ \t\n]+" " " _cuda_used "${_cuda_used}")
-  string(STRIP "${_cuda_used}" _cuda_used)
+  _book_used_flags(_cuda_used CUDA)
   set(BOOK_CUDA_TOOLCHAIN --toolchain "nvcc=${CMAKE_CUDA_COMPILER_VERSION}"
                           --toolchain "nvcc-flags=${_cuda_used}")
 endif()
@@ -184,59 +190,68 @@ function(_book_first_line_of out file)
   set(${out} ${line} PARENT_SCOPE)
 endfunction()
 
-# book_finish: no program's compile or link settings changed after book_program
-# (a change made after it would be compiled but not hashed); refused at the line
-# of its folder's CMakeLists.txt that made it.
+# book_finish: no program's or book library's compile or link settings changed
+# after book_program or book_library (a change made after it would be compiled
+# but not hashed); refused at the line of its folder's CMakeLists.txt that made it.
 function(_book_check_programs_settled)
   get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
   foreach(id IN LISTS programs)
-    get_property(tgt GLOBAL PROPERTY "BOOK_P_${id}_TARGET")
-    if(NOT tgt)
-      continue()
+    _book_check_settled("BOOK_P_${id}" "program ${id}" book_program)
+  endforeach()
+  get_property(libraries GLOBAL PROPERTY BOOK_LIBRARIES)
+  foreach(name IN LISTS libraries)
+    _book_check_settled("BOOK_L_${name}" "library ${name}" book_library)
+  endforeach()
+endfunction()
+
+# One program or library (its global properties under <prefix>_*).
+function(_book_check_settled prefix what call)
+  get_property(tgt GLOBAL PROPERTY "${prefix}_TARGET")
+  if(NOT tgt)
+    return()  # not built here
+  endif()
+  get_property(dir GLOBAL PROPERTY "${prefix}_DIR")
+  set(changed "")
+  foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
+    get_target_property(now ${tgt} ${p})
+    if(NOT now)
+      set(now "")
     endif()
-    get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
-    set(changed "")
-    foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
-      get_target_property(now ${tgt} ${p})
-      if(NOT now)
-        set(now "")
-      endif()
-      get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}")
-      if(NOT "${now}" STREQUAL "${seen}")
-        string(CONCAT changed "the ${p} of program ${id} (target ${tgt}) were changed after "
-                              "book_program (now '${now}', was '${seen}')")
-        break()
-      endif()
-    endforeach()
-    foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
+    get_property(seen GLOBAL PROPERTY "${prefix}_SEEN_${p}")
+    if(NOT "${now}" STREQUAL "${seen}")
+      string(CONCAT changed "the ${p} of ${what} (target ${tgt}) were changed after "
+                            "${call} (now '${now}', was '${seen}')")
+      break()
+    endif()
+  endforeach()
+  foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
+    if(changed)
+      break()
+    endif()
+    get_directory_property(now DIRECTORY "${dir}" ${p})
+    get_property(seen GLOBAL PROPERTY "${prefix}_SEEN_DIR_${p}")
+    if(NOT "${now}" STREQUAL "${seen}")
+      string(CONCAT changed "the folder's ${p} changed after ${call} of ${what} (now "
+                            "'${now}', was '${seen}'), and its compile would count it")
+    endif()
+  endforeach()
+  get_property(sources GLOBAL PROPERTY "${prefix}_SOURCES")
+  foreach(src IN LISTS sources)
+    foreach(p IN LISTS _BOOK_WATCHED_SOURCE_PROPERTIES)
       if(changed)
         break()
       endif()
-      get_directory_property(now DIRECTORY "${dir}" ${p})
-      get_property(seen GLOBAL PROPERTY "BOOK_P_${id}_SEEN_DIR_${p}")
-      if(NOT "${now}" STREQUAL "${seen}")
-        string(CONCAT changed "the folder's ${p} changed after book_program(${id}) (now "
-                              "'${now}', was '${seen}'), and its compile would count it")
+      get_source_file_property(v "${src}" DIRECTORY "${dir}" ${p})
+      if(v AND NOT v STREQUAL "NOTFOUND")
+        file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${src}")
+        set(changed "the source ${rel} of ${what} has its own ${p} ('${v}')")
       endif()
     endforeach()
-    get_property(sources GLOBAL PROPERTY "BOOK_P_${id}_SOURCES")
-    foreach(src IN LISTS sources)
-      foreach(p IN LISTS _BOOK_WATCHED_SOURCE_PROPERTIES)
-        if(changed)
-          break()
-        endif()
-        get_source_file_property(v "${src}" DIRECTORY "${dir}" ${p})
-        if(v AND NOT v STREQUAL "NOTFOUND")
-          file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${src}")
-          set(changed "the source ${rel} of program ${id} has its own ${p} ('${v}')")
-        endif()
-      endforeach()
-    endforeach()
-    if(changed)
-      _book_first_line_of(line "${dir}/CMakeLists.txt")
-      message(FATAL_ERROR
-        "${dir}/CMakeLists.txt:${line}: ${changed}. Its runs would not count the change as an "
-        "input: give SOURCES, LIBS, OPTIONS and DEFINITIONS to book_program itself.")
-    endif()
   endforeach()
+  if(changed)
+    _book_first_line_of(line "${dir}/CMakeLists.txt")
+    message(FATAL_ERROR
+      "${dir}/CMakeLists.txt:${line}: ${changed}. The runs it builds would not count the "
+      "change as an input: give SOURCES, LIBS, OPTIONS and DEFINITIONS to ${call} itself.")
+  endif()
 endfunction()

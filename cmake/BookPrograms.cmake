@@ -4,12 +4,18 @@
 # book.bad.cmake-not-a-chapter (tests/book/fixtures/cmake); every chapter's
 # build.
 #
-#   book_library(<name> SOURCES <files>... [LIBS <targets>...] [INCLUDE_DIRS <dirs>...])
+#   book_library(<name> SOURCES <files>... [LIBS <targets>...]
+#                [PRIVATE_LIBS <targets>...] [INCLUDE_DIRS <dirs>...]
+#                [OPTIONS <flags>...] [DEFINITIONS <defs>...])
 #       A library of a chapter (or of the shared code): a static library whose
 #       headers are found in INCLUDE_DIRS (default: its folder). A program that
 #       links it counts its sources, and those of the book libraries it links,
 #       as the inputs of its runs, so they are compiled once, here. A library
 #       with a .cu source is built only where nvcc is, and still counted.
+#       LIBS are linked PUBLIC, PRIVATE_LIBS PRIVATE. OPTIONS and DEFINITIONS
+#       are its own (PRIVATE) compile options and definitions; they enter the
+#       flags identity of every program that links the library, directly or
+#       through another book library, as `<name>=[...]`.
 #
 #   book_program(<name> SOURCES <files>... [LIBS <targets>...] [OPTIONS <flags>...]
 #                [DEFINITIONS <defs>...] [CHAPTER <key>])
@@ -27,18 +33,29 @@ set_property(GLOBAL PROPERTY BOOK_LEFT_OUT "")
 set_property(GLOBAL PROPERTY BOOK_PROGRAMS "")
 
 function(book_library name)
-  _book_parse(L "book_library(${name})" "" "SOURCES;LIBS;INCLUDE_DIRS" SOURCES ${ARGN})
+  _book_parse(L "book_library(${name})" ""
+              "SOURCES;LIBS;PRIVATE_LIBS;INCLUDE_DIRS;OPTIONS;DEFINITIONS" SOURCES ${ARGN})
   if(NOT L_INCLUDE_DIRS)
     set(L_INCLUDE_DIRS "${CMAKE_CURRENT_SOURCE_DIR}")
+  endif()
+  get_property(again GLOBAL PROPERTY "BOOK_L_${name}_DEFINED")
+  if(again)
+    message(FATAL_ERROR "book_library(${name}): a book library ${name} is already defined")
   endif()
   _book_absolute(sources ${L_SOURCES})
   _book_absolute(includes ${L_INCLUDE_DIRS})
   _book_has_cuda(cuda ${sources})
+  # Its own flags, as the programs that link it hash them: what its folder and
+  # the call add to the project's.
+  _book_own_flags(flags "${L_OPTIONS}" "${L_DEFINITIONS}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_DEFINED" ON)
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_SOURCES" "${sources}")
-  set_property(GLOBAL PROPERTY "BOOK_L_${name}_LIBS" "${L_LIBS}")
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_LIBS" "${L_LIBS};${L_PRIVATE_LIBS}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_INCLUDE_DIRS" "${includes}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_CUDA" ${cuda})
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_FLAGS" "${flags}")
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
+  set_property(GLOBAL APPEND PROPERTY BOOK_LIBRARIES "${name}")
   set_property(GLOBAL APPEND PROPERTY BOOK_COMPILED_SOURCES ${sources})
   if(cuda AND NOT BOOK_HAVE_CUDA)
     return()  # not built, still counted by the programs that link it
@@ -46,19 +63,62 @@ function(book_library name)
   add_library(${name} STATIC ${sources})
   target_include_directories(${name} PUBLIC ${includes})
   target_link_libraries(${name} PUBLIC ${L_LIBS})
+  if(L_PRIVATE_LIBS)
+    target_link_libraries(${name} PRIVATE ${L_PRIVATE_LIBS})
+  endif()
+  target_compile_options(${name} PRIVATE ${L_OPTIONS})
+  target_compile_definitions(${name} PRIVATE ${L_DEFINITIONS})
   if(cuda)
     # Its C++ files may include the CUDA runtime's headers too.
     target_include_directories(${name} SYSTEM PUBLIC ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
   endif()
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_TARGET" "${name}")
+  _book_note_settings("BOOK_L_${name}" ${name})
 endfunction()
 
-# ON in `out` if one of the book libraries `libs` reach (through the book
-# libraries they link) has a .cu source.
-function(_book_links_cuda out)
+# What the input hash saw of target `tgt` and its folder, under <prefix>_SEEN_*:
+# checked again once every folder is read (book_finish).
+function(_book_note_settings prefix tgt)
+  foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
+    get_target_property(v ${tgt} ${p})
+    if(NOT v)
+      set(v "")
+    endif()
+    set_property(GLOBAL PROPERTY "${prefix}_SEEN_${p}" "${v}")
+  endforeach()
+  foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
+    get_directory_property(v ${p})
+    set_property(GLOBAL PROPERTY "${prefix}_SEEN_DIR_${p}" "${v}")
+  endforeach()
+endfunction()
+
+# A program's or library's own flags identity (empty when it has none): the
+# compile options and definitions its folder and its call add.
+function(_book_own_flags out options definitions)
+  get_directory_property(dir_options COMPILE_OPTIONS)
+  get_directory_property(dir_definitions COMPILE_DEFINITIONS)
+  set(flags "")
+  if(dir_options OR options)
+    _book_portable(o ${dir_options} ${options})
+    string(APPEND flags " options=[${o}]")
+  endif()
+  if(dir_definitions OR definitions)
+    _book_portable(d ${dir_definitions} ${definitions})
+    string(APPEND flags " definitions=[${d}]")
+  endif()
+  string(STRIP "${flags}" flags)
+  set(${out} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# What the book libraries `libs` reach (through the book libraries they link)
+# give a program that links them: ON in `cuda_out` if one has a .cu source, and
+# in `flags_out` the own flags of each that has any, as ` <name>=[...]`.
+function(_book_reach cuda_out flags_out)
   set(queue ${ARGN})
   set(seen "")
   set(cuda OFF)
+  set(flags "")
   while(queue)
     list(POP_FRONT queue lib)
     if(lib IN_LIST seen)
@@ -69,13 +129,18 @@ function(_book_links_cuda out)
     if(defined)
       get_property(c GLOBAL PROPERTY "BOOK_L_${lib}_CUDA")
       get_property(l GLOBAL PROPERTY "BOOK_L_${lib}_LIBS")
+      get_property(f GLOBAL PROPERTY "BOOK_L_${lib}_FLAGS")
       if(c)
         set(cuda ON)
+      endif()
+      if(f)
+        string(APPEND flags " ${lib}=[${f}]")
       endif()
       list(APPEND queue ${l})
     endif()
   endwhile()
-  set(${out} ${cuda} PARENT_SCOPE)
+  set(${cuda_out} ${cuda} PARENT_SCOPE)
+  set(${flags_out} "${flags}" PARENT_SCOPE)
 endfunction()
 
 # A program's compile settings as text without machine paths.
@@ -93,7 +158,7 @@ function(book_program name)
   _book_absolute(sources ${P_SOURCES})
   _book_has_cuda(cuda ${sources})
   if(NOT cuda)
-    _book_links_cuda(cuda ${P_LIBS})
+    _book_reach(cuda unused ${P_LIBS})
   endif()
   set(id "${key}/${name}")
   get_property(again GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
@@ -106,22 +171,19 @@ function(book_program name)
   if(cuda)
     set(libs book_cuda ${libs})
   endif()
-  # Its flags identity: the project's, and what this folder and the call add.
-  get_directory_property(dir_options COMPILE_OPTIONS)
-  get_directory_property(dir_definitions COMPILE_DEFINITIONS)
+  # Its flags identity: the project's, what this folder and the call add, and
+  # the own flags of the book libraries it links.
   if(cuda)
     set(flags "${BOOK_CUDA_FLAGS_ID}")
   else()
     set(flags "${BOOK_CXX_FLAGS_ID}")
   endif()
-  if(dir_options OR P_OPTIONS)
-    _book_portable(o ${dir_options} ${P_OPTIONS})
-    string(APPEND flags " options=[${o}]")
+  _book_own_flags(own "${P_OPTIONS}" "${P_DEFINITIONS}")
+  if(own)
+    string(APPEND flags " ${own}")
   endif()
-  if(dir_definitions OR P_DEFINITIONS)
-    _book_portable(d ${dir_definitions} ${P_DEFINITIONS})
-    string(APPEND flags " definitions=[${d}]")
-  endif()
+  _book_reach(unused lib_flags ${libs})
+  string(APPEND flags "${lib_flags}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DEFINED" ON)
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_SOURCES" "${sources}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_LIBS" "${libs}")
@@ -148,16 +210,5 @@ function(book_program name)
     target_include_directories(${tgt} SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
   endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_TARGET" "${tgt}")
-  # What the hash saw; checked again once every folder is read (book_finish).
-  foreach(p IN LISTS _BOOK_WATCHED_TARGET_PROPERTIES)
-    get_target_property(v ${tgt} ${p})
-    if(NOT v)
-      set(v "")
-    endif()
-    set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_${p}" "${v}")
-  endforeach()
-  foreach(p IN LISTS _BOOK_WATCHED_DIRECTORY_PROPERTIES)
-    get_directory_property(v ${p})
-    set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_DIR_${p}" "${v}")
-  endforeach()
+  _book_note_settings("BOOK_P_${id}" ${tgt})
 endfunction()

@@ -12,6 +12,9 @@ set(at "cases/")
 book_cmake_case(ch91-late-options
   --expect "ch91-late-options/CMakeLists\\.txt:3:\\s+the\\s+COMPILE_OPTIONS\\s+of\\s+program\\s+ch91-late-options/p"
   --expect "changed\\s+after\\s+book_program\\s+\\(now\\s+'-O0',\\s+was\\s+''\\)")
+book_cmake_case(ch90-late-library-options
+  --expect "ch90-late-library-options/CMakeLists\\.txt:4:\\s+the\\s+COMPILE_OPTIONS\\s+of\\s+library\\s+ch90_lib"
+  --expect "changed\\s+after\\s+book_library\\s+\\(now\\s+'-O0',\\s+was\\s+''\\)")
 book_cmake_case(not-a-chapter
   --expect "book_program\\(p\\): no CHAPTER given, and this folder"
   --expect "${at}not-a-chapter/CMakeLists\\.txt:2 \\(book_program\\)")
@@ -64,7 +67,15 @@ add_test(NAME book.cmake-good
          COMMAND "${CMAKE_COMMAND}" -S "${fx}/cmake" -B "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-good"
                  -G Ninja "-DBOOK_SOURCE=${root}" -DCASE=ch97-good)
 set_tests_properties(book.cmake-good PROPERTIES LABELS book TIMEOUT 120
-                     FAIL_REGULAR_EXPRESSION "CMake (Error|Warning)")
+                     FAIL_REGULAR_EXPRESSION "CMake (Error|Warning)"
+                     FIXTURES_SETUP book-cmake-good)
+# A book library's OPTIONS and DEFINITIONS enter the flags identity (--flags) of
+# the runs of the program that links it, so that changing them makes the runs stale.
+add_test(NAME book.cmake-library-flags
+         COMMAND grep -F -c "ch97_lib=[options=[-O1] definitions=[BOOK_LIB_X=1]]"
+                 "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-good/build.ninja")
+set_tests_properties(book.cmake-library-flags PROPERTIES LABELS book TIMEOUT 30
+                     FIXTURES_REQUIRED book-cmake-good)
 
 # ---- the chapters of a build (BOOK_CHAPTERS, cmake/BookChapters.cmake) ---------------
 # A key that is no chapter's, or no key at all, stops the configure step, naming it;

@@ -260,4 +260,7 @@ std::string mask_sanitizer_report(const std::string& report, const std::string& 
 /// --format=csv,noheader` output or /proc/driver/nvidia/version; empty if none.
 std::string parse_driver_version(const std::string& text);
 
+/// The runner's command line (cli.cpp): what `bookrun` does with argv; its exit status.
+int command_line_main(int argc, char** argv);
+
 }  // namespace bookrun
