@@ -9,7 +9,9 @@
 # -ch88-compile-definitions, -ch89-include-before, -ch91-late-options,
 # -ch90-late-library-options (a setting changed after book_program or
 # book_library, refused at its line); book.cmake-library-flags (a library's
-# OPTIONS reach the flags of the programs that link it); book.bad.runner-*
+# OPTIONS reach the flags of the programs that link it); book.cmake-folder-settings
+# (a folder's own CMAKE_<LANG>_FLAGS, link options and include_directories()
+# reach them too); book.bad.runner-*
 # (tools/runner/tests/runner.cmake: the runner's side of the hash).
 #
 # What a run depends on: the program's sources and those of every book library
@@ -40,6 +42,13 @@ function(_book_used_flags out lang)
   string(STRIP "${used}" used)
   set(${out} "${used}" PARENT_SCOPE)
 endfunction()
+# The language flags every folder starts from (a folder that sets its own
+# CMAKE_<LANG>_FLAGS adds them to its programs' flags identity, _book_own_flags).
+# A global property, which no folder's variables can shadow.
+foreach(_lang CXX CUDA)
+  _book_used_flags(_used ${_lang})
+  set_property(GLOBAL PROPERTY BOOK_TOP_${_lang}_FLAGS "${_used}")
+endforeach()
 set(BOOK_CUDA_TOOLCHAIN "")
 if(BOOK_HAVE_CUDA)
   _book_used_flags(_cuda_used CUDA)
@@ -82,7 +91,7 @@ function(_book_library_inputs sources_out includes_out caller)
     get_property(defined GLOBAL PROPERTY "BOOK_L_${lib}_DEFINED")
     if(defined)
       get_property(s GLOBAL PROPERTY "BOOK_L_${lib}_SOURCES")
-      get_property(i GLOBAL PROPERTY "BOOK_L_${lib}_INCLUDE_DIRS")
+      get_property(i GLOBAL PROPERTY "BOOK_L_${lib}_SCAN_INCLUDES")
       get_property(l GLOBAL PROPERTY "BOOK_L_${lib}_LIBS")
       list(APPEND sources ${s})
       list(APPEND includes ${i})
@@ -150,11 +159,14 @@ function(_book_hash_args out id args env)
   get_property(cuda GLOBAL PROPERTY "BOOK_P_${id}_CUDA")
   get_property(flags GLOBAL PROPERTY "BOOK_P_${id}_FLAGS")
   get_property(dir GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+  get_property(dir_includes GLOBAL PROPERTY "BOOK_P_${id}_DIR_INCLUDES")
   _book_library_inputs(lib_sources includes "book_program(${id})" ${libs})
   # --scan-cache: the runs of one program share its header lists (not hashed).
   set(a --source-root "${CMAKE_SOURCE_DIR}" --cxx "${CMAKE_CXX_COMPILER}"
         --schema "${BOOK_SCHEMA}" --scan-cache "${CMAKE_BINARY_DIR}/records/.header-lists")
-  foreach(i IN LISTS dir includes)
+  set(search ${dir_includes} ${dir} ${includes})
+  list(REMOVE_DUPLICATES search)
+  foreach(i IN LISTS search)
     list(APPEND a --include-dir "${i}")
   endforeach()
   foreach(s IN LISTS sources)

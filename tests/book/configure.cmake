@@ -77,6 +77,21 @@ add_test(NAME book.cmake-library-flags
 set_tests_properties(book.cmake-library-flags PROPERTIES LABELS book TIMEOUT 30
                      FIXTURES_REQUIRED book-cmake-good)
 
+# A folder's own flags (CMAKE_CXX_FLAGS set in it), link options and include
+# folders, set before book_program and book_library, reach the runs' flags
+# identity and the header scan (the compile sees them, so the hash must).
+add_test(NAME book.cmake-folder-settings
+         COMMAND "${CMAKE_COMMAND}" -S "${fx}/cmake" -B "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings"
+                 -G Ninja "-DBOOK_SOURCE=${root}" -DCASE=ch73-folder-settings)
+set_tests_properties(book.cmake-folder-settings PROPERTIES LABELS book TIMEOUT 120
+                     FAIL_REGULAR_EXPRESSION "CMake (Error|Warning)"
+                     FIXTURES_SETUP book-cmake-folder-settings)
+set(_ninja "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/build.ninja")
+add_test(NAME book.cmake-folder-settings-hashed
+         COMMAND sh -c "grep -F -q 'link=[-Wl,-O1] folder-CXX-flags=[' \"$1\" && grep -F -q -- '-ffast-math' \"$1\" && grep -F -q -- '--include-dir ${fx}/cmake/cases/ch73-folder-settings/shadow' \"$1\" && grep -F -q 'ch73_lib=[link=[-Wl,-O1] folder-CXX-flags=[' \"$1\"" sh "${_ninja}")
+set_tests_properties(book.cmake-folder-settings-hashed PROPERTIES LABELS book TIMEOUT 30
+                     FIXTURES_REQUIRED book-cmake-folder-settings)
+
 # ---- the chapters of a build (BOOK_CHAPTERS, cmake/BookChapters.cmake) ---------------
 # A key that is no chapter's, or no key at all, stops the configure step, naming it;
 # nothing is generated.
