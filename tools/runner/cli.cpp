@@ -327,6 +327,14 @@ std::string first_difference(const std::string& stream, const std::string& a, co
     return "";
 }
 
+/// The keys of two JSON objects, together and in order.
+std::set<std::string> keys_of_either(const json& a, const json& b) {
+    std::set<std::string> keys;
+    for (const json* object : {&a, &b})
+        for (const auto& [k, v] : object->items()) keys.insert(k);
+    return keys;
+}
+
 /// A CPU program's output must be the same at every run (the page shows one run
 /// of it as the output of the sources): its second run, compared stream by
 /// stream, text by text and result by result.
@@ -349,18 +357,12 @@ void check_same_output(const Options& o, const Attempt& first, const Attempt& se
     compare("stderr", first.r.err, second.r.err);
     const json& ta = first.reported["texts"];
     const json& tb = second.reported["texts"];
-    std::set<std::string> names;
-    for (const auto& [k, v] : ta.items()) names.insert(k);
-    for (const auto& [k, v] : tb.items()) names.insert(k);
-    for (const auto& k : names)
+    for (const auto& k : keys_of_either(ta, tb))
         compare("text " + k, ta.contains(k) ? ta[k].get<std::string>() : "",
                 tb.contains(k) ? tb[k].get<std::string>() : "");
     const json& ra = first.reported["results"];
     const json& rb = second.reported["results"];
-    std::set<std::string> keys;
-    for (const auto& [k, v] : ra.items()) keys.insert(k);
-    for (const auto& [k, v] : rb.items()) keys.insert(k);
-    for (const auto& k : keys)
+    for (const auto& k : keys_of_either(ra, rb))
         if (!ra.contains(k) || !rb.contains(k) || ra[k] != rb[k])
             found.push_back(fmt::format("its result {} is {} in the first run and {} in the second",
                                         k, ra.contains(k) ? ra[k].dump() : "missing",
