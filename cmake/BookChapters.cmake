@@ -103,6 +103,8 @@ function(book_add_chapters tree)
     get_filename_component(dir "${f}" DIRECTORY)
     add_subdirectory("${dir}")
   endforeach()
+  # A chapter's folder makes no cache entry of its own (cmake/BookInputs.cmake).
+  _book_check_cache_settled("^(CMAKE|BOOK)_")
 endfunction()
 
 if(BOOK_CHAPTERS)  # an unknown key stops here, before any chapter is read

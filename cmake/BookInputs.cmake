@@ -7,11 +7,12 @@
 # Tests: records.* (a committed recording is fresh for these inputs);
 # book.bad.cmake-ch85-source-options, -ch86-cuda-arch, -ch87-link-options,
 # -ch88-compile-definitions, -ch89-include-before, -ch91-late-options,
-# -ch90-late-library-options (a setting changed after book_program or
-# book_library, refused at its line); book.cmake-library-flags (a library's
-# OPTIONS reach the flags of the programs that link it); book.cmake-folder-settings
-# (a folder's own CMAKE_<LANG>_FLAGS, link options and include_directories()
-# reach them too); book.bad.runner-*
+# -ch90-late-library-options, -ch72-late-variable (a setting changed after
+# book_program or book_library, refused at its line); -ch71-cache-forced,
+# -ch70-cache-created (and their -again: a cache setting made by a chapter's
+# folder); book.cmake-library-flags (a library's OPTIONS reach the flags of the
+# programs that link it); book.cmake-folder-settings (a folder's own variables,
+# link options and include_directories() reach them too); book.bad.runner-*
 # (tools/runner/tests/runner.cmake: the runner's side of the hash).
 #
 # What a run depends on: the program's sources and those of every book library
@@ -42,13 +43,6 @@ function(_book_used_flags out lang)
   string(STRIP "${used}" used)
   set(${out} "${used}" PARENT_SCOPE)
 endfunction()
-# The language flags every folder starts from (a folder that sets its own
-# CMAKE_<LANG>_FLAGS adds them to its programs' flags identity, _book_own_flags).
-# A global property, which no folder's variables can shadow.
-foreach(_lang CXX CUDA)
-  _book_used_flags(_used ${_lang})
-  set_property(GLOBAL PROPERTY BOOK_TOP_${_lang}_FLAGS "${_used}")
-endforeach()
 set(BOOK_CUDA_TOOLCHAIN "")
 if(BOOK_HAVE_CUDA)
   _book_used_flags(_cuda_used CUDA)
@@ -69,6 +63,92 @@ set(_BOOK_WATCHED_DIRECTORY_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS INCLU
     LINK_OPTIONS)
 set(_BOOK_WATCHED_SOURCE_PROPERTIES COMPILE_OPTIONS COMPILE_DEFINITIONS COMPILE_FLAGS
     INCLUDE_DIRECTORIES)
+
+# A folder's variables: CMake reads many of them when it generates a compile or a
+# link (CMAKE_<LANG>_FLAGS(_<CONFIG>), CMAKE_<LANG>_STANDARD, CMAKE_BUILD_TYPE,
+# CMAKE_CUDA_ARCHITECTURES, CMAKE_INTERPROCEDURAL_OPTIMIZATION,
+# CMAKE_POSITION_INDEPENDENT_CODE, CMAKE_EXE_LINKER_FLAGS, the rule variables,
+# ...), and the book's functions read the BOOK_ ones. Rather than a list of those
+# that matter, every CMAKE_ and BOOK_ variable counts: one whose value in a
+# program's folder differs from the project's (the top folder's, when the first
+# program or library is declared) enters that program's flags
+# identity as `set:<name>=[<value>]`. Left out: what CMake sets per folder or per
+# call (CMAKE_CURRENT_*, ...), and what its find and check modules report
+# (CMAKE_HAVE_*, CMAKE_REQUIRED_*, the Threads results), which describe the
+# machine, not a choice of the chapter. Cache variables are the project's: one
+# that a folder creates or changes is refused (_book_check_cache_settled).
+set(_BOOK_SETTING_VARIABLES "^(CMAKE|BOOK)_")
+set(_BOOK_NOT_SETTING_VARIABLES
+    "^CMAKE_(CURRENT_|PARENT_LIST_FILE$|MATCH_|ARGC$|ARGV[0-9]|HAVE_|REQUIRED_|USE_[A-Z0-9_]*THREADS_INIT$|THREAD_LIBS_INIT$|HP_PTHREADS_INIT$)")
+
+# The names of the setting variables among `names` (sorted, once each).
+function(_book_setting_names out)
+  set(names ${ARGN})
+  list(FILTER names INCLUDE REGEX "${_BOOK_SETTING_VARIABLES}")
+  list(FILTER names EXCLUDE REGEX "${_BOOK_NOT_SETTING_VARIABLES}")
+  list(REMOVE_DUPLICATES names)
+  list(SORT names)
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
+# The project's values of the setting variables (global properties, which no
+# folder's variables shadow), taken from the top folder once, at the first
+# book_library or book_program (the book's: code/common, read before any chapter).
+function(_book_settings_baseline)
+  get_property(taken GLOBAL PROPERTY BOOK_BASE_TAKEN)
+  if(taken)
+    return()
+  endif()
+  get_directory_property(normal DIRECTORY "${CMAKE_SOURCE_DIR}" VARIABLES)
+  get_cmake_property(cache CACHE_VARIABLES)
+  _book_setting_names(names ${normal} ${cache})
+  foreach(name IN LISTS names)
+    get_directory_property(v DIRECTORY "${CMAKE_SOURCE_DIR}" DEFINITION "${name}")
+    set_property(GLOBAL PROPERTY "BOOK_BASE_${name}" "${v}")
+  endforeach()
+  _book_setting_names(cached ${cache})
+  foreach(name IN LISTS cached)
+    set_property(GLOBAL PROPERTY "BOOK_BASE_CACHE_${name}" "$CACHE{${name}}")
+  endforeach()
+  set_property(GLOBAL PROPERTY BOOK_BASE_NAMES "${names}")
+  set_property(GLOBAL PROPERTY BOOK_BASE_CACHE_NAMES "${cached}")
+  set_property(GLOBAL PROPERTY BOOK_BASE_TAKEN ON)
+endfunction()
+
+# The setting variables whose value in this folder (or, with a second argument,
+# in that folder once it has been read) differ from the project's, as
+# ` set:<name>=[<value>]` each, without machine paths (empty: none).
+function(_book_folder_settings out)
+  _book_settings_baseline()
+  set(changed "")
+  get_property(base GLOBAL PROPERTY BOOK_BASE_NAMES)
+  if(ARGC GREATER 1)
+    get_directory_property(here DIRECTORY "${ARGV1}" VARIABLES)
+  else()
+    get_cmake_property(here VARIABLES)
+  endif()
+  _book_setting_names(names ${here} ${base})
+  foreach(name IN LISTS names)
+    if(ARGC GREATER 1)
+      get_directory_property(v DIRECTORY "${ARGV1}" DEFINITION "${name}")
+    else()
+      set(v "${${name}}")
+    endif()
+    get_property(was GLOBAL PROPERTY "BOOK_BASE_${name}")
+    if("${v}" STREQUAL "${was}")
+      continue()
+    endif()
+    # A cache entry made after the project's values were taken (by a find or
+    # check module, or a tool's find_program) is no setting of this folder.
+    get_property(in_base GLOBAL PROPERTY "BOOK_BASE_${name}" SET)
+    if(NOT in_base AND DEFINED CACHE{${name}} AND "${v}" STREQUAL "$CACHE{${name}}")
+      continue()
+    endif()
+    _book_portable(v ${v})
+    string(APPEND changed " set:${name}=[${v}]")
+  endforeach()
+  set(${out} "${changed}" PARENT_SCOPE)
+endfunction()
 
 # The sources and include folders of the book libraries that `libs` reach (a
 # book_library, or a library target of this project: its SOURCES), through the
@@ -206,14 +286,109 @@ endfunction()
 # after book_program or book_library (a change made after it would be compiled
 # but not hashed); refused at the line of its folder's CMakeLists.txt that made it.
 function(_book_check_programs_settled)
+  _book_check_cache_settled("^CMAKE_")
   get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
   foreach(id IN LISTS programs)
+    _book_check_variables_settled("BOOK_P_${id}" "program ${id}" book_program)
     _book_check_settled("BOOK_P_${id}" "program ${id}" book_program)
   endforeach()
   get_property(libraries GLOBAL PROPERTY BOOK_LIBRARIES)
   foreach(name IN LISTS libraries)
+    _book_check_variables_settled("BOOK_L_${name}" "library ${name}" book_library)
     _book_check_settled("BOOK_L_${name}" "library ${name}" book_library)
   endforeach()
+endfunction()
+
+# The cache's setting variables are the project's: a set(... CACHE ... FORCE) in
+# a folder would reach every folder's compile, and the hash of none. So none may
+# be changed once the first folder has declared a program or library, nor one
+# created whose name matches `created` (book_add_chapters: a chapter's folder may
+# create none; book_finish: no CMAKE_ one, as the tests' folder adds BOOK_ entries
+# for its tools, which no program's compile reads). The cache is put back before
+# the error, so that configuring again refuses again.
+function(_book_check_cache_settled created)
+  get_property(taken GLOBAL PROPERTY BOOK_BASE_TAKEN)
+  if(NOT taken)
+    return()
+  endif()
+  get_property(base GLOBAL PROPERTY BOOK_BASE_CACHE_NAMES)
+  get_cmake_property(cache CACHE_VARIABLES)
+  _book_setting_names(names ${cache} ${base})
+  foreach(name IN LISTS names)
+    get_property(was GLOBAL PROPERTY "BOOK_BASE_CACHE_${name}")
+    get_property(in_base GLOBAL PROPERTY "BOOK_BASE_CACHE_${name}" SET)
+    if(NOT in_base AND name MATCHES "${created}")
+      unset(${name} CACHE)
+      set(what "was created")
+    elseif(in_base AND NOT "$CACHE{${name}}" STREQUAL "${was}")
+      set(now "$CACHE{${name}}")
+      get_property(type CACHE "${name}" PROPERTY TYPE)
+      set(${name} "${was}" CACHE ${type} "" FORCE)
+      set(what "was changed (now '${now}', was '${was}')")
+    else()
+      continue()
+    endif()
+    _book_setting_line(where "${name}")
+    message(FATAL_ERROR
+      "${where}: the cache variable ${name} ${what} by a folder read after the project's "
+      "settings. It would reach the compile of every program, and the input hash of none: "
+      "set it in a chapter's folder as a normal variable (which its programs' runs count), "
+      "or as the project's, in the top CMakeLists.txt.")
+  endforeach()
+endfunction()
+
+# The file:line of the first set() or option() of variable `name` in a folder
+# that declares programs or libraries ("CMakeLists.txt" when none is found).
+function(_book_setting_line out name)
+  get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
+  get_property(libraries GLOBAL PROPERTY BOOK_LIBRARIES)
+  set(dirs "")
+  foreach(id IN LISTS programs)
+    get_property(d GLOBAL PROPERTY "BOOK_P_${id}_DIR")
+    list(APPEND dirs "${d}")
+  endforeach()
+  foreach(lib IN LISTS libraries)
+    get_property(d GLOBAL PROPERTY "BOOK_L_${lib}_DIR")
+    list(APPEND dirs "${d}")
+  endforeach()
+  list(REMOVE_DUPLICATES dirs)
+  foreach(d IN LISTS dirs)
+    file(READ "${d}/CMakeLists.txt" text)
+    _book_line_of(line "${text}" "(^|\n)[ \t]*(set|option|unset)[ \t]*\\([ \t\n]*${name}[ \t\n)]")
+    if(line GREATER 0)
+      set(${out} "${d}/CMakeLists.txt:${line}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "CMakeLists.txt" PARENT_SCOPE)
+endfunction()
+
+# The setting variables of a program's or library's folder, once every folder
+# is read, are those its call saw (CMake compiles with the folder's last values).
+# The top folder's are the project's, its later ones too.
+function(_book_check_variables_settled prefix what call)
+  get_property(dir GLOBAL PROPERTY "${prefix}_DIR")
+  if(dir STREQUAL CMAKE_SOURCE_DIR)
+    return()
+  endif()
+  get_property(seen GLOBAL PROPERTY "${prefix}_SEEN_VARS")
+  get_property(known GLOBAL PROPERTY "BOOK_FINAL_VARS_${dir}" SET)
+  if(NOT known)  # once per folder: its last values are fixed by now
+    _book_folder_settings(final "${dir}")
+    set_property(GLOBAL PROPERTY "BOOK_FINAL_VARS_${dir}" "${final}")
+  endif()
+  get_property(now GLOBAL PROPERTY "BOOK_FINAL_VARS_${dir}")
+  if("${now}" STREQUAL "${seen}")
+    return()
+  endif()
+  string(STRIP "${now}" n)
+  string(STRIP "${seen}" s)
+  string(REGEX MATCH "set:([A-Za-z0-9_]+)=" first " ${now} ${seen}")
+  _book_setting_line(where "${CMAKE_MATCH_1}")
+  message(FATAL_ERROR
+    "${where}: the folder's variables changed after ${call} of ${what} (now '${n}', was "
+    "'${s}'), and its compile would count them. The runs it builds would not: set them "
+    "before ${call}.")
 endfunction()
 
 # One program or library (its global properties under <prefix>_*).

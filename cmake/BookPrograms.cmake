@@ -47,7 +47,7 @@ function(book_library name)
   _book_has_cuda(cuda ${sources})
   # Its own flags, as the programs that link it hash them: what its folder and
   # the call add to the project's.
-  _book_own_flags(flags "${L_OPTIONS}" "${L_DEFINITIONS}")
+  _book_own_flags(flags vars "${L_OPTIONS}" "${L_DEFINITIONS}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_DEFINED" ON)
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_SOURCES" "${sources}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_LIBS" "${L_LIBS};${L_PRIVATE_LIBS}")
@@ -58,6 +58,7 @@ function(book_library name)
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_INCLUDE_DIRS" "${includes}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_CUDA" ${cuda})
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_FLAGS" "${flags}")
+  set_property(GLOBAL PROPERTY "BOOK_L_${name}_SEEN_VARS" "${vars}")
   set_property(GLOBAL PROPERTY "BOOK_L_${name}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
   set_property(GLOBAL APPEND PROPERTY BOOK_LIBRARIES "${name}")
   set_property(GLOBAL APPEND PROPERTY BOOK_COMPILED_SOURCES ${sources})
@@ -99,7 +100,7 @@ endfunction()
 
 # A program's or library's own flags identity (empty when it has none): the
 # compile options and definitions its folder and its call add.
-function(_book_own_flags out options definitions)
+function(_book_own_flags out vars_out options definitions)
   get_directory_property(dir_options COMPILE_OPTIONS)
   get_directory_property(dir_definitions COMPILE_DEFINITIONS)
   set(flags "")
@@ -111,23 +112,20 @@ function(_book_own_flags out options definitions)
     _book_portable(d ${dir_definitions} ${definitions})
     string(APPEND flags " definitions=[${d}]")
   endif()
-  # The folder's link options, and its own CMAKE_<LANG>_FLAGS(_<CONFIG>) where
-  # they differ from those the project started with (a set() in this folder or a
-  # parent): the compiler is given them, so the identity holds them.
+  # The folder's link options, and its variables that differ from the
+  # project's (a set() of CMAKE_CXX_FLAGS, CMAKE_CXX_STANDARD, ... in this folder
+  # or a parent, _book_folder_settings): CMake gives the compiler and the linker
+  # what they say, so the identity holds them.
   get_directory_property(dir_link LINK_OPTIONS)
   if(dir_link)
     _book_portable(l ${dir_link})
     string(APPEND flags " link=[${l}]")
   endif()
-  foreach(lang CXX CUDA)
-    _book_used_flags(used ${lang})
-    get_property(top GLOBAL PROPERTY BOOK_TOP_${lang}_FLAGS)
-    if(NOT "${used}" STREQUAL "${top}")
-      string(APPEND flags " folder-${lang}-flags=[${used}]")
-    endif()
-  endforeach()
+  _book_folder_settings(vars)
+  string(APPEND flags "${vars}")
   string(STRIP "${flags}" flags)
   set(${out} "${flags}" PARENT_SCOPE)
+  set(${vars_out} "${vars}" PARENT_SCOPE)
 endfunction()
 
 # What the book libraries `libs` reach (through the book libraries they link)
@@ -197,7 +195,7 @@ function(book_program name)
   else()
     set(flags "${BOOK_CXX_FLAGS_ID}")
   endif()
-  _book_own_flags(own "${P_OPTIONS}" "${P_DEFINITIONS}")
+  _book_own_flags(own vars "${P_OPTIONS}" "${P_DEFINITIONS}")
   if(own)
     string(APPEND flags " ${own}")
   endif()
@@ -208,6 +206,7 @@ function(book_program name)
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_LIBS" "${libs}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_CUDA" "${cuda}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_FLAGS" "${flags}")
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_VARS" "${vars}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
   # The folder's include_directories() (its compile searches them first).
   get_directory_property(dir_includes INCLUDE_DIRECTORIES)

@@ -45,6 +45,29 @@ book_cmake_case(ch88-compile-definitions
   --expect "ch88-compile-definitions/CMakeLists\\.txt:4:\\s+the\\s+folder's\\s+COMPILE_DEFINITIONS\\s+changed\\s+after")
 book_cmake_case(ch89-include-before
   --expect "ch89-include-before/CMakeLists\\.txt:4:\\s+the\\s+INCLUDE_DIRECTORIES\\s+of\\s+program\\s+ch89-include-before/p")
+# A folder variable that seeds a program's properties (CMake compiles with the
+# folder's last value), set after book_program; a cache variable that a chapter's
+# folder forces or creates (it reaches every folder's compile). Refused at the
+# line that sets it, and again when the build folder is configured a second time.
+book_cmake_case(ch72-late-variable
+  --expect "ch72-late-variable/CMakeLists\\.txt:4:\\s+the\\s+folder's\\s+variables\\s+changed\\s+after\\s+book_program\\s+of\\s+program\\s+ch72-late-variable/p"
+  --expect "\\(now\\s+'set:CMAKE_CXX_STANDARD=\\[17\\]',\\s+was\\s+''\\)")
+set(_forced "ch71-cache-forced/CMakeLists\\.txt:3:\\s+the\\s+cache\\s+variable\\s+CMAKE_CXX_FLAGS\\s+was\\s+changed\\s+\\(now\\s+'-ffast-math',\\s+was\\s+''\\)")
+set(_created "ch70-cache-created/CMakeLists\\.txt:4:\\s+the\\s+cache\\s+variable\\s+CMAKE_POSITION_INDEPENDENT_CODE\\s+was\\s+created")
+book_cmake_case(ch71-cache-forced --expect "${_forced}")
+book_cmake_case(ch70-cache-created --expect "${_created}")
+foreach(_c IN ITEMS ch71-cache-forced ch70-cache-created)
+  set(_configure "${CMAKE_COMMAND}" -S "${fx}/cmake" -B build -G Ninja "-DBOOK_SOURCE=${root}" "-DCASE=${_c}")
+  list(JOIN _configure "' '" _first)
+  if(_c STREQUAL "ch71-cache-forced")
+    set(_expect "${_forced}")
+  else()
+    set(_expect "${_created}")
+  endif()
+  book_bad_test("cmake-${_c}-again" TIMEOUT 120 --expect "${_expect}"
+    --before sh -c "'${_first}' >/dev/null 2>&1 || test -f build/CMakeCache.txt" --before-end
+    -- ${_configure})
+endforeach()
 # A chapter's Catch2 test that cannot fail (cmake/BookCatchTests.cmake): a property
 # that turns a failure into a pass or leaves the test out, and a test source with
 # its own main, stop the configure step at their line.
@@ -87,8 +110,15 @@ set_tests_properties(book.cmake-folder-settings PROPERTIES LABELS book TIMEOUT 1
                      FAIL_REGULAR_EXPRESSION "CMake (Error|Warning)"
                      FIXTURES_SETUP book-cmake-folder-settings)
 set(_ninja "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/build.ninja")
+# Each must be in the program's --flags (and its library's, which it links),
+# and the shadowing folder in the header scan's search.
+set(_hashed "--include-dir ${fx}/cmake/cases/ch73-folder-settings/shadow"
+    "c++20  link=[-Wl,-O1] set:BOOK_CUDA_FLAGS=[-G]" "set:CMAKE_CUDA_ARCHITECTURES=[80]"
+    "set:CMAKE_CXX_EXTENSIONS=[ON]" "set:CMAKE_CXX_FLAGS=[ -ffast-math]"
+    "set:CMAKE_CXX_STANDARD=[17]" "set:CMAKE_EXE_LINKER_FLAGS=[ -Wl,--as-needed]"
+    "set:CMAKE_POSITION_INDEPENDENT_CODE=[ON] ch73_lib=[link=[-Wl,-O1] set:BOOK_CUDA_FLAGS=[-G] set:CMAKE_CUDA_ARCHITECTURES=[80] set:CMAKE_CXX_EXTENSIONS=[ON] set:CMAKE_CXX_FLAGS=[ -ffast-math] set:CMAKE_CXX_STANDARD=[17] set:CMAKE_EXE_LINKER_FLAGS=[ -Wl,--as-needed] set:CMAKE_POSITION_INDEPENDENT_CODE=[ON]]")
 add_test(NAME book.cmake-folder-settings-hashed
-         COMMAND sh -c "grep -E -q 'link=\\[-Wl,-O1\\] folder-CXX-flags=\\[[^]]*-ffast-math\\]' \"$1\" && grep -F -q -- '--include-dir ${fx}/cmake/cases/ch73-folder-settings/shadow' \"$1\" && grep -E -q 'ch73_lib=\\[link=\\[-Wl,-O1\\] folder-CXX-flags=\\[[^]]*-ffast-math\\]\\]' \"$1\"" sh "${_ninja}")
+         COMMAND sh -c "f=$1; shift; for s in \"$@\"; do grep -F -q -- \"$s\" \"$f\" || { echo \"not in $f: $s\"; exit 1; }; done" sh "${_ninja}" ${_hashed})
 set_tests_properties(book.cmake-folder-settings-hashed PROPERTIES LABELS book TIMEOUT 30
                      FIXTURES_REQUIRED book-cmake-folder-settings)
 
