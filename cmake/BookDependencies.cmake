@@ -281,6 +281,10 @@ else()
   target_compile_definitions(book_fmt INTERFACE FMT_HEADER_ONLY=1)
 endif()
 
+# They stand for the machine's libraries: the flags they give a compile (a carried
+# folder, FMT_HEADER_ONLY) are the machine's, as an imported library's are, and no
+# run hashes them (tools/runner/compile_check.py reads this property).
+set_target_properties(book_json book_cli11 book_fmt PROPERTIES BOOK_SYSTEM_LIBRARY ON)
 if(BOOK_TESTS)
   add_library(book_catch2 INTERFACE)
   if(BOOK_CATCH2_FROM STREQUAL "carried")

@@ -299,6 +299,94 @@ function(_book_check_programs_settled)
   endforeach()
 endfunction()
 
+# What each built program's runs hash of its compile, for the check that its
+# compiler was given nothing else (tools/runner/compile_check.py, test
+# book.compile-commands-hashed, reads it beside CMake's compile database): its
+# target, the book library targets compiled into it, the runner arguments its
+# runs hash, and the compile flags of the system (imported) libraries it links.
+# Noted by book_program in its folder (where its imported libraries are seen).
+function(_book_note_compile_inputs id tgt)
+  get_property(libs GLOBAL PROPERTY "BOOK_P_${id}_LIBS")
+  _book_hash_args(args "${id}" "" "")
+  _book_linked_targets(linked system ${libs})
+  _book_json_string(t "${tgt}")
+  _book_json_string_array(a ${args})
+  _book_json_string_array(l ${linked})
+  _book_json_string_array(s ${system})
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_COMPILE_INPUTS"
+    "{\"target\": ${t}, \"hash_args\": ${a}, \"libraries\": ${l}, \"system_flags\": ${s}}")
+endfunction()
+
+function(_book_write_compile_inputs)
+  set(programs_json "{}")
+  get_property(programs GLOBAL PROPERTY BOOK_PROGRAMS)
+  foreach(id IN LISTS programs)
+    get_property(p GLOBAL PROPERTY "BOOK_P_${id}_COMPILE_INPUTS")
+    if(p)  # built here
+      string(JSON programs_json SET "${programs_json}" "${id}" "${p}")
+    endif()
+  endforeach()
+  _book_json_string(src "${CMAKE_SOURCE_DIR}")
+  _book_json_string(bin "${CMAKE_BINARY_DIR}")
+  file(WRITE "${CMAKE_BINARY_DIR}/compile-inputs.json"
+       "{\"source_root\": ${src}, \"build_root\": ${bin}, \"programs\": ${programs_json}}\n")
+endfunction()
+
+# The targets compiled into a program that links `libs` (book libraries and the
+# project's other libraries, through what they link), in `targets_out`; the
+# compile options, definitions (-D...) and include folders (-I...) of the
+# imported libraries among them and of the book's stand-ins for the machine's
+# (BOOK_SYSTEM_LIBRARY: cmake/BookDependencies.cmake), in `system_out`.
+function(_book_linked_targets targets_out system_out)
+  set(queue ${ARGN})
+  set(seen "")
+  set(targets "")
+  set(system "")
+  while(queue)
+    list(POP_FRONT queue lib)
+    if(lib MATCHES "^\\$<LINK_ONLY:([^>]+)>$")
+      set(lib "${CMAKE_MATCH_1}")
+    endif()
+    if(lib IN_LIST seen OR NOT TARGET "${lib}")
+      continue()
+    endif()
+    list(APPEND seen "${lib}")
+    get_target_property(aliased "${lib}" ALIASED_TARGET)
+    if(aliased)
+      list(APPEND queue "${aliased}")
+      continue()
+    endif()
+    get_target_property(imported "${lib}" IMPORTED)
+    get_target_property(machine "${lib}" BOOK_SYSTEM_LIBRARY)
+    get_target_property(type "${lib}" TYPE)
+    set(props INTERFACE_LINK_LIBRARIES)
+    if(imported OR machine)
+      foreach(p INTERFACE_COMPILE_OPTIONS INTERFACE_COMPILE_DEFINITIONS INTERFACE_INCLUDE_DIRECTORIES)
+        get_target_property(v "${lib}" ${p})
+        if(v AND p STREQUAL "INTERFACE_COMPILE_DEFINITIONS")
+          list(TRANSFORM v PREPEND "-D")
+        elseif(v AND p STREQUAL "INTERFACE_INCLUDE_DIRECTORIES")
+          list(TRANSFORM v PREPEND "-I")
+        endif()
+        if(v)
+          list(APPEND system ${v})
+        endif()
+      endforeach()
+    elseif(NOT type STREQUAL "INTERFACE_LIBRARY")
+      list(APPEND targets "${lib}")
+      list(APPEND props LINK_LIBRARIES)
+    endif()
+    foreach(p IN LISTS props)
+      get_target_property(l "${lib}" ${p})
+      if(l)
+        list(APPEND queue ${l})
+      endif()
+    endforeach()
+  endwhile()
+  set(${targets_out} "${targets}" PARENT_SCOPE)
+  set(${system_out} "${system}" PARENT_SCOPE)
+endfunction()
+
 # The cache's setting variables are the project's: a set(... CACHE ... FORCE) in
 # a folder would reach every folder's compile, and the hash of none. So none may
 # be changed once the first folder has declared a program or library, nor one

@@ -20,7 +20,7 @@ book_cmake_case(not-a-chapter
   --expect "${at}not-a-chapter/CMakeLists\\.txt:2 \\(book_program\\)")
 book_cmake_case(ch92-unknown-lib
   --expect "LIBS names 'ch92_nowhere', which is no\\s+target"
-  --expect "${at}ch92-unknown-lib/CMakeLists\\.txt:3 \\(book_run\\)")
+  --expect "${at}ch92-unknown-lib/CMakeLists\\.txt:2 \\(book_program\\)")
 book_cmake_case(ch93-no-program
   --expect "book_run\\(r\\): no program ch93-no-program/nope"
   --expect "${at}ch93-no-program/CMakeLists\\.txt:2 \\(book_run\\)")
@@ -121,6 +121,27 @@ add_test(NAME book.cmake-folder-settings-hashed
          COMMAND sh -c "f=$1; shift; for s in \"$@\"; do grep -F -q -- \"$s\" \"$f\" || { echo \"not in $f: $s\"; exit 1; }; done" sh "${_ninja}" ${_hashed})
 set_tests_properties(book.cmake-folder-settings-hashed PROPERTIES LABELS book TIMEOUT 30
                      FIXTURES_REQUIRED book-cmake-folder-settings)
+# ... and the compile database agrees: every flag they gave the compile is one
+# the runs hash (tools/runner/compile_check.py).
+set(_check "${BOOK_PYTHON}" "${root}/tools/runner/compile_check.py")
+add_test(NAME book.compile-commands-folder-settings
+         COMMAND ${_check}
+                 --inputs "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/compile-inputs.json"
+                 --commands "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/compile_commands.json")
+set_tests_properties(book.compile-commands-folder-settings PROPERTIES LABELS book TIMEOUT 30
+                     FIXTURES_REQUIRED book-cmake-folder-settings
+                     PASS_REGULAR_EXPRESSION "compiles of 1 program hold only flags")
+# Flags that reach a compile by ways no configure check sees (an INTERFACE
+# library's usage requirements, a target property set after book_program): the
+# compile database shows them, and the check names each with its source.
+book_bad_test(compile-commands-ch69 TIMEOUT 120
+  --before "${CMAKE_COMMAND}" -S "${fx}/cmake" -B build -G Ninja "-DBOOK_SOURCE=${root}"
+           -DCASE=ch69-interface-flags --before-end
+  --expect "p\\.cpp: compiled \\(target ch69-interface-flags\\.p\\) with '-DBOOK_FAST=1'.\\s+the runs of\\s+ch69-interface-flags/p do not hash it"
+  --expect "\\(target ch69-interface-flags\\.p\\) with '-ffast-math'"
+  --expect "\\(target ch69-interface-flags\\.q\\) with '-fPIE'"
+  --expect "3 compile flag\\(s\\) the runs' input hash does not see"
+  -- ${_check} --inputs build/compile-inputs.json --commands build/compile_commands.json)
 
 # ---- the chapters of a build (BOOK_CHAPTERS, cmake/BookChapters.cmake) ---------------
 # A key that is no chapter's, or no key at all, stops the configure step, naming it;
