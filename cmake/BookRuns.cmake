@@ -12,7 +12,8 @@
 #            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
 #            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
 #            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
-#            [SANITIZE_ARGS <args>...] [VARIES <regex>...] [CHAPTER <key>])
+#            [SANITIZE_ARGS <args>...] [VARIES <regex>...] [EXACT <pattern>...]
+#            [CHAPTER <key>])
 #       One run of a program whose output the book shows. It writes the run
 #       record <build>/records/<key>/<run>.json, which chapters cite as <run>
 #       (or <key>/<run> from another chapter). CHECKS names the run's
@@ -32,6 +33,12 @@
 #       A CPU run that measures nothing (no REPEATS, no SANITIZER) is made twice
 #       and fails, naming the stream and line, where its two outputs differ;
 #       VARIES names (ECMAScript regexes) the lines of its output that may.
+#       EXACT names (shell patterns: `*`, `smem_*`) the results of a GPU run
+#       that are properties of the GPU and the program, the same in every run
+#       (a device's limits, an occupancy): the GPU CI (tools/book record) fails
+#       where a figure the book quotes of one differs between the committed
+#       recording and this GPU's run (tools/runner/drift.py), so that a
+#       recording edited with its digest recomputed fails the next GPU run.
 #       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
 set(BOOK_RECORDS_DIR "${CMAKE_BINARY_DIR}/records")
 set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
@@ -46,7 +53,7 @@ function(book_run run)
   set(where "book_run(${run})")
   _book_parse(R "${where}"
     "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
-    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES"
+    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES;EXACT"
     PROGRAM ${ARGN})
   if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
     message(FATAL_ERROR "${where}: a run's name is lower case letters, digits, '-', '_' and '.'")
@@ -267,6 +274,11 @@ function(_book_run_register name record id cuda live timed)
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM" "${id}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU" "${cuda}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_LIVE" "${live}")
+  if(R_EXACT AND NOT cuda)
+    message(FATAL_ERROR "book_run(${name}): EXACT names results of a GPU run, which the GPU CI "
+                        "compares with its recording; a CPU run is made again by every build")
+  endif()
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_EXACT" "${R_EXACT}")
   string(REPLACE "/" "." tname "${name}")
   # A target per run gives the record's rule a home, so the HTML step (in
   # another directory) can depend on the file itself.

@@ -2,19 +2,29 @@
 """Drift: every figure the book quotes, in a new recording against the committed one.
 
     drift.py --root . --old recordings/nvidia-h200 --new build/gpu/recordings-new/nvidia-h200
-             [--chapter KEY] [--out FILE]
+             [--manifest build/gpu/book-manifest.json] [--chapter KEY] [--out FILE]
 
 A figure the book quotes is a ``{value}`run:result|format``` role in a chapter
 (chapters/*.md). For each, the table gives the committed recording's median and
 range over its repeats, the new one's, and flags a figure whose new median lies
-outside the committed range (beyond the precision the page prints). It prints
-the table (and writes it to --out) and exits 0: drift is for a reader to judge;
-the checks are what fail a record.
+outside the committed range (beyond the precision the page prints): MOVED. A
+measured figure's drift is for a reader to judge; the checks are what fail a
+record.
+
+A figure of a result its run declares exact (book_run EXACT, in the manifest's
+"exact" patterns: a property of the GPU and the program, the same in every
+run) must be the same in both: one that differs is flagged CHANGED, named on
+stderr with the chapter line that quotes it, and the exit status is 3. That is
+how a committed recording edited with its digest recomputed (the digest is no
+signature: anyone can recompute it) fails the next GPU run. Exit status 0
+otherwise.
 """
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import glob
+import json
 import os
 import re
 import sys
@@ -104,6 +114,22 @@ def moved(old: Figure | None, new: Figure | None, spec: str) -> str:
     return "MOVED"
 
 
+def changed(old: Figure | None, new: Figure | None) -> bool:
+    """An exact figure that is not the same in both (or not the same in all repeats)."""
+    if old is None or new is None:
+        return False
+    return len(set(old[1]) | set(new[1]) | {old[0], new[0]}) != 1
+
+
+def exact_patterns(manifest: str | None) -> dict[str, list[str]]:
+    """Each run's EXACT patterns, from the build's manifest (none without one)."""
+    if not manifest:
+        return {}
+    with open(manifest, encoding="utf-8") as f:
+        runs = json.load(f).get("runs", {})
+    return {name: list(r.get("exact") or []) for name, r in runs.items()}
+
+
 def load(folder: str, run: str, schema: dict, cache: dict[str, dict | None]) -> dict | None:
     if run not in cache:
         path = os.path.join(folder, run + ".json")
@@ -120,19 +146,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", required=True)
     ap.add_argument("--old", required=True, help="the committed recordings/<gpu>")
     ap.add_argument("--new", required=True, help="the new recordings/<gpu>")
+    ap.add_argument("--manifest", help="the build's book-manifest.json (the runs' EXACT results)")
     ap.add_argument("--chapter")
     ap.add_argument("--out")
     a = ap.parse_args(argv)
     schema = record_schema.load_schema(os.path.join(a.root, "book", "record-schema.json"))
+    exact = exact_patterns(a.manifest)
     old_cache, new_cache = {}, {}
     rows = []
+    errors = []
     for run, result, spec, where in quoted_figures(a.root, a.chapter):
         old = figure(load(a.old, run, schema, old_cache), result)
         new = figure(load(a.new, run, schema, new_cache), result)
         if old is None and new is None:
             continue  # a CPU run's figure: no recording
-        rows.append((f"{run}:{result}", shown(old, spec), shown(new, spec), moved(old, new, spec),
-                     where))
+        flag = moved(old, new, spec)
+        if any(fnmatch.fnmatchcase(result, p) for p in exact.get(run, [])) and changed(old, new):
+            flag = "CHANGED"
+            errors.append(f"drift: {where}: {run}:{result} is exact (book_run EXACT), but the "
+                          f"committed recording says {shown(old, spec)} and this GPU's run says "
+                          f"{shown(new, spec)}")
+        rows.append((f"{run}:{result}", shown(old, spec), shown(new, spec), flag, where))
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in
               enumerate(("figure", "committed", "new"))]
     lines = [f"{'figure':<{widths[0]}}  {'committed':<{widths[1]}}  {'new':<{widths[2]}}  flag"]
@@ -146,6 +180,13 @@ def main(argv: list[str] | None = None) -> int:
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:
             f.write(text)
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        print(f"drift: {len(errors)} exact figure(s) differ from the committed recording: it was "
+              "not made by these programs on this GPU (edited, or another GPU or driver)",
+              file=sys.stderr)
+        return 3
     return 0
 
 
