@@ -251,3 +251,27 @@ def test_glossary_keeps_one_entry_per_term_and_plural_the_first_chapters():
     # not built counts for nothing
     assert got == [("bank conflict", "ch02-shared-memory"), ("lanes", "ch01-execution-model"),
                    ("tile", "ch02-shared-memory"), ("warp shuffles", "ch01-execution-model")]
+
+
+# ---- hidden characters (bookext.hidden: Trojan Source, zero-width) -----------------
+
+# Every code point the book refuses: the bidirectional embeddings, overrides and
+# isolates, the Arabic letter mark and the directional marks, and the zero-width
+# and invisible characters (each range as hidden.py documents it).
+HIDDEN_POINTS = ([0x061C] + list(range(0x200B, 0x2010)) + list(range(0x202A, 0x202F))
+                 + list(range(0x2060, 0x2065)) + list(range(0x2066, 0x206A)) + [0xFEFF])
+
+
+@pytest.mark.parametrize("point", HIDDEN_POINTS, ids=lambda p: f"U+{p:04X}")
+def test_every_hidden_character_is_found_where_it_is(point):
+    from bookext.hidden import find
+    line, col, name = find(f"ok\nif (a{chr(point)}) {{ paths = 2; }}")
+    assert (line, col) == (2, 6)
+    assert name.startswith(f"U+{point:04X} ")
+
+
+@pytest.mark.parametrize("point", [0x200A, 0x2010, 0x2029, 0x202F, 0x2065, 0x206A, 0x00A0, 0x00B5],
+                         ids=lambda p: f"U+{p:04X}")
+def test_visible_neighbours_are_not_hidden(point):
+    from bookext.hidden import find
+    assert find(f"a{chr(point)}b") is None
