@@ -373,3 +373,26 @@ def test_a_pdf_built_beside_other_html_inputs_is_left_out(tree):
     assert warnings == ""
     assert f"({svg} changed since it was built)" in status
     assert "book.pdf" not in tree.html() and not os.path.exists(tree.path("out/html/book.pdf"))
+
+
+def test_how_it_was_built_names_the_files_git_does_not_track(tree):
+    """'How this book was built' says which commit the sources are at, and a
+    chapter that git does not track (it is built as much as a committed one)."""
+    import subprocess
+    tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md")
+               + "\n```{build-info}\n```\n")
+    git = ["git", "-C", tree.repo, "-c", "user.name=t", "-c", "user.email=t@t",
+           "-c", "commit.gpgsign=false"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "-A"], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "fixture"], check=True)
+    commit = subprocess.run(git + ["rev-parse", "--short=12", "HEAD"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    tree.sphinx(strict=False)
+    page = visible(tree.html("index"))
+    assert f"The sources at commit {commit}." in page
+    tree.write("repo/chapters/ch91-untracked.md", "# 91. Not committed\n")
+    tree.sphinx(strict=False)
+    page = visible(tree.html("index"))
+    assert (f"The sources at commit {commit}, with 1 file that git does not track "
+            "(chapters/ch91-untracked.md).") in page
