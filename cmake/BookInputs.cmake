@@ -154,7 +154,10 @@ endfunction()
 # they link in turn, under <prefix>_*: SOURCES, the book's sources compiled into
 # it (a book_library's, or a library target's of this project: its SOURCES);
 # INCLUDES, the folders its header scan searches for them; TARGETS, the library
-# targets compiled into it; SYSTEM, the compile options, definitions (-D...) and
+# targets compiled into it; USAGE, the compile settings the project's other
+# library targets give it (an INTERFACE library's usage requirements, a plain
+# library's own options), as ` <target>=[...]` for its flags identity; SYSTEM,
+# the compile options, definitions (-D...) and
 # include folders (-I...) of the imported libraries among them and of the book's
 # stand-ins for the machine's (BOOK_SYSTEM_LIBRARY: cmake/BookDependencies.cmake),
 # which are the machine's (tools/runner/compile_check.py allows them).
@@ -165,6 +168,7 @@ function(_book_link_walk prefix caller)
   set(includes "")
   set(targets "")
   set(system "")
+  set(usage "")
   while(queue)
     list(POP_FRONT queue lib)
     if(lib MATCHES "^\\$<LINK_ONLY:([^>]+)>$")
@@ -203,7 +207,11 @@ function(_book_link_walk prefix caller)
     if(imported OR machine)
       _book_usage_flags(f "${lib}")
       list(APPEND system ${f})
-    elseif(NOT type STREQUAL "INTERFACE_LIBRARY")
+    else()
+      _book_own_usage(u "${lib}" "${type}")
+      string(APPEND usage "${u}")
+    endif()
+    if(NOT imported AND NOT machine AND NOT type STREQUAL "INTERFACE_LIBRARY")
       list(APPEND props LINK_LIBRARIES)
       list(APPEND targets "${lib}")
       _book_target_inputs(s i "${lib}")
@@ -220,20 +228,27 @@ function(_book_link_walk prefix caller)
       endif()
     endforeach()
   endwhile()
-  # Only the book's own files count (generated files and system headers do not).
+  _book_in_tree(kept ${sources})
+  list(REMOVE_DUPLICATES includes)
+  set(${prefix}_SOURCES "${kept}" PARENT_SCOPE)
+  set(${prefix}_INCLUDES "${includes}" PARENT_SCOPE)
+  set(${prefix}_TARGETS "${targets}" PARENT_SCOPE)
+  set(${prefix}_SYSTEM "${system}" PARENT_SCOPE)
+  set(${prefix}_USAGE "${usage}" PARENT_SCOPE)
+endfunction()
+
+# The files of the book's tree among the given ones, once each (generated files
+# and system headers are no sources of the book).
+function(_book_in_tree out)
   set(kept "")
-  foreach(f IN LISTS sources)
+  foreach(f IN LISTS ARGN)
     string(FIND "${f}" "${CMAKE_SOURCE_DIR}/" at)
     if(at EQUAL 0)
       list(APPEND kept "${f}")
     endif()
   endforeach()
   list(REMOVE_DUPLICATES kept)
-  list(REMOVE_DUPLICATES includes)
-  set(${prefix}_SOURCES "${kept}" PARENT_SCOPE)
-  set(${prefix}_INCLUDES "${includes}" PARENT_SCOPE)
-  set(${prefix}_TARGETS "${targets}" PARENT_SCOPE)
-  set(${prefix}_SYSTEM "${system}" PARENT_SCOPE)
+  set(${out} "${kept}" PARENT_SCOPE)
 endfunction()
 
 # A library target's sources (absolute) and the include folders it gives.
@@ -256,6 +271,31 @@ function(_book_target_inputs sources_out includes_out lib)
   endforeach()
   set(${sources_out} "${sources}" PARENT_SCOPE)
   set(${includes_out} "${includes}" PARENT_SCOPE)
+endfunction()
+
+# What a library target of the project (not a book library) adds to the compile
+# of a program that links it, as ` <lib>=[iface-options=[...] ...]` (empty: nothing).
+function(_book_own_usage out lib type)
+  set(props INTERFACE_COMPILE_OPTIONS INTERFACE_COMPILE_DEFINITIONS)
+  if(NOT type STREQUAL "INTERFACE_LIBRARY")
+    list(APPEND props COMPILE_OPTIONS COMPILE_DEFINITIONS)
+  endif()
+  set(text "")
+  foreach(p IN LISTS props)
+    get_target_property(v "${lib}" ${p})
+    if(v)
+      string(REGEX REPLACE "^INTERFACE_COMPILE_" "iface-" name "${p}")
+      string(REGEX REPLACE "^COMPILE_" "" name "${name}")
+      string(TOLOWER "${name}" name)
+      _book_portable(t ${v})
+      string(APPEND text " ${name}=[${t}]")
+    endif()
+  endforeach()
+  if(text)
+    string(STRIP "${text}" text)
+    set(text " ${lib}=[${text}]")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
 # The compile flags a library gives the targets that link it: its interface

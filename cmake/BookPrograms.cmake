@@ -25,7 +25,10 @@
 #       a GPU exists.
 #       OPTIONS and DEFINITIONS are its own compile options and definitions:
 #       give them here (not with target_compile_options) so that they count
-#       as its runs' inputs.
+#       as its runs' inputs. What a library target of the project that is no
+#       book library gives its compile through LIBS (an INTERFACE library's
+#       usage requirements, a plain library's own options) counts too, as
+#       `<target>=[iface-options=[...] ...]` in its flags identity.
 #
 # A CUDA program or library is left out where nvcc is not (BOOK_LEFT_OUT,
 # which book_summary reports); its sources still count.
@@ -201,6 +204,9 @@ function(book_program name)
   endif()
   _book_reach(unused lib_flags ${libs})
   string(APPEND flags "${lib_flags}")
+  # ... and what the project's other library targets it links add to its compile.
+  _book_link_walk(walk "book_program(${name})" ${libs})
+  string(APPEND flags "${walk_USAGE}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DEFINED" ON)
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_SOURCES" "${sources}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_LIBS" "${libs}")
