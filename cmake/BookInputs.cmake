@@ -154,7 +154,9 @@ endfunction()
 # they link in turn, under <prefix>_*: SOURCES, the book's sources compiled into
 # it (a book_library's, or a library target's of this project: its SOURCES);
 # INCLUDES, the folders its header scan searches for them; TARGETS, the library
-# targets compiled into it; USAGE, the compile settings the project's other
+# targets compiled into it; CUDA, ON if a book library among them has a .cu
+# source; OWN, the own flags of each book library among them that has any, as
+# ` <name>=[...]` for its flags identity; USAGE, the compile settings the project's other
 # library targets give it (an INTERFACE library's usage requirements, a plain
 # library's own options), as ` <target>=[...]` for its flags identity; SYSTEM,
 # the compile options, definitions (-D...) and
@@ -169,6 +171,8 @@ function(_book_link_walk prefix caller)
   set(targets "")
   set(system "")
   set(usage "")
+  set(cuda OFF)
+  set(own "")
   while(queue)
     list(POP_FRONT queue lib)
     if(lib MATCHES "^\\$<LINK_ONLY:([^>]+)>$")
@@ -180,14 +184,7 @@ function(_book_link_walk prefix caller)
     list(APPEND seen "${lib}")
     get_property(defined GLOBAL PROPERTY "BOOK_L_${lib}_DEFINED")
     if(defined)
-      get_property(s GLOBAL PROPERTY "BOOK_L_${lib}_SOURCES")
-      get_property(i GLOBAL PROPERTY "BOOK_L_${lib}_SCAN_INCLUDES")
-      get_property(l GLOBAL PROPERTY "BOOK_L_${lib}_LIBS")
-      get_property(t GLOBAL PROPERTY "BOOK_L_${lib}_TARGET")
-      list(APPEND sources ${s})
-      list(APPEND includes ${i})
-      list(APPEND targets ${t})
-      list(APPEND queue ${l})
+      _book_walk_book_library()
       continue()
     endif()
     if(NOT TARGET "${lib}")
@@ -235,7 +232,26 @@ function(_book_link_walk prefix caller)
   set(${prefix}_TARGETS "${targets}" PARENT_SCOPE)
   set(${prefix}_SYSTEM "${system}" PARENT_SCOPE)
   set(${prefix}_USAGE "${usage}" PARENT_SCOPE)
+  set(${prefix}_CUDA "${cuda}" PARENT_SCOPE)
+  set(${prefix}_OWN "${own}" PARENT_SCOPE)
 endfunction()
+
+# One book library `lib` of _book_link_walk (a macro: it adds to the walk's lists).
+macro(_book_walk_book_library)
+  foreach(_book_k SOURCES SCAN_INCLUDES LIBS TARGET CUDA FLAGS)
+    get_property(_book_${_book_k} GLOBAL PROPERTY "BOOK_L_${lib}_${_book_k}")
+  endforeach()
+  list(APPEND sources ${_book_SOURCES})
+  list(APPEND includes ${_book_SCAN_INCLUDES})
+  list(APPEND targets ${_book_TARGET})
+  list(APPEND queue ${_book_LIBS})
+  if(_book_CUDA)
+    set(cuda ON)
+  endif()
+  if(_book_FLAGS)
+    string(APPEND own " ${lib}=[${_book_FLAGS}]")
+  endif()
+endmacro()
 
 # The files of the book's tree among the given ones, once each (generated files
 # and system headers are no sources of the book).
@@ -391,15 +407,14 @@ endfunction()
 # book.compile-commands-hashed, reads it beside CMake's compile database): its
 # target, the book library targets compiled into it, the runner arguments its
 # runs hash, and the compile flags of the system (imported) libraries it links.
-# Noted by book_program in its folder (where its imported libraries are seen).
-function(_book_note_compile_inputs id tgt)
-  get_property(libs GLOBAL PROPERTY "BOOK_P_${id}_LIBS")
+# Noted by book_program in its folder (where its imported libraries are seen),
+# with the library targets and system flags of its link walk.
+function(_book_note_compile_inputs id tgt linked system)
   _book_hash_args(args "${id}" "" "")
-  _book_link_walk(linked "book_program(${id})" ${libs})
   _book_json_string(t "${tgt}")
   _book_json_string_array(a ${args})
-  _book_json_string_array(l ${linked_TARGETS})
-  _book_json_string_array(s ${linked_SYSTEM})
+  _book_json_string_array(l ${linked})
+  _book_json_string_array(s ${system})
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_COMPILE_INPUTS"
     "{\"target\": ${t}, \"hash_args\": ${a}, \"libraries\": ${l}, \"system_flags\": ${s}}")
 endfunction()
