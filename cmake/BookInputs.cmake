@@ -518,7 +518,17 @@ function(_book_check_variables_settled prefix what call)
   endif()
   string(STRIP "${now}" n)
   string(STRIP "${seen}" s)
-  string(REGEX MATCH "set:([A-Za-z0-9_]+)=" first " ${now} ${seen}")
+  # The line of the first variable whose entry is in one and not the other.
+  string(REGEX MATCHALL "set:[A-Za-z0-9_]+=\\[[^]]*\\]" now_entries "${now}")
+  string(REGEX MATCHALL "set:[A-Za-z0-9_]+=\\[[^]]*\\]" seen_entries "${seen}")
+  set(differ ${now_entries})
+  list(REMOVE_ITEM differ ${seen_entries})
+  if(NOT differ)
+    set(differ ${seen_entries})
+    list(REMOVE_ITEM differ ${now_entries})
+  endif()
+  list(GET differ 0 first)
+  string(REGEX MATCH "^set:([A-Za-z0-9_]+)=" first "${first}")
   _book_setting_line(where "${CMAKE_MATCH_1}")
   message(FATAL_ERROR
     "${where}: the folder's variables changed after ${call} of ${what} (now '${n}', was "

@@ -50,8 +50,8 @@ book_cmake_case(ch89-include-before
 # folder forces or creates (it reaches every folder's compile). Refused at the
 # line that sets it, and again when the build folder is configured a second time.
 book_cmake_case(ch72-late-variable
-  --expect "ch72-late-variable/CMakeLists\\.txt:4:\\s+the\\s+folder's\\s+variables\\s+changed\\s+after\\s+book_program\\s+of\\s+program\\s+ch72-late-variable/p"
-  --expect "\\(now\\s+'set:CMAKE_CXX_STANDARD=\\[17\\]',\\s+was\\s+''\\)")
+  --expect "ch72-late-variable/CMakeLists\\.txt:6:\\s+the\\s+folder's\\s+variables\\s+changed\\s+after\\s+book_program\\s+of\\s+program\\s+ch72-late-variable/p"
+  --expect "\\(now\\s+'set:CMAKE_CXX_EXTENSIONS=\\[ON\\]\\s+set:CMAKE_CXX_STANDARD=\\[17\\]',\\s+was\\s+'set:CMAKE_CXX_EXTENSIONS=\\[ON\\]'\\)")
 set(_forced "ch71-cache-forced/CMakeLists\\.txt:3:\\s+the\\s+cache\\s+variable\\s+CMAKE_CXX_FLAGS\\s+was\\s+changed\\s+\\(now\\s+'-ffast-math',\\s+was\\s+''\\)")
 set(_created "ch70-cache-created/CMakeLists\\.txt:4:\\s+the\\s+cache\\s+variable\\s+CMAKE_POSITION_INDEPENDENT_CODE\\s+was\\s+created")
 book_cmake_case(ch71-cache-forced --expect "${_forced}")
