@@ -52,11 +52,11 @@ CONFIG_FLAGS = {
 }
 # Flags CMake derives from a variable a folder set, which the identity holds as
 # set:<name>=[<value>] (so they are hashed, by the variable).
+# (Each where the variable is true.)
 DERIVED_FLAGS = {
-    ("CMAKE_POSITION_INDEPENDENT_CODE", "ON"): ["-fPIE", "-fPIC", "-Xcompiler=-fPIE",
-                                                "-Xcompiler=-fPIC"],
-    ("CMAKE_INTERPROCEDURAL_OPTIMIZATION", "ON"): ["-flto", "-flto=auto", "-fno-fat-lto-objects"],
-    ("CMAKE_VISIBILITY_INLINES_HIDDEN", "ON"): ["-fvisibility-inlines-hidden"],
+    "CMAKE_POSITION_INDEPENDENT_CODE": ["-fPIE", "-fPIC", "-Xcompiler=-fPIE", "-Xcompiler=-fPIC"],
+    "CMAKE_INTERPROCEDURAL_OPTIMIZATION": ["-flto", "-flto=auto", "-fno-fat-lto-objects"],
+    "CMAKE_VISIBILITY_INLINES_HIDDEN": ["-fvisibility-inlines-hidden"],
 }
 TAKES_VALUE = {"-o", "-c", "-MT", "-MF", "-MQ", "-x"}
 DRIVER_FLAGS = {"-MD", "-MMD", "-forward-unknown-to-host-compiler"}
@@ -97,6 +97,17 @@ def hashed(args: list[str]) -> dict:
     return out
 
 
+def cmake_true(value: str) -> bool:
+    """What if() takes for true in a variable's value: 1, ON, YES, TRUE, Y, a non-zero number."""
+    v = value.strip().upper()
+    if v in ("ON", "YES", "TRUE", "Y"):
+        return True
+    try:
+        return float(v) != 0
+    except ValueError:
+        return False
+
+
 def allowed_flags(h: dict, system_flags: list[str]) -> set[str]:
     """Every compile flag the identity and the toolchain entries account for."""
     text = h["flags"]
@@ -107,8 +118,8 @@ def allowed_flags(h: dict, system_flags: list[str]) -> set[str]:
         allowed.update((w, "-D" + w))
     for entry in h["toolchain"]:
         allowed.update(entry.partition("=")[2].split())
-    for (name, value), flags in DERIVED_FLAGS.items():
-        if settings.get(name, "").strip().upper() in (value, "TRUE", "1", "YES"):
+    for name, flags in DERIVED_FLAGS.items():
+        if cmake_true(settings.get(name, "")):
             allowed.update(flags)
     for lang in ("CXX", "CUDA"):
         preset = settings.get(f"CMAKE_{lang}_VISIBILITY_PRESET", "").strip()
@@ -121,8 +132,7 @@ def allowed_flags(h: dict, system_flags: list[str]) -> set[str]:
     for lang in ("CXX", "CUDA"):
         if settings.get(f"CMAKE_{lang}_STANDARD"):
             standards.add(settings[f"CMAKE_{lang}_STANDARD"].strip())
-    gnu = any(settings.get(f"CMAKE_{lang}_EXTENSIONS", "").strip().upper() in ("ON", "TRUE", "1")
-              for lang in ("CXX", "CUDA"))
+    gnu = any(cmake_true(settings.get(f"CMAKE_{lang}_EXTENSIONS", "")) for lang in ("CXX", "CUDA"))
     for n in standards:
         allowed.add(f"-std=c++{n}")
         if gnu:
@@ -143,9 +153,10 @@ def inside(path: str, roots: list[str]) -> bool:
     return any(path == r or path.startswith(r + os.sep) for r in roots)
 
 
-def unaccounted(entry: dict, h: dict, allowed: set[str], roots: list[str]) -> list[str]:
-    """What one compile command was given that the run's hash does not see."""
-    system_includes = {os.path.normpath(a[2:]) for a in allowed if a.startswith("-I")}
+def unaccounted(entry: dict, h: dict, allowed: set[str], system_includes: set[str],
+                roots: list[str]) -> list[str]:
+    """What one compile command was given that the run's hash does not see (a folder
+    of `system_includes`, a system library's, is none of the tree's)."""
     try:
         argv = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
     except (KeyError, ValueError) as e:
@@ -197,11 +208,13 @@ def check(inputs: dict, commands: list, source_root: str, build_root: str) -> li
         p = inputs[program]
         h = hashed(p["hash_args"])
         allowed = allowed_flags(h, p.get("system_flags", []))
+        system_includes = {os.path.normpath(f[2:]) for f in p.get("system_flags", [])
+                           if f.startswith("-I")}
         if p["target"] not in by_target:
             errors.append(f"{program}: the compile database has no compile of its target {p['target']}")
         for tgt in [p["target"]] + p.get("libraries", []):
             for e in by_target.get(tgt, []):
-                for what in unaccounted(e, h, allowed, roots):
+                for what in unaccounted(e, h, allowed, system_includes, roots):
                     errors.append(f"{e.get('file', '?')}: compiled (target {tgt}) with {what}; "
                                   f"the runs of {program} do not hash it (flags identity "
                                   f"'{h['flags']}')")
