@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [f"{'figure':<{widths[0]}}  {'committed':<{widths[1]}}  {'new':<{widths[2]}}  flag"]
     for r in rows:
         lines.append(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}")
-    flagged = sum(1 for r in rows if r[3] == "MOVED")
+    flagged = sum(1 for r in rows if r[3] in ("MOVED", "CHANGED"))
     lines.append(f"drift: {len(rows)} quoted figures of GPU runs; {flagged} moved beyond the "
                  "committed range")
     text = "\n".join(lines) + "\n"
