@@ -1,10 +1,7 @@
 // What a run depends on, and the hash that says whether a recording is stale.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -13,128 +10,6 @@
 namespace fs = std::filesystem;
 
 namespace bookrun {
-namespace {
-
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(fmt::format("cannot read {}", path));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-bool under(const fs::path& root, const fs::path& p) {
-    auto r = root.lexically_normal().string();
-    while (r.size() > 1 && r.back() == '/') r.pop_back();
-    auto s = p.lexically_normal().string();
-    return s.size() > r.size() && s.compare(0, r.size(), r) == 0 && s[r.size()] == '/';
-}
-
-/// A header list kept in spec.scan_cache: the compiler's output for argv, reused
-/// while argv is the same and every file that output names (the sources and the
-/// headers found) has the content it had. Returns false when there is none to reuse.
-fs::path scan_file(const std::string& dir, const std::vector<std::string>& argv,
-                   const std::string& listing) {
-    return fs::path(dir) /
-           (fnv1a_hex(fmt::format("{}\n{}", fmt::join(argv, "\n"), listing)) + ".json");
-}
-
-bool cached_scan(const std::string& dir, const std::vector<std::string>& argv,
-                 const std::string& listing, std::string& out) {
-    if (dir.empty()) return false;
-    const fs::path file = scan_file(dir, argv, listing);
-    std::error_code ec;
-    if (!fs::is_regular_file(file, ec)) return false;
-    json kept;
-    try {
-        kept = json::parse(read_all(file.string()));
-        if (kept.at("argv").get<std::vector<std::string>>() != argv) return false;
-        if (kept.at("listing").get<std::string>() != listing) return false;
-        for (const auto& [path, hash] : kept.at("files").items()) {
-            if (!fs::is_regular_file(path, ec)) return false;
-            if (fnv1a_hex(read_all(path)) != hash.get<std::string>()) return false;
-        }
-        out = kept.at("out").get<std::string>();
-        return true;
-    } catch (const std::exception&) {
-        return false;  // unreadable or from another version: ask the compiler again
-    }
-}
-
-void keep_scan(const std::string& dir, const std::vector<std::string>& argv,
-               const std::string& listing, const std::string& out,
-               const std::vector<std::string>& deps) {
-    if (dir.empty()) return;
-    json kept;
-    kept["argv"] = argv;
-    kept["listing"] = listing;
-    kept["out"] = out;
-    kept["files"] = json::object();
-    for (const auto& dep : deps)
-        if (fs::path(dep).is_absolute() && fs::is_regular_file(dep))
-            kept["files"][fs::path(dep).lexically_normal().string()] = fnv1a_hex(read_all(dep));
-    fs::create_directories(dir);
-    write_file_atomically(scan_file(dir, argv, listing).string(), kept.dump());
-}
-
-/// The digest of the names of every file under the folders a header can be
-/// found in (the include folders and the sources' own, those inside the tree): a
-/// header added or removed there, which could change what an include finds
-/// without changing any file a kept list names, makes every kept list miss.
-std::string folder_listing(const std::vector<std::string>& dirs, const fs::path& root) {
-    std::set<std::string> names;
-    for (const auto& d : dirs) {
-        const fs::path p = fs::absolute(d).lexically_normal();
-        std::error_code ec;
-        if (!under(root, p) && p != root) continue;
-        if (!fs::is_directory(p, ec)) continue;
-        for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::end(it);
-             it.increment(ec))
-            if (it->is_regular_file(ec)) names.insert(it->path().string());
-    }
-    return fnv1a_hex(fmt::format("{}", fmt::join(names, "\n")));
-}
-
-}  // namespace
-
-std::vector<std::string> parse_depfile(const std::string& text) {
-    // Join continuation lines, drop the target before the first ": ".
-    std::string joined;
-    for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
-            joined += ' ';
-            ++i;
-        } else {
-            joined += text[i];
-        }
-    }
-    std::vector<std::string> deps;
-    std::istringstream lines(joined);
-    std::string line;
-    while (std::getline(lines, line)) {
-        auto colon = line.find(": ");
-        if (colon == std::string::npos) {
-            if (!line.empty() && line.back() == ':') continue;
-            colon = line.find(':');
-            if (colon == std::string::npos) continue;
-        }
-        std::string rest = line.substr(colon + 1), word;
-        for (size_t i = 0; i < rest.size(); ++i) {
-            char c = rest[i];
-            if (c == '\\' && i + 1 < rest.size() && rest[i + 1] == ' ') {
-                word += ' ';
-                ++i;
-            } else if (c == ' ' || c == '\t') {
-                if (!word.empty()) deps.push_back(word);
-                word.clear();
-            } else {
-                word += c;
-            }
-        }
-        if (!word.empty()) deps.push_back(word);
-    }
-    return deps;
-}
 
 std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items,
                                                     const std::string& option) {
@@ -153,26 +28,6 @@ std::map<std::string, std::string> parse_key_values(const std::vector<std::strin
 }
 
 namespace {
-
-bool is_cuda_source(const std::string& path) {
-    auto ext = fs::path(path).extension().string();
-    return ext == ".cu" || ext == ".cuh";
-}
-
-/// The quoted includes of a file: {line, name}.
-std::vector<std::pair<int, std::string>> quoted_includes_of(const std::string& path) {
-    static const std::regex quoted(R"re(^\s*#\s*include\s*"([^"]+)")re");
-    std::vector<std::pair<int, std::string>> out;
-    std::istringstream in(read_all(path));
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-        ++n;
-        std::smatch m;
-        if (std::regex_search(line, m, quoted)) out.emplace_back(n, m[1].str());
-    }
-    return out;
-}
 
 /// The files a run's arguments name: an argument, or the value of --name=value,
 /// that is an existing file (absolute, or relative to the source root or to the
@@ -194,7 +49,7 @@ std::vector<std::string> argument_files(const InputSpec& spec, const fs::path& r
                 std::error_code ec;
                 if (!fs::is_regular_file(t, ec)) continue;
                 auto abs = fs::absolute(t).lexically_normal();
-                if (!under(root, abs))
+                if (!inside_tree(root, abs))
                     throw Error(fmt::format(
                         "the argument '{}' names the file {}, which is outside the source tree "
                         "{}: a run's input hash covers every file it reads, and a file outside "
@@ -242,94 +97,21 @@ std::vector<std::string> input_files(const InputSpec& spec) {
             all.push_back(abs);
             if (is_cuda_source(abs)) cuda.push_back(abs);
         }
-    // The host compiler lists the headers each source includes. CUDA sources are
-    // preprocessed as C++ as nvcc's passes see them (-MG tolerates the CUDA
-    // headers it cannot find), so the list is the same with or without nvcc.
-    std::vector<std::string> base = {"-MM", "-MG", "-x", "c++", "-std=c++20"};
-    for (const auto& d : spec.include_dirs)
-        base.push_back("-I" + fs::absolute(d).lexically_normal().string());
-    struct Pass {
-        std::string what;
-        std::vector<std::string> defines, sources;
-    };
-    std::vector<Pass> passes = {{"as C++", {}, all}};
-    if (!cuda.empty()) {
-        passes.push_back(
-            {"as nvcc's host pass (__CUDACC__)", {"-D__CUDACC__", "-D__NVCC__"}, cuda});
-        // As CMake's CUDA_ARCHITECTURES spells them: 90, 90a, 90-real, 100f-virtual.
-        static const std::regex arch_re("([0-9]+)[a-z]?(-real|-virtual)?");
-        for (const auto& arch : spec.cuda_archs) {
-            std::smatch m;
-            if (!std::regex_match(arch, m, arch_re))
-                throw Error(
-                    fmt::format("--cuda-arch takes an architecture such as 90 (or 90a, "
-                                "90-real), not '{}'",
-                                arch));
-            const std::string value = m[1].str() + "0";
-            passes.push_back({fmt::format("as nvcc's device pass (__CUDA_ARCH__={})", value),
-                              {"-D__CUDACC__", "-D__NVCC__", "-D__CUDA_ARCH__=" + value},
-                              cuda});
-        }
-    }
     // Every file the run reads: a data file its arguments name is an input too.
     for (const auto& f : argument_files(spec, root)) files.insert(f);
-    std::set<std::string> missing;
-    std::string listing;
-    if (!spec.scan_cache.empty()) {
-        std::vector<std::string> dirs = spec.include_dirs;
-        for (const auto& f : all) dirs.push_back(fs::path(f).parent_path().string());
-        listing = folder_listing(dirs, root);
-    }
-    bool reused = false;
-    // One compiler call per source and pass, so that a source several programs
-    // share (a library's) is listed once per build when spec.scan_cache is set.
-    for (const auto& pass : passes)
-        for (const auto& source : pass.sources) {
-            std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$@\"", "sh", spec.cxx};
-            argv.insert(argv.end(), base.begin(), base.end());
-            argv.insert(argv.end(), pass.defines.begin(), pass.defines.end());
-            argv.push_back(source);
-            std::string listed;
-            if (cached_scan(spec.scan_cache, argv, listing, listed)) {
-                reused = true;
-            } else {
-                auto r = run_process(argv, {}, 120);
-                if (r.exit_status != 0 || r.timed_out || r.signal != 0)
-                    throw Error(fmt::format("cannot list the headers of {} {} ({} {}):\n{}", source,
-                                            pass.what, spec.cxx, describe_failure(r, 120), r.err));
-                listed = r.out;
-                keep_scan(spec.scan_cache, argv, listing, listed, parse_depfile(listed));
-            }
-            for (const auto& dep : parse_depfile(listed)) {
-                fs::path p = dep;
-                // Every path given is absolute, so a relative one is a header -MG could not find.
-                if (p.is_relative()) {
-                    missing.insert(dep);
-                    continue;
-                }
-                p = p.lexically_normal();
-                if (under(root, p) && fs::is_regular_file(p)) files.insert(p.string());
-            }
-        }
+    const HeaderScan scan = scan_headers(spec, all, cuda);
+    files.insert(scan.files.begin(), scan.files.end());
     // A quoted include in the tree that no pass could find is an error: it
     // would otherwise drop out of the inputs unseen. Angle includes not found
     // are system or CUDA headers, which are not inputs.
-    if (!missing.empty())
-        for (const auto& f : files)
-            for (const auto& [line, name] : quoted_includes_of(f))
-                if (missing.count(name) != 0) {
-                    if (reused) {  // a kept list may be older than the header: ask again
-                        InputSpec fresh = spec;
-                        fresh.scan_cache.clear();
-                        return input_files(fresh);
-                    }
-                    throw Error(fmt::format(
-                        "{}:{}: cannot find the header \"{}\" it includes (neither beside it nor "
-                        "in an include folder); the runner must see every header of a program "
-                        "to tell when its recording is stale. (System and CUDA headers are "
-                        "included with <...>.)",
-                        f, line, name));
-                }
+    if (const std::string error = unfound_include(files, scan.missing); !error.empty()) {
+        if (scan.reused) {  // a kept list may be older than the header: ask again
+            InputSpec fresh = spec;
+            fresh.scan_cache.clear();
+            return input_files(fresh);
+        }
+        throw Error(error);
+    }
     return {files.begin(), files.end()};
 }
 
@@ -340,7 +122,7 @@ json compute_inputs(const InputSpec& spec, const std::vector<std::string>& files
     const fs::path root = fs::absolute(spec.source_root).lexically_normal();
     for (const auto& f : files) {
         auto rel = fs::path(f).lexically_relative(root).generic_string();
-        auto h = fnv1a_hex(read_all(f));
+        auto h = fnv1a_hex(read_file(f));
         inputs["files"][rel] = h;
     }
     for (auto& [rel, h] : inputs["files"].items()) all += rel + "=" + h.get<std::string>() + "\n";

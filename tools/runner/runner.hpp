@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,7 +56,7 @@ std::string fnv1a_hex(const std::string& data);
 /// SHA-256 as 64 hex digits (the record's digest).
 std::string sha256_hex(const std::string& data);
 
-// ---- inputs and their hash -------------------------------------------------
+// ---- what a run is given (inputs.cpp) ----------------------------------------
 
 struct InputSpec {
     std::string source_root;               ///< paths in the record are relative to it
@@ -78,8 +80,38 @@ struct InputSpec {
 std::map<std::string, std::string> parse_key_values(const std::vector<std::string>& items,
                                                     const std::string& option);
 
+// ---- the header scan (headers.cpp) -------------------------------------------
+
 /// Parses a Makefile-style dependency list ("out: a b \\\n c") into its prerequisites.
 std::vector<std::string> parse_depfile(const std::string& text);
+
+/// Whether p lies inside the folder root (root itself is not inside it).
+bool inside_tree(const std::filesystem::path& root, const std::filesystem::path& p);
+
+/// Whether a source is CUDA (.cu, .cuh), which nvcc reads in several passes.
+bool is_cuda_source(const std::string& path);
+
+/// What the header scan found for a program's sources.
+struct HeaderScan {
+    std::set<std::string> files;    ///< the headers inside the source tree
+    std::set<std::string> missing;  ///< includes the compiler could not find (-MG)
+    bool reused = false;            ///< some list came from spec.scan_cache
+};
+
+/// The headers `all` (and, as nvcc's passes see them, `cuda`) include: the host
+/// compiler preprocesses every source as C++, the CUDA ones also with __CUDACC__
+/// and with __CUDA_ARCH__ for each of spec.cuda_archs; headers outside the
+/// source tree (system, CUDA) are left out.
+HeaderScan scan_headers(const InputSpec& spec, const std::vector<std::string>& all,
+                        const std::vector<std::string>& cuda);
+
+/// "<file>:<line>: cannot find the header ..." for the first quoted include of
+/// `files` among `missing`; "" when there is none (a missing <...> include is a
+/// system or CUDA header, not an input).
+std::string unfound_include(const std::set<std::string>& files,
+                            const std::set<std::string>& missing);
+
+// ---- a run's input files and their hash (inputs.cpp) ----------------------------
 
 /// Sources (and library sources) plus the project headers they include, as
 /// absolute paths under source_root. A .cu source is preprocessed as C++ three
@@ -221,7 +253,7 @@ std::pair<json, json> split_volatile(const json& record, const Schema& schema);
 /// Joins a recording's stable and volatile parts back into one record.
 json join_volatile(json stable, const json& volatile_part);
 
-// ---- tools -------------------------------------------------------------------
+// ---- the reports a run reads: SASS (sass.cpp), ncu (ncu.cpp), compute-sanitizer (sanitizer.cpp)
 
 /// The SASS of one kernel (cuobjdump -sass): one instruction a line after its
 /// address (branch targets refer to addresses), encodings removed. The kernel
@@ -256,9 +288,13 @@ int sanitizer_errors(const std::string& report);
 /// (0x7f...) and the source root's absolute path.
 std::string mask_sanitizer_report(const std::string& report, const std::string& source_root);
 
+// ---- provenance (provenance.cpp) ------------------------------------------------
+
 /// The driver version from `nvidia-smi --query-gpu=driver_version
 /// --format=csv,noheader` output or /proc/driver/nvidia/version; empty if none.
 std::string parse_driver_version(const std::string& text);
+
+// ---- the command line (cli.cpp) ---------------------------------------------------
 
 /// The runner's command line (cli.cpp): what `bookrun` does with argv; its exit status.
 int command_line_main(int argc, char** argv);
