@@ -21,30 +21,27 @@ void close_fd(int& fd) {
     fd = -1;
 }
 
-}  // namespace
-
-ProcessResult run_process(const std::vector<std::string>& argv,
-                          const std::map<std::string, std::string>& env, double timeout_s) {
-    if (argv.empty()) throw Error("no program to run");
-    int out_pipe[2], err_pipe[2];
-    if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
-        throw Error(fmt::format("pipe: {}", std::strerror(errno)));
-
-    std::vector<std::string> env_strings;
+/// This process's environment with `env` set over it, as "K=V" strings.
+std::vector<std::string> environment_with(const std::map<std::string, std::string>& env) {
+    std::vector<std::string> out;
     for (char** e = environ; *e != nullptr; ++e) {
         std::string entry(*e);
         auto key = entry.substr(0, entry.find('='));
-        if (env.count(key) == 0) env_strings.push_back(entry);
+        if (env.count(key) == 0) out.push_back(entry);
     }
-    for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
-    std::vector<char*> envp, args;
-    for (auto& s : env_strings) envp.push_back(s.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> argv_copy = argv;
-    for (auto& s : argv_copy) args.push_back(s.data());
-    args.push_back(nullptr);
+    for (const auto& [k, v] : env) out.push_back(k + "=" + v);
+    return out;
+}
 
-    const auto start = std::chrono::steady_clock::now();
+/// Starts argv in a process group of its own, its stdout and stderr into the
+/// pipes' write ends; returns its id.
+pid_t spawn(std::vector<std::string> argv, std::vector<std::string> env, int out_pipe[2],
+            int err_pipe[2]) {
+    std::vector<char*> envp, args;
+    for (auto& s : env) envp.push_back(s.data());
+    envp.push_back(nullptr);
+    for (auto& s : argv) args.push_back(s.data());
+    args.push_back(nullptr);
     pid_t pid = ::fork();
     if (pid < 0) throw Error(fmt::format("fork: {}", std::strerror(errno)));
     if (pid == 0) {
@@ -62,12 +59,17 @@ ProcessResult run_process(const std::vector<std::string>& argv,
     ::setpgid(pid, pid);
     ::close(out_pipe[1]);
     ::close(err_pipe[1]);
+    return pid;
+}
 
-    ProcessResult r;
-    int fds[2] = {out_pipe[0], err_pipe[0]};
+/// When a run is killed: its start plus its timeout, in seconds.
+using Deadline = std::chrono::time_point<std::chrono::steady_clock, std::chrono::duration<double>>;
+
+/// Reads both pipes into r (up to kCaptureLimit each, the rest counted) until
+/// the program closes them, or kills its group at the deadline (r.timed_out).
+void capture(int fds[2], pid_t pid, Deadline deadline, ProcessResult& r) {
     std::string* sinks[2] = {&r.out, &r.err};
     std::size_t* dropped[2] = {&r.out_dropped, &r.err_dropped};
-    const auto deadline = start + std::chrono::duration<double>(timeout_s);
     while (fds[0] >= 0 || fds[1] >= 0) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                         deadline - std::chrono::steady_clock::now())
@@ -75,7 +77,7 @@ ProcessResult run_process(const std::vector<std::string>& argv,
         if (left <= 0) {
             r.timed_out = true;
             ::kill(-pid, SIGKILL);
-            break;
+            return;
         }
         pollfd p[2];
         nfds_t n = 0;
@@ -100,6 +102,21 @@ ProcessResult run_process(const std::vector<std::string>& argv,
                 close_fd(fds[which[k]]);
         }
     }
+}
+
+}  // namespace
+
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const std::map<std::string, std::string>& env, double timeout_s) {
+    if (argv.empty()) throw Error("no program to run");
+    int out_pipe[2], err_pipe[2];
+    if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0)
+        throw Error(fmt::format("pipe: {}", std::strerror(errno)));
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = spawn(argv, environment_with(env), out_pipe, err_pipe);
+    ProcessResult r;
+    int fds[2] = {out_pipe[0], err_pipe[0]};
+    capture(fds, pid, start + std::chrono::duration<double>(timeout_s), r);
     close_fd(fds[0]);
     close_fd(fds[1]);
     int status = 0;
