@@ -10,8 +10,8 @@
 #   BookChapters.cmake  chapter keys, BOOK_CHAPTERS, book_add_chapters
 #   BookPrograms.cmake  book_library, book_program
 #   BookInputs.cmake    a run's input hash: flags identity, library sources,
-#                       the runner's input arguments, settings that must not
-#                       change after book_program
+#                       the runner's input arguments
+#   BookInputsSettled.cmake  the settings that must not change after book_program
 #   BookRuns.cmake      book_run (its record's rule)
 #   BookRunOrder.cmake  the order of the GPU runs (_book_order_gpu_runs)
 #   BookRunTests.cmake  the tests of each run (records.*, gpu.*, sanitize.*, run.*)
@@ -22,6 +22,7 @@ include(BookHelpers)
 include(BookChapters)
 include(BookPrograms)
 include(BookInputs)
+include(BookInputsSettled)
 include(BookRuns)
 include(BookRunOrder)
 include(BookRunTests)

@@ -103,7 +103,7 @@ function(book_add_chapters tree)
     get_filename_component(dir "${f}" DIRECTORY)
     add_subdirectory("${dir}")
   endforeach()
-  # A chapter's folder makes no cache entry of its own (cmake/BookInputs.cmake).
+  # A chapter's folder makes no cache entry of its own (cmake/BookInputsSettled.cmake).
   _book_check_cache_settled("^(CMAKE|BOOK)_")
 endfunction()
 
