@@ -1,11 +1,10 @@
 """Sphinx configuration of the book. The build (CMake) passes the paths of its
-outputs through environment variables; see cmake/BookDocs.cmake."""
+outputs through environment variables; see cmake/BookDocs.cmake. The book's
+extension is the package bookpy.ext (tools/bookpy/ext), which Sphinx finds
+through PYTHONPATH=<repo>/tools, as the build and tools/book set it."""
 import os
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "_ext"))
-sys.dont_write_bytecode = True  # no __pycache__ in book/, whose files the HTML step depends on
 ROOT = os.path.dirname(HERE)
 BUILD = os.environ.get("BOOK_BUILD_DIR", os.path.join(ROOT, "build", "book"))
 
@@ -14,7 +13,7 @@ author = "The maintainers of How GPUs Run Code"
 copyright = "2026, the maintainers of How GPUs Run Code"
 html_title = "How GPUs Run Code — an executable CUDA textbook"
 
-extensions = ["myst_parser", "breathe", "sphinx_copybutton", "bookext"]
+extensions = ["myst_parser", "breathe", "sphinx_copybutton", "bookpy.ext"]
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}
@@ -26,7 +25,7 @@ highlight_language = "text"
 
 # ---- the reader's site ----------------------------------------------------------
 # furo, as Debian ships it, with its broken assets fixed at build time
-# (book/_ext/bookext/theme.py). book.css styles the book's own blocks for both
+# (tools/bookpy/ext/theme.py). book.css styles the book's own blocks for both
 # themes; book.js highlights the lines a listing's link points to (both added by
 # the extension).
 html_theme = "furo"
@@ -51,7 +50,7 @@ breathe_projects = {"book": os.path.join(BUILD, "doxygen", "xml")}
 breathe_default_project = "book"
 breathe_domain_by_extension = {"hpp": "cpp", "cuh": "cpp"}
 
-# The book's extension (book/_ext/bookext). Where the build wrote its manifest
+# The book's extension (tools/bookpy/ext). Where the build wrote its manifest
 # (BUILD/book-manifest.json), the folders come from it; these are the fallback.
 book_source_root = ROOT
 book_build_dir = BUILD
@@ -64,7 +63,7 @@ book_schema = os.path.join(HERE, "record-schema.json")
 # listing's caption links, the toolchain for the page on how the book was
 # built). Each can be set with -D on the Sphinx line.
 
-# ---- the PDF edition (tools/build-pdf.py) --------------------------------------------
+# ---- the PDF edition (tools/bookpy/build/pdf.py) --------------------------------------------
 # XeLaTeX, for the Unicode the chapters and the programs' output use, with
 # Debian's DejaVu fonts (they cover box drawing, arrows and the control pictures).
 latex_engine = "xelatex"

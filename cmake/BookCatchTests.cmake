@@ -10,18 +10,16 @@
 #   main (CATCH_CONFIG_MAIN, CATCH_CONFIG_RUNNER, int main) stops the configure
 #   step at its line, and the main is linked whole, so a main that slipped past
 #   would be a second definition at link time;
-# - CTest judges it from Catch2's XML report (tools/catch-run.py): every listed
+# - CTest judges it from Catch2's XML report (tools/bookpy/build/catch_run.py): every listed
 #   test case ran, each made at least one assertion, none failed; and a test
 #   tagged [cy:<qid>] read every figure tests/<key>/answers.json gives that
 #   question's answer (book::test::answer), the figures its page states;
 # - no test case is tagged [!shouldfail] or [!mayfail]: refused in its sources at
 #   configure time, and in its listed tags when the build lists a check-yourself
-#   program's (tools/cy-tags.py) or the test book.catch-tags another's;
+#   program's (tools/bookpy/build/cy_tags.py) or the test book.catch-tags another's;
 # - no property makes a failure pass: DISABLED, WILL_FAIL, PASS_REGULAR_EXPRESSION,
 #   SKIP_REGULAR_EXPRESSION, or a SKIP_RETURN_CODE other than a GPU test's 77 stop
 #   the configure step, naming the line that sets it.
-
-set(_BOOK_CATCH_RUN "${CMAKE_CURRENT_LIST_DIR}/../tools/catch-run.py")
 
 # What a test's sources may not hold, each stopping the configure step at its
 # line: a main of their own (the book's is linked, so that every test case runs
@@ -212,7 +210,7 @@ function(_book_catch_test_program tgt gpu defs needs)
   endif()
 endfunction()
 
-# The CTest test <name>, judged from Catch2's report (tools/catch-run.py), and
+# The CTest test <name>, judged from Catch2's report (tools/bookpy/build/catch_run.py), and
 # registered for the manifest; once this folder is read, its properties are checked.
 function(_book_catch_test_register name tgt key gpu)
   set(answers "")
@@ -224,7 +222,7 @@ function(_book_catch_test_register name tgt key gpu)
     set(skip --skip-code 77)
   endif()
   add_test(NAME "${name}"
-           COMMAND "${BOOK_PYTHON}" "${_BOOK_CATCH_RUN}" --test "${name}"
+           COMMAND ${BOOK_PY} -m bookpy.build.catch_run --test "${name}"
                    --source-root "${CMAKE_SOURCE_DIR}" ${skip} ${answers} -- $<TARGET_FILE:${tgt}>)
   set_tests_properties("${name}" PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT})
   if(gpu)

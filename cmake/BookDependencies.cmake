@@ -239,6 +239,11 @@ find_program(BOOK_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(NOT BOOK_PYTHON)
   find_program(BOOK_PYTHON python3)
 endif()
+# That Python with the book's package (tools/bookpy) importable: every Python
+# step and test runs as ${BOOK_PY} -m bookpy.<sub-package>.<module> (or a test
+# file that imports bookpy), never by a script's path.
+get_filename_component(BOOK_PY_PATH "${CMAKE_CURRENT_LIST_DIR}/../tools" ABSOLUTE)
+set(BOOK_PY "${CMAKE_COMMAND}" -E env "PYTHONPATH=${BOOK_PY_PATH}" "${BOOK_PYTHON}")
 
 set(BOOK_SYSTEM_INCLUDE_DIRS "" CACHE STRING
     "The folders the C++ compiler searches by itself (default: its implicit include folders)")
@@ -283,7 +288,7 @@ endif()
 
 # They stand for the machine's libraries: the flags they give a compile (a carried
 # folder, FMT_HEADER_ONLY) are the machine's, as an imported library's are, and no
-# run hashes them (tools/runner/compile_check.py reads this property).
+# run hashes them (tools/bookpy/inputs/compile_check.py reads this property).
 set_target_properties(book_json book_cli11 book_fmt PROPERTIES BOOK_SYSTEM_LIBRARY ON)
 if(BOOK_TESTS)
   add_library(book_catch2 INTERFACE)

@@ -1,6 +1,6 @@
 # The documentation half of the graph: Mermaid diagrams -> SVG, Doxygen -> XML,
 # and Sphinx (MyST chapters, Breathe, the book's extension) -> HTML.
-execute_process(COMMAND "${BOOK_PYTHON}" -c "import sphinx, myst_parser, breathe, furo"
+execute_process(COMMAND ${BOOK_PY} -c "import sphinx, myst_parser, breathe, furo"
                 RESULT_VARIABLE _py_ok OUTPUT_QUIET ERROR_QUIET)
 find_program(BOOK_DOXYGEN doxygen)
 set(BOOK_MMDC "${CMAKE_SOURCE_DIR}/node_modules/.bin/mmdc")
@@ -30,7 +30,7 @@ set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
 # Diagrams: one SVG per diagrams/<chapter>/<name>.mmd (the HTML book) and one
 # PDF (the PDF edition: cmake/BookSite.cmake), written to
 # BOOK_DIAGRAMS_OUT/<chapter>/<name>.svg and .pdf. One step renders every SVG of
-# the build in one browser session (tools/render-diagram.py), and another every
+# the build in one browser session (tools/bookpy/build/render_diagram.py), and another every
 # PDF, which only the PDF edition (the target pdf, not the default build) asks
 # for: Chromium starts once per format, not once per diagram (about 4.5 s of CPU
 # each start). A diagram's error still names its file and line; a diagram edited
@@ -54,9 +54,9 @@ function(book_render_diagrams out_svg out_pdf)
       string(TOUPPER "${format}" shown)
       add_custom_command(
         OUTPUT ${outs}
-        COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+        COMMAND ${BOOK_PY} -m bookpy.build.render_diagram
                 "${CMAKE_SOURCE_DIR}" ${args}
-        DEPENDS ${ARGN} "${CMAKE_SOURCE_DIR}/tools/render-diagram.py"
+        DEPENDS ${ARGN} "${CMAKE_SOURCE_DIR}/tools/bookpy/build/render_diagram.py"
                 "${CMAKE_SOURCE_DIR}/tools/mermaid-batch.mjs"
                 "${CMAKE_SOURCE_DIR}/tools/mermaid.json" "${CMAKE_SOURCE_DIR}/tools/puppeteer.json"
         COMMENT "Rendering diagrams/: ${n} diagrams (${shown}, one browser)"
@@ -92,11 +92,14 @@ add_custom_command(
 # Sphinx: re-runs when a chapter, the configuration, a record, a diagram, the
 # API XML, the build manifest or the check-yourself tags change, or any other
 # file a page read (a listing's source, an exercise's text: the depfile
-# build-html.py writes from what the pages noted). Not when a test's code
+# bookpy.build.html writes from what the pages noted). Not when a test's code
 # changes: cy-tags.json is rewritten only when a tag moves.
 file(GLOB_RECURSE _chapters CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/chapters/*")
 file(GLOB_RECURSE _bookconf CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/book/*")
-list(FILTER _bookconf EXCLUDE REGEX "/__pycache__/|\\.pyc$|/_ext/tests/")
+list(FILTER _bookconf EXCLUDE REGEX "/__pycache__/|\\.pyc$")
+# The extension and the package it is part of (tools/bookpy), its tests left out.
+file(GLOB_RECURSE _bookpy CONFIGURE_DEPENDS "${BOOK_PY_PATH}/bookpy/*.py")
+list(FILTER _bookpy EXCLUDE REGEX "/tests/")
 if(NOT BOOK_EDITION MATCHES "^(reader|instructor)$")
   message(FATAL_ERROR "BOOK_EDITION must be reader or instructor, not '${BOOK_EDITION}'")
 endif()
@@ -113,11 +116,10 @@ endforeach()
 set(BOOK_HTML_STAMP "${CMAKE_BINARY_DIR}/html.stamp")
 add_custom_command(
   OUTPUT "${BOOK_HTML_STAMP}"
-  COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-html.py"
+  COMMAND ${BOOK_PY} -m bookpy.build.html
           "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_HTML_STAMP}" "${BOOK_EDITION}"
-  DEPENDS ${_chapters} ${_bookconf} ${_records} ${_svgs} ${_tags}
+  DEPENDS ${_chapters} ${_bookconf} ${_bookpy} ${_records} ${_svgs} ${_tags}
           "${BOOK_MANIFEST}" "${BOOK_DOXYGEN_DIR}/xml/index.xml"
-          "${CMAKE_SOURCE_DIR}/tools/build-html.py"
   DEPFILE "${BOOK_HTML_STAMP}.d"
   COMMENT "Sphinx: chapters -> HTML"
   USES_TERMINAL

@@ -144,7 +144,7 @@ endfunction()
 # the compile options, definitions (-D...) and
 # include folders (-I...) of the imported libraries among them and of the book's
 # stand-ins for the machine's (BOOK_SYSTEM_LIBRARY: cmake/BookDependencies.cmake),
-# which are the machine's (tools/runner/compile_check.py allows them).
+# which are the machine's (tools/bookpy/inputs/compile_check.py allows them).
 function(_book_link_walk prefix caller)
   set(queue ${ARGN})
   set(seen "")
@@ -360,7 +360,7 @@ function(_book_hash_args out id args env)
 endfunction()
 
 # What each built program's runs hash of its compile, for the check that its
-# compiler was given nothing else (tools/runner/compile_check.py, test
+# compiler was given nothing else (tools/bookpy/inputs/compile_check.py, test
 # book.compile-commands-hashed, reads it beside CMake's compile database): its
 # target, the book library targets compiled into it, the runner arguments its
 # runs hash, and the compile flags of the system (imported) libraries it links.

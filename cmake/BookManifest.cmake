@@ -100,7 +100,7 @@ function(_book_write_manifest)
 endfunction()
 
 # cy-tags.json: asks every registered, built Catch2 program for its tests and
-# tags (tools/cy-tags.py). It is rewritten only when the tags change, so a
+# tags (tools/bookpy/build/cy_tags.py). It is rewritten only when the tags change, so a
 # test edit relinks and re-lists, and the HTML step runs again only if a tag moved.
 function(_book_cy_tags_rule)
   if(NOT BOOK_TESTS)
@@ -119,9 +119,9 @@ function(_book_cy_tags_rule)
   add_custom_command(
     OUTPUT "${BOOK_CY_TAGS}.stamp"
     BYPRODUCTS "${BOOK_CY_TAGS}"
-    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/cy-tags.py" --out "${BOOK_CY_TAGS}"
+    COMMAND ${BOOK_PY} -m bookpy.build.cy_tags --out "${BOOK_CY_TAGS}"
             --stamp "${BOOK_CY_TAGS}.stamp" -- ${args}
-    DEPENDS ${targets} "${CMAKE_SOURCE_DIR}/tools/cy-tags.py"
+    DEPENDS ${targets} "${CMAKE_SOURCE_DIR}/tools/bookpy/build/cy_tags.py"
     COMMENT "Listing the check-yourself tags of ${CMAKE_BINARY_DIR}/cy-tags.json"
     VERBATIM)
   add_custom_target(book_cy_tags ALL DEPENDS "${BOOK_CY_TAGS}.stamp")
@@ -136,7 +136,7 @@ function(_book_cy_tags_rule)
   endforeach()
   if(args)
     add_test(NAME book.catch-tags
-             COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/cy-tags.py" --none -- ${args})
+             COMMAND ${BOOK_PY} -m bookpy.build.cy_tags --none -- ${args})
     set_tests_properties(book.catch-tags PROPERTIES LABELS "unit;book" TIMEOUT 300)
   endif()
 endfunction()

@@ -37,7 +37,7 @@
 #       that are properties of the GPU and the program, the same in every run
 #       (a device's limits, an occupancy): the GPU CI (tools/book record) fails
 #       where a figure the book quotes of one differs between the committed
-#       recording and this GPU's run (tools/runner/drift.py), so that a
+#       recording and this GPU's run (tools/bookpy/records/drift.py), so that a
 #       recording edited with its digest recomputed fails the next GPU run.
 #       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
 set(BOOK_RECORDS_DIR "${CMAKE_BINARY_DIR}/records")

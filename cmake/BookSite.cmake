@@ -127,7 +127,7 @@ set(_plots_pdf "")
 foreach(spec IN LISTS _plot_specs)
   file(RELATIVE_PATH rel "${CMAKE_SOURCE_DIR}" "${spec}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${spec}")
-  execute_process(COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-plot.py" runs
+  execute_process(COMMAND ${BOOK_PY} -m bookpy.build.render_plot runs
                           "${CMAKE_SOURCE_DIR}" "${spec}"
                   OUTPUT_VARIABLE _runs ERROR_VARIABLE _err RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)
@@ -152,10 +152,10 @@ foreach(spec IN LISTS _plot_specs)
   set(_out "${BOOK_PLOTS_DIR}/${key}")
   add_custom_command(
     OUTPUT "${_out}.svg" "${_out}-dark.svg" "${_out}.pdf"
-    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/render-plot.py" draw
+    COMMAND ${BOOK_PY} -m bookpy.build.render_plot draw
             "${CMAKE_SOURCE_DIR}" "${spec}" "${_dir}" ${_args}
-    DEPENDS "${spec}" ${_recs} "${CMAKE_SOURCE_DIR}/tools/render-plot.py"
-            "${CMAKE_SOURCE_DIR}/book/_ext/bookext/plotting.py"
+    DEPENDS "${spec}" ${_recs} "${CMAKE_SOURCE_DIR}/tools/bookpy/build/render_plot.py"
+            "${CMAKE_SOURCE_DIR}/tools/bookpy/build/plotting.py"
     COMMENT "Drawing ${rel}"
     VERBATIM)
   list(APPEND _plots_html "${_out}.svg" "${_out}-dark.svg")
@@ -196,7 +196,7 @@ if(BOOK_TESTS AND TARGET exercise-kit)
     set(_archive "${BOOK_DOWNLOADS_DIR}/${key}-exercises.tar.gz")
     add_custom_command(
       OUTPUT "${_archive}"
-      COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/grade" --bundle "${_archive}"
+      COMMAND ${BOOK_PY} "${CMAKE_SOURCE_DIR}/tools/grade" --bundle "${_archive}"
               --chapter "${key}" --kit "${CMAKE_BINARY_DIR}" --depfile "${_archive}.d"
       DEPENDS ${_files} "${_kit_json}" "${CMAKE_SOURCE_DIR}/tools/grade"
       DEPFILE "${_archive}.d"
@@ -241,10 +241,10 @@ if(_pdf_missing)
 else()
   add_custom_command(
     OUTPUT "${BOOK_PDF}"
-    COMMAND "${BOOK_PYTHON}" "${CMAKE_SOURCE_DIR}/tools/build-pdf.py"
+    COMMAND ${BOOK_PY} -m bookpy.build.pdf
             "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_PDF}" "${BOOK_EDITION}"
     DEPENDS "${BOOK_HTML_STAMP}" ${_diagram_pdfs} ${_plots_pdf}
-            "${CMAKE_SOURCE_DIR}/tools/build-pdf.py"
+            "${CMAKE_SOURCE_DIR}/tools/bookpy/build/pdf.py"
     DEPFILE "${BOOK_PDF}.d"
     COMMENT "Sphinx and XeLaTeX: chapters -> PDF"
     USES_TERMINAL

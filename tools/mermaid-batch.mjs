@@ -1,4 +1,4 @@
-// Render several Mermaid diagrams in one browser session (tools/render-diagram.py
+// Render several Mermaid diagrams in one browser session (tools/bookpy/build/render_diagram.py
 // drives it; it is not meant to be called by hand).
 //
 //     node tools/mermaid-batch.mjs <jobs.json>

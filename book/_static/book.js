@@ -1,4 +1,4 @@
-// The book's own script (book/_ext/bookext/site.py adds it to every page).
+// The book's own script (tools/bookpy/ext/site.py adds it to every page).
 //
 // - A listing's caption links to the page of its file with ?lines=a-b[,c-d]#L-a:
 //   mark those lines, so the reader sees which part of the file the listing showed.

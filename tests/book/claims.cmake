@@ -1,6 +1,6 @@
-# Comparisons are checks (book/_ext/bookext/claims.py): a {check} that the
+# Comparisons are checks (tools/bookpy/ext/claims.py): a {check} that the
 # records, or one of their repeats, make false fails the build at its line;
-# and every comparative sentence of the chapters carries one (claims_checked.py).
+# and every comparative sentence of the chapters carries one (bookpy.lint.claims_checked).
 # Included from tests/book/CMakeLists.txt after sphinx.cmake (book_sphinx_case).
 if(BOOK_DOCS)
   # The record's median makes the sentence's comparison false.
@@ -12,12 +12,12 @@ if(BOOK_DOCS)
       "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
     --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
 endif()
-# book_prose_lint(<test> <script> <fixture> <bad test> <expect_failure.py args>...):
-# book.<test> runs <script> --counts over the chapters; the bad test runs it on
+# book_prose_lint(<test> <module> <fixture> <bad test> <expect_failure.py args>...):
+# book.<test> runs <module> --counts over the chapters; the bad test runs it on
 # the chapters with fixtures/<fixture>/ch90-fixture.md added, and the arguments
 # say what it must report.
-function(book_prose_lint test script fixture bad)
-  set(py "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/${script}")
+function(book_prose_lint test module fixture bad)
+  set(py ${BOOK_PY} -m ${module})
   add_test(NAME book.${test} COMMAND ${py} --counts "${CMAKE_SOURCE_DIR}/chapters")
   set_tests_properties(book.${test} PROPERTIES LABELS "unit;book" TIMEOUT 60
                        ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
@@ -31,17 +31,17 @@ endfunction()
 # and a sentence that asks the reader to predict gives no answer in it. The bad
 # test: an unchecked comparative sentence and an answer given in the sentence that
 # asks for a prediction each fail it, at their lines.
-book_prose_lint(claims-checked claims_checked.py claims claims-unchecked
+book_prose_lint(claims-checked bookpy.lint.claims_checked claims claims-unchecked
   --expect "ch90-fixture\\.md:5: a comparative sentence \\(slower\\) carries no \\{check\\}: The unchecked kernel"
   --expect "ch90-fixture\\.md:10: a sentence that asks the reader to predict gives the answer in it"
   --expect "ch90-fixture +2 +1 +0 +1"
   --reject "ch90-fixture\\.md:3:")
 # No figure with a unit is typed into a sentence that cites a run, beside the
 # recorded ones (or it is on the short list of settings and cited figures, each
-# with its reason): typed_figures.py. The bad test: a typed time beside a recorded
+# with its reason): bookpy.lint.typed_figures. The bad test: a typed time beside a recorded
 # one fails it at its line; a bound its check holds, a size written as a power, a
 # step's number and a sentence that cites no run do not.
-book_prose_lint(typed-figures typed_figures.py typed typed-figure
+book_prose_lint(typed-figures bookpy.lint.typed_figures typed typed-figure
   --expect "ch90-fixture\\.md:3: a figure typed beside recorded ones \\(0\\.8 ms\\)"
   --expect "ch90-fixture +4 +0 +1"
   --reject "ch90-fixture\\.md:[579]:"

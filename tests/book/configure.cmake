@@ -122,8 +122,8 @@ add_test(NAME book.cmake-folder-settings-hashed
 set_tests_properties(book.cmake-folder-settings-hashed PROPERTIES LABELS book TIMEOUT 30
                      FIXTURES_REQUIRED book-cmake-folder-settings)
 # ... and the compile database agrees: every flag they gave the compile is one
-# the runs hash (tools/runner/compile_check.py).
-set(_check "${BOOK_PYTHON}" "${root}/tools/runner/compile_check.py")
+# the runs hash (tools/bookpy/inputs/compile_check.py).
+set(_check ${BOOK_PY} -m bookpy.inputs.compile_check)
 add_test(NAME book.compile-commands-folder-settings
          COMMAND ${_check}
                  --inputs "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/compile-inputs.json"
@@ -172,7 +172,7 @@ book_bad_test(chapters-not-a-key TIMEOUT 180
 # The whole book (BOOK_CHAPTERS empty) has every chapter of the source tree, each
 # page linked from the table of contents; a build of a few chapters fails here,
 # saying so (the whole suite needs the whole book).
-set(whole "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/whole_book.py" --root "${root}"
+set(whole ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/whole_book.py" --root "${root}"
           --build "${CMAKE_BINARY_DIR}")
 if(BOOK_DOCS)
   list(APPEND whole --html)
@@ -188,7 +188,7 @@ set_tests_properties(book.whole-book PROPERTIES LABELS book TIMEOUT 60)
 # exercise's tests and its tested question. Its build takes both cores.
 if(BOOK_DOCS)
   add_test(NAME book.new-chapter
-           COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/new_chapter.py" --root "${root}"
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/new_chapter.py" --root "${root}"
                    --fixture "${fx}/new-chapter" --scratch "${BOOK_TEST_TMP}/book.new-chapter"
                    --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}"
                    "--cmake-arg=-DBOOK_HOST_INCLUDE=${BOOK_HOST_INCLUDE}")

@@ -6,7 +6,7 @@
 find_program(BOOK_CLANG_FORMAT NAMES clang-format-14 clang-format)
 if(BOOK_CLANG_FORMAT)
   add_test(NAME book.clang-format
-           COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/check_format.py"
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/check_format.py"
                    "${BOOK_CLANG_FORMAT}" "${root}")
 else()
   book_tool_missing("clang-format 14" clang-format "the test book.clang-format")
@@ -15,11 +15,11 @@ endif()
 set_tests_properties(book.clang-format PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_CODE 77)
 # Every tracked Python file passes flake8 (settings: .flake8), every tracked shell
 # script shellcheck (tools/book included): tests/book/lint.py finds them.
-execute_process(COMMAND "${BOOK_PYTHON}" -m flake8 --version
+execute_process(COMMAND ${BOOK_PY} -m flake8 --version
                 RESULT_VARIABLE _book_no_flake8 OUTPUT_QUIET ERROR_QUIET)
 if(_book_no_flake8 EQUAL 0)
   add_test(NAME book.flake8
-           COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/lint.py" flake8 "${BOOK_PYTHON}" "${root}")
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/lint.py" flake8 "${BOOK_PYTHON}" "${root}")
 else()
   book_tool_missing("flake8 for ${BOOK_PYTHON}" python3-flake8 "the test book.flake8")
   add_test(NAME book.flake8 COMMAND bookrun skip "no flake8 for ${BOOK_PYTHON} (Debian: python3-flake8)")
@@ -31,7 +31,7 @@ function(_book_lint_test tool program package)
   string(MAKE_C_IDENTIFIER "${var}" var)
   find_program(${var} NAMES ${program})
   if(${var})
-    add_test(NAME book.${tool} COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/lint.py" ${tool}
+    add_test(NAME book.${tool} COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/lint.py" ${tool}
                                        "${${var}}" "${root}")
   else()
     book_tool_missing("${program}" ${package} "the test book.${tool}")

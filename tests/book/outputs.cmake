@@ -7,7 +7,7 @@
 set(_re_tree --copy "${sx}/repo" . --copy "${sx}/build" build
     --json-set build/exercises.json "exercises>0>sets" "{}"
     --copy "${sx}/repo/chapters/index.md" html/index.html)
-set(_re_check "${BOOK_PYTHON}" "${root}/tools/grader/tests/check_reader_edition.py" --build build
+set(_re_check ${BOOK_PY} "${root}/tools/grader/tests/check_reader_edition.py" --build build
     --html html --bundles bundles)
 book_bad_test(reader-edition-download ${_re_tree}
   --copy solutions/ch90-fixture/ex01-fixture/answer.cpp html/_downloads/0a1b/answer.cpp
@@ -19,14 +19,14 @@ book_bad_test(reader-edition-bundle ${_re_tree}
   --expect "FAILED: ch90-fixture-exercises\\.tar\\.gz:solutions/ch90-fixture/ex01-fixture/answer\\.cpp is ch90-fixture/ex01-fixture: the whole file of the solution answer\\.cpp"
   -- ${_re_check})
 
-# A plot draws only the records the build hands it (book/_ext/bookext/plotting.py):
+# A plot draws only the records the build hands it (tools/bookpy/build/plotting.py):
 # data typed into the spec (even where draw() reads its run for something else),
 # a recording opened by path, a module imported to read one are errors naming the
 # spec and its line; no figure is written.
 set(_plots "${fx}/plots")
 # (They need the book's Sphinx extension and matplotlib, which a GPU machine
 # without Debian's packages may lack: there they are left out, and said so.)
-execute_process(COMMAND "${BOOK_PYTHON}" -c "import docutils, matplotlib"
+execute_process(COMMAND ${BOOK_PY} -c "import docutils, matplotlib"
                 RESULT_VARIABLE _book_no_plots OUTPUT_QUIET ERROR_QUIET)
 set(_plot_cases hard-coded hard-coded-after-read other-recording imports)
 if(NOT _book_no_plots EQUAL 0)
@@ -46,7 +46,7 @@ foreach(case IN LISTS _plot_cases)
   book_bad_test(plot-${case}
     --expect "^diagrams/ch90-fixture/${case}\\.plot\\.py${_line}: error: (plot\\(\\) draws data of the spec's own: none of its data comes from the runs|a plot spec (may not call open|imports nothing))"
     --absent "out/*"
-    -- "${BOOK_PYTHON}" "${root}/tools/render-plot.py" draw "${_plots}"
+    -- ${BOOK_PY} -m bookpy.build.render_plot draw "${_plots}"
        "${_plots}/diagrams/ch90-fixture/${case}.plot.py" out
        "--record" "ch90-fixture/hello=${sx}/build/records/ch90-fixture/hello.json")
 endforeach()

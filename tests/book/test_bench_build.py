@@ -1,18 +1,11 @@
-"""tools/bench-build: what it reports about a build, and that its clean build is cold.
+"""tools/bookpy/bench/build.py: what it reports about a build, and that its clean build is cold.
 
 Run by CTest (book.bench-build) with Debian's pytest, on a made-up .ninja_log
 and CMakeCache.txt (the bench itself times a whole clean build, which no test
 here runs).
 """
-import importlib.util
-import os
-from importlib.machinery import SourceFileLoader
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_path = os.path.join(ROOT, "tools", "bench-build")
-_spec = importlib.util.spec_from_loader("bench_build", SourceFileLoader("bench_build", _path))
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
+from bookpy.bench import build as bench
 
 # (ms start, ms end, output, command hash): one line per output, as Ninja writes them.
 LOG = [

@@ -1,15 +1,13 @@
-"""tools/check-claims.py: the chapters' claims against a folder of records, as the
+"""tools/bookpy/build/check_claims.py: the chapters' claims against a folder of records, as the
 GPU machine checks them after recording (tools/book record), without Sphinx.
 
 Run by CTest (book.check-claims.units) with Debian's pytest.
 """
 import json
-import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "check-claims.py")
+TOOL = ["-m", "bookpy.build.check_claims"]
 
 
 def record(tmp_path, run, results, repeats=None):
@@ -28,7 +26,7 @@ def chapter(tmp_path, text):
 
 
 def check(tmp_path, *more):
-    return subprocess.run([sys.executable, TOOL, "--records", str(tmp_path / "records"),
+    return subprocess.run([sys.executable, *TOOL, "--records", str(tmp_path / "records"),
                            "--chapters", str(tmp_path / "chapters"), *more],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -55,7 +53,7 @@ def test_a_missing_record_or_folder_is_said(tmp_path):
     chapter(tmp_path, "# 90. Fixture\n\n{check}`other:a < 2`\n")
     p = check(tmp_path)
     assert p.returncode == 1 and "no record of run 'ch90-fixture/other'" in p.stdout
-    p = subprocess.run([sys.executable, TOOL, "--records", str(tmp_path / "nowhere")],
+    p = subprocess.run([sys.executable, *TOOL, "--records", str(tmp_path / "nowhere")],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert p.returncode == 2 and "no record folder" in p.stdout
     p = check(tmp_path, "--only", "ch99-none")

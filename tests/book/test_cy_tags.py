@@ -1,18 +1,16 @@
-"""tools/cy-tags.py: the check-yourself tags of the registered Catch2 programs.
+"""tools/bookpy/build/cy_tags.py: the check-yourself tags of the registered Catch2 programs.
 
 Run by CTest (book.cy-tags) with Debian's pytest. Each test makes stand-ins for
 Catch2 programs: shell scripts that answer --list-tags and
 --list-test-names-only as Catch2 v2 does.
 """
 import json
-import os
 import subprocess
 import sys
 import time
 
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CY_TAGS = os.path.join(ROOT, "tools", "cy-tags.py")
+CY_TAGS = ["-m", "bookpy.build.cy_tags"]
 
 
 def catch2(tmp_path, name, tags, cases, hidden=()):
@@ -36,7 +34,7 @@ def catch2(tmp_path, name, tags, cases, hidden=()):
 
 def run(tmp_path, *programs):
     out, stamp = tmp_path / "cy-tags.json", tmp_path / "cy-tags.stamp"
-    proc = subprocess.run([sys.executable, CY_TAGS, "--out", str(out), "--stamp", str(stamp), "--",
+    proc = subprocess.run([sys.executable, *CY_TAGS, "--out", str(out), "--stamp", str(stamp), "--",
                            *programs], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return proc, out, stamp
 

@@ -97,9 +97,13 @@ book_bad_test(save-failed-checks ${fc_record}
 # ---- tools/book: Node.js packages, one command at a time, recordings' commits ---------
 # (tools-installed, one-tools-book, recording-committed-at)
 set(book_sh "${root}/tools/book")
+# What `tools/book snapshot` and `tools/book record` run of the package (bookpy.build.snapshot).
+set(snapshot_py --copy "${root}/tools/bookpy/__init__.py" repo/tools/bookpy/__init__.py
+                --copy "${root}/tools/bookpy/build/__init__.py" repo/tools/bookpy/build/__init__.py
+                --copy "${root}/tools/bookpy/build/snapshot.py" repo/tools/bookpy/build/snapshot.py)
 # A node_modules without Puppeteer: `tools/book deps` notices and runs npm ci (a
 # stand-in that repairs nothing), then says it still cannot load it.
-set(partial --before "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/partial_node_modules.py" "${root}" .
+set(partial --before ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/partial_node_modules.py" "${root}" .
             --before-end)
 # (They need Node.js, which a machine that builds no HTML, such as the GPU
 # machine, may not have.)
@@ -118,7 +122,7 @@ book_bad_test(mermaid-partial-node-modules OUTSIDE ${partial}
   --expect "^d\\.mmd: error: Mermaid CLI cannot load 'puppeteer': node_modules is incomplete. run `tools/book deps`"
   --reject "node:internal|ERR_MODULE_NOT_FOUND|^ +at "
   --absent "out/*"
-  -- "${BOOK_PYTHON}" repo/tools/render-diagram.py repo repo/d.mmd out/d.svg)
+  -- ${BOOK_PY} -m bookpy.build.render_diagram repo repo/d.mmd out/d.svg)
 endif()
 # Two tools/book at once in one checkout: the second waits, saying for whom, or
 # refuses (BOOK_LOCK_WAIT=0), or gives up after BOOK_LOCK_WAIT seconds.
@@ -131,12 +135,12 @@ book_bad_test(concurrent-gives-up --copy "${book_sh}" repo/tools/book
   --expect "^tools/book: gave up after 1 s: tools/book build \\(pid 4242, started 12:00:00\\) still holds .*/repo/build/\\.book\\.lock"
   -- sh -c "${holder}BOOK_LOCK_WAIT=1 repo/tools/book build")
 book_bad_test(concurrent-waits --copy "${book_sh}" repo/tools/book
-  --copy "${root}/tools/snapshot.py" repo/tools/snapshot.py
+  ${snapshot_py}
   --expect "^tools/book: waiting for tools/book build \\(pid 4242, started 12:00:00\\) to finish(.|\n)*is not a git checkout and has no \\.carry/snapshot\\.json"
   -- sh -c "${holder}BOOK_LOCK_WAIT=30 repo/tools/book record")
 # tools/book record names the commit it records at only where that is proven.
 # (BOOK_COMMIT emptied: `tools/book record` exports its own to the tests it runs.)
-set(git_repo --env BOOK_COMMIT= --copy "${book_sh}" repo/tools/book --copy "${root}/tools/snapshot.py" repo/tools/snapshot.py
+set(git_repo --env BOOK_COMMIT= --copy "${book_sh}" repo/tools/book ${snapshot_py}
   --copy "${root}/.gitignore" repo/.gitignore
   --before sh -c "cd repo && echo text >README.md && git init -q . && git add -A && git -c user.name=t -c user.email=t@t commit -qm fixture" --before-end)
 book_bad_test(record-uncommitted ${git_repo}
@@ -150,7 +154,7 @@ book_bad_test(record-commit-mismatch ${git_repo} --env BOOK_COMMIT=0123456789ab
   --absent "repo/build/gpu"
   -- repo/tools/book record)
 book_bad_test(record-no-snapshot --env BOOK_COMMIT= --copy "${book_sh}" repo/tools/book
-  --copy "${root}/tools/snapshot.py" repo/tools/snapshot.py
+  ${snapshot_py}
   --expect "is not a git checkout and has no \\.carry/snapshot\\.json, so nothing proves which commit it is"
   -- repo/tools/book record)
 # A copy without .git (as the GPU machine gets) whose files are not the snapshot's commit.

@@ -1,7 +1,7 @@
 // The C++ port of divergence.py against the Python original's outputs.
 //
 // golden/variations.json lists each variation once: the port's arguments and
-// the equivalent edits of the Python script. tools/seed-golden.py ran the
+// the equivalent edits of the Python script. tools/bookpy/build/seed_golden.py ran the
 // edited scripts and wrote golden/<name>.txt; this test runs the built
 // `divergence` (DIVERGENCE_EXE) with the arguments and compares its standard
 // output with the golden file byte for byte.

@@ -26,9 +26,7 @@ import os
 import sys
 import tarfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                "tools"))
-from grader.student_markdown import student_bytes  # noqa: E402
+from grader.student_markdown import student_bytes
 
 
 def digest(data: bytes) -> str:

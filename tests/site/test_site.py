@@ -2,7 +2,6 @@
 site is checked in a browser by check_site.py (test site.browser)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -11,22 +10,13 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "book", "_ext"))
-sys.dont_write_bytecode = True
+from bookpy import ROOT
+from bookpy.build import html as build_html
+from bookpy.build import plotting, render_diagram
+from bookpy.ext import figures, outtables, site, theme
 
-from bookext import figures, outtables, plotting, site, theme  # noqa: E402
 
 FURO = "/usr/lib/python3/dist-packages/furo/theme/furo"
-
-
-def load_tool(name: str):
-    spec = importlib.util.spec_from_file_location(name.replace("-", "_"),
-                                                  os.path.join(ROOT, "tools", name))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # ---- the theme's assets ------------------------------------------------------------------------
@@ -138,7 +128,7 @@ def test_the_divergence_figure_sends_odd_lanes_down_path_a():
 
 
 def test_an_svg_gets_its_drawing_size():
-    render = load_tool("render-diagram.py")
+    render = render_diagram
     svg = ('<svg id="m" width="100%" xmlns="http://www.w3.org/2000/svg" style="max-width: 730px; '
            'background-color: transparent;" viewBox="-50 -10 730 550"><g/></svg>')
     out = render.sized_svg(svg)
@@ -247,23 +237,22 @@ def test_run_it_yourself_of_every_recording_names_a_program_of_its_chapter():
 
 
 def test_pages_are_read_again_when_the_extension_changes(tmp_path):
-    """build-html.py drops Sphinx's environment when the extension's code is not
+    """bookpy.build.html drops Sphinx's environment when the extension's code is not
     the code it was built with: pages read by the old extension (a "Run it
     yourself" as it used to be) are never published as new."""
-    build_html = load_tool("build-html.py")
     repo, doctrees = tmp_path / "repo", tmp_path / "doctrees"
-    write(repo / "book/_ext/bookext/site.py", "A = 1\n")
-    write(repo / "book/_ext/tests/test_x.py", "B = 1\n")
+    write(repo / "tools/bookpy/ext/site.py", "A = 1\n")
+    write(repo / "tools/bookpy/ext/tests/test_x.py", "B = 1\n")
     pickle = write(doctrees / "environment.pickle", "env")
     assert build_html.extension_changed(str(repo), str(doctrees))  # never recorded: read all
     assert not os.path.exists(pickle)
     build_html.record_extension(str(repo), str(doctrees))
     write(doctrees / "environment.pickle", "env")
     assert not build_html.extension_changed(str(repo), str(doctrees))
-    write(repo / "book/_ext/tests/test_x.py", "B = 2\n")  # the extension's tests do not count
+    write(repo / "tools/bookpy/ext/tests/test_x.py", "B = 2\n")  # the extension's tests do not count
     assert not build_html.extension_changed(str(repo), str(doctrees))
     assert os.path.exists(pickle)
-    write(repo / "book/_ext/bookext/site.py", "A = 2\n")
+    write(repo / "tools/bookpy/ext/site.py", "A = 2\n")
     assert build_html.extension_changed(str(repo), str(doctrees))
     assert not os.path.exists(pickle)
 
@@ -364,14 +353,13 @@ def test_a_plot_names_what_it_lacks(tmp_path):
 
 def test_render_plot_reports_at_the_spec(tmp_path):
     path, records = spec_tree(tmp_path, SPEC.replace('"sweep", ', '"sweep", "sweep", '))
-    tool = os.path.join(ROOT, "tools", "render-plot.py")
-    out = subprocess.run([sys.executable, tool, "runs", str(tmp_path), path], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "bookpy.build.render_plot", "runs", str(tmp_path), path],
+                         capture_output=True, text=True)
     assert out.returncode == 1
     assert out.stderr.strip() == "diagrams/ch98-test/p.plot.py:2: error: a run is named twice in RUNS"
 
 
 def student_markdown():
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     from grader import student_markdown as sm
     return sm
 

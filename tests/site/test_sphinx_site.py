@@ -1,10 +1,9 @@
-"""The site's Sphinx parts on the extension's fixture chapter (book/_ext/tests/
-fixtures), built in process with the fixture tree of book/_ext/tests/conftest.py:
+"""The site's Sphinx parts on the extension's fixture chapter (tools/bookpy/ext/tests/
+fixtures), built in process with the fixture tree of tools/bookpy/ext/tests/conftest.py:
 listing links, figures, plots (HTML and LaTeX), downloads, the build-info
 page and the index of terms."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -13,15 +12,12 @@ import tarfile
 
 import pytest
 
+from bookpy.build import plotting
+from bookpy.ext.tests import conftest as fixture
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-_spec = importlib.util.spec_from_file_location(
-    "bookext_fixture", os.path.join(ROOT, "book", "_ext", "tests", "conftest.py"))
-fixture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixture)
 sys.dont_write_bytecode = True
-
-from bookext import plotting  # noqa: E402  (conftest put book/_ext on the path)
 
 PLOT = '''"""The fixture's plot."""
 RUNS = ["hello"]

@@ -82,7 +82,7 @@ double answer_of(const std::string& answers_file, const std::string& qid, const 
     nlohmann::json v = at->second.at(qid).at(name);
     if (v.is_object()) v = v.at("value");
     REQUIRE(v.is_number());
-    // Which values were read: tools/catch-run.py requires every value of a question
+    // Which values were read: tools/bookpy/build/catch_run.py requires every value of a question
     // to be read by the tests tagged with it.
     if (const char* log = std::getenv("BOOK_ANSWERS_LOG"); log != nullptr && *log != 0) {
         std::ofstream out(log, std::ios::app);

@@ -17,7 +17,7 @@ set(fake_tools "${rfx}/tools")
 # --max-size checks of the record).
 function(book_runner_test name)
   add_test(NAME "book.runner.${name}"
-           COMMAND "${BOOK_PYTHON}" "${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.py" --code 0
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.py" --code 0
                    --scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.runner.${name}" ${ARGN})
   set_tests_properties("book.runner.${name}" PROPERTIES LABELS book TIMEOUT 120)
 endfunction()

@@ -47,7 +47,7 @@ std::string text(const nlohmann::json& record, const std::string& name);
 ///   CHECK(book::test::answer("ch01-block-of-48", "warps") == ch01::warps_of(48));
 ///
 /// Every value of a question must be read by each test tagged [cy:<qid>]
-/// (tools/catch-run.py checks it), so a figure the page states is never left
+/// (tools/bookpy/build/catch_run.py checks it), so a figure the page states is never left
 /// unchecked.
 double answer_of(const std::string& answers_file, const std::string& qid, const std::string& name);
 

@@ -1,0 +1,103 @@
+"""Check every claim of the chapters against a folder of run records, without Sphinx.
+
+    python3 -m bookpy.build.check_claims --records DIR [--chapters DIR] [--only KEY]...
+
+Each ``{check}`<expression>``` of chapters/chNN-*.md is evaluated as the book's
+check role evaluates it (tools/bookpy/records/checkeval.py): on the medians and on
+every recorded repeat of DIR/<key>/<run>.json. This is what the GPU machine runs
+after it has measured the book (tools/book record), where Debian's Sphinx is not:
+a claim that its fresh records no longer make true fails the record there, named
+by its chapter file and line, instead of failing the next HTML build elsewhere.
+
+Prints one line per claim that does not hold (file:line: the check and the values)
+and a summary; exits 1 if any does not hold, 2 on bad input (no chapter, no
+record folder).
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+from .. import ROOT
+from ..records import checkeval
+
+#: A check role in MyST: {check}`...` (a check holds no backquote).
+CHECK = re.compile(r"\{check\}`([^`]+)`")
+CHAPTER = re.compile(r"^(ch[0-9]{2}-[a-z0-9-]+)\.md$")
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+def claims(path):
+    """[(line, text)]: the check roles of one chapter file, with their lines."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in CHECK.finditer(text)]
+
+
+def resolver(key):
+    def resolve(run):
+        parts = run.split("/") if "/" in run else [key, run]
+        if len(parts) != 2 or not all(NAME.fullmatch(p) and ".." not in p for p in parts):
+            raise checkeval.BookError(f"run '{run}' should read <name> or <chapter>/<name>")
+        return "/".join(parts)
+    return resolve
+
+
+def loader(records):
+    cache = {}
+
+    def load(full):
+        if full not in cache:
+            path = os.path.join(records, full + ".json")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    cache[full] = json.load(f)
+            except OSError:
+                raise checkeval.BookError(f"no record of run '{full}' ({path})") from None
+            except ValueError as e:
+                raise checkeval.BookError(f"the record {path} is not JSON: {e}") from None
+        return cache[full]
+    return load
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--records", required=True, help="the run records, <key>/<run>.json")
+    p.add_argument("--chapters", default=os.path.join(ROOT, "chapters"))
+    p.add_argument("--only", action="append", default=[], metavar="KEY",
+                   help="only this chapter's claims (repeatable)")
+    a = p.parse_args()
+    if not os.path.isdir(a.records):
+        print(f"check-claims: no record folder {a.records}", file=sys.stderr)
+        return 2
+    files = sorted(f for f in os.listdir(a.chapters) if CHAPTER.match(f))
+    if a.only:
+        unknown = set(a.only) - {CHAPTER.match(f).group(1) for f in files}
+        if unknown:
+            print(f"check-claims: no chapter {', '.join(sorted(unknown))} in {a.chapters}",
+                  file=sys.stderr)
+            return 2
+        files = [f for f in files if CHAPTER.match(f).group(1) in a.only]
+    if not files:
+        print(f"check-claims: no chapter (chNN-<name>.md) in {a.chapters}", file=sys.stderr)
+        return 2
+    load = loader(a.records)
+    total = failed = 0
+    for f in files:
+        key = CHAPTER.match(f).group(1)
+        path = os.path.join(a.chapters, f)
+        for line, text in claims(path):
+            total += 1
+            try:
+                checkeval.verify_with(text, resolver(key), load)
+            except checkeval.BookError as e:
+                failed += 1
+                print(f"{os.path.relpath(path, ROOT)}:{line}: {e}")
+    print(f"check-claims: {total - failed} of {total} claims in {len(files)} chapters hold "
+          f"in the records of {a.records}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,137 @@
+"""Build the HTML book with Sphinx and publish it only when the build succeeds.
+
+    python3 -m bookpy.build.html <repo> <build-dir> <stamp> [reader|instructor]
+
+Sphinx builds incrementally into <build-dir>/sphinx-stage with warnings as
+errors. Only a clean build is copied to <build-dir>/html, by building a new
+folder and swapping it in with renames, so a failed build never replaces (or
+half-replaces) a good book. The book's extension removes from the stage what
+this build no longer makes (the image of a deleted diagram, the page of a
+deleted chapter), so the copy holds only what this build made.
+
+After a clean build it writes <stamp>.d, a depfile that lists every file a
+page read (chapters, records, listings, diagrams, exercise texts, the build
+manifest), for the HTML step's DEPFILE: editing any of them re-runs the step.
+
+Sphinx reads again only the pages whose sources changed; a page's doctree keeps
+what the book's extension made of it when it was read. So when the extension's
+code (the package tools/bookpy, its tests left out) differs from the code the environment was built with
+(its sha256, kept beside the environment), the environment is dropped and
+every page is read again: an edit to the extension never leaves pages built by
+the old one (extension_changed).
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+
+def write_depfile(stamp: str, doctrees: str) -> None:
+    """<stamp>.d from the list of inputs the extension wrote after the build."""
+    with open(os.path.join(doctrees, "book-inputs.json"), encoding="utf-8") as f:
+        inputs = json.load(f)
+
+    def esc(p):
+        return p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
+    with open(stamp + ".d.tmp", "w", encoding="utf-8") as f:
+        f.write(esc(stamp) + ":")
+        for path in inputs:
+            f.write(" \\\n  " + esc(path))
+        f.write("\n")
+    os.replace(stamp + ".d.tmp", stamp + ".d")
+
+
+def extension_digest(repo: str) -> str:
+    """sha256 over the Python sources (path and content) of the package the
+    extension is part of (tools/bookpy: it imports the records' and the plots'
+    modules too), its tests left out."""
+    root = os.path.join(repo, "tools", "bookpy")
+    h = hashlib.sha256()
+    for d, dirs, files in os.walk(root):  # top-down, in sorted order, the pruned folders unvisited
+        dirs[:] = sorted(x for x in dirs if x not in ("__pycache__", "tests"))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(d, name)
+                h.update(os.path.relpath(path, root).encode() + b"\0")
+                with open(path, "rb") as f:
+                    h.update(f.read() + b"\0")
+    return h.hexdigest()
+
+
+def extension_changed(repo: str, doctrees: str) -> bool:
+    """Whether the extension differs from the one the environment in <doctrees>
+    was built with; if so, the environment is removed (every page is read again).
+    The digest is written once the build succeeds (record_extension)."""
+    try:
+        with open(os.path.join(doctrees, "book-extension.sha256"), encoding="utf-8") as f:
+            same = f.read().strip() == extension_digest(repo)
+    except FileNotFoundError:
+        same = False
+    if not same:
+        try:
+            os.unlink(os.path.join(doctrees, "environment.pickle"))
+        except FileNotFoundError:
+            pass
+    return not same
+
+
+def record_extension(repo: str, doctrees: str) -> None:
+    os.makedirs(doctrees, exist_ok=True)
+    with open(os.path.join(doctrees, "book-extension.sha256"), "w", encoding="utf-8") as f:
+        f.write(extension_digest(repo) + "\n")
+
+
+def tests_notice(build: str) -> None:
+    """One line when the build did not build the tests: no question is checked."""
+    try:
+        with open(os.path.join(build, "book-manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return
+    if isinstance(manifest, dict) and manifest.get("cy_tags", "") is None:
+        print("build-html: the tests were not built, so no check-yourself answer is checked "
+              "against a test or marked as tested")
+
+
+def main() -> int:
+    repo, build, stamp = sys.argv[1:4]
+    edition = sys.argv[4] if len(sys.argv) > 4 else "reader"
+    stage = os.path.join(build, "sphinx-stage")
+    doctrees = os.path.join(build, "sphinx-doctrees")
+    html = os.path.join(build, "html")
+    env = dict(os.environ, BOOK_BUILD_DIR=build)
+    # The instructor edition shows the solutions ({only} instructor blocks).
+    tags = ["-t", "instructor"] if edition == "instructor" else []
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", *tags,
+           "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
+    extension_changed(repo, doctrees)
+    proc = subprocess.run(cmd, env=env)
+    if proc.returncode != 0:
+        print(f"build-html: Sphinx failed; the published book at {html} is unchanged", file=sys.stderr)
+        # Sphinx would not re-read a failed page that has not changed, and so would
+        # not report it again: drop its environment so the next build reads all.
+        try:
+            os.unlink(os.path.join(doctrees, "environment.pickle"))
+        except FileNotFoundError:
+            pass
+        return 1
+    record_extension(repo, doctrees)
+    tests_notice(build)
+    write_depfile(stamp, doctrees)
+    new, old = html + ".new", html + ".old"
+    for d in (new, old):
+        shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(stage, new, ignore=shutil.ignore_patterns(".buildinfo", ".doctrees"))
+    if os.path.exists(html):
+        os.rename(html, old)
+    os.rename(new, html)
+    shutil.rmtree(old, ignore_errors=True)
+    with open(stamp, "w") as f:
+        f.write(os.path.join(html, "index.html") + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

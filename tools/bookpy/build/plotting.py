@@ -1,0 +1,360 @@
+"""Plots drawn at build time from run records, with Debian's matplotlib.
+
+A plot is a spec, ``diagrams/<key>/<name>.plot.py``, beside the chapter's
+Mermaid diagrams::
+
+    \"\"\"What the plot shows (one line).\"\"\"
+    RUNS = ["div-sweep"]            # the runs it reads: <run> (this chapter's) or <key>/<run>
+    ALT = "A description for readers who cannot see it."
+
+    def draw(fig, runs, theme):
+        run = runs["div-sweep"]                 # the same names as in RUNS
+        x = run.result("ratio_w1")              # a result's value (an error names what is missing)
+        ax = fig.add_subplot()
+        ax.plot(..., color=theme.colors[0])
+
+A plot draws from its records: the spec imports nothing, opens nothing and
+names no record file, and each call in draw() that draws data (``plot``,
+``bar``, ``barh``, ``scatter``, ``errorbar``, ...) takes some of its data from
+the runs draw() is given, through the names bound to them (a call whose data
+are all literals is an error at its line); reference marks (``axhline``,
+``axvline``, spans), ticks and limits may be constants. draw() must also read
+every run it declares.
+
+RUNS and ALT are read without running the spec (the build needs RUNS to know
+what the plot depends on, the book needs ALT). ``draw`` gets an empty figure
+sized for the book's column (text at least 12 px on the page), the runs it
+declared, and the theme it draws for; it is called once per theme, so a plot
+reads well on a light and on a dark page. tools/bookpy/build/render_plot.py writes
+<name>.svg (light), <name>-dark.svg and <name>.pdf (the PDF edition, light)
+for cmake/BookSite.cmake, which re-renders a plot when its spec or one of its
+records changes. The {plot} directive (plots.py) shows it, captioned with
+where each of its records ran.
+
+Nothing here imports Sphinx.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+
+
+class PlotError(Exception):
+    """A problem with a plot spec or its data, naming the spec (and line)."""
+
+
+# ---- the spec, read without running it ---------------------------------------------------
+
+@dataclass(frozen=True)
+class Spec:
+    path: str
+    key: str                 # <chapter>/<name>
+    doc: str
+    runs: tuple              # full run keys, <chapter>/<run>
+    names: tuple             # as written in RUNS (what draw() gets as keys)
+    alt: str
+
+
+def spec_key(diagrams_root: str, path: str) -> str:
+    rel = os.path.relpath(path, diagrams_root).replace(os.sep, "/")
+    if not rel.endswith(".plot.py") or rel.count("/") != 1:
+        raise PlotError(f"{path}: a plot spec is diagrams/<chapter>/<name>.plot.py")
+    return rel[:-len(".plot.py")]
+
+
+#: What a spec may not do: reach for data other than the runs draw() is handed
+#: (a file opened by path, another chapter's recording, a module that reads one).
+_FORBIDDEN_CALLS = {"open", "exec", "eval", "compile", "__import__", "globals", "vars", "locals",
+                    "getattr", "setattr", "input", "breakpoint"}
+_FORBIDDEN_TEXT = re.compile(r"recordings/|records/|\.json\b|/work/|\.\./")
+
+
+def _only_runs(tree, path: str) -> None:
+    """A plot draws only the records the build hands it: the spec imports nothing,
+    opens nothing and names no record file; each is an error at its line."""
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            raise PlotError(f"{path}:{line}: a plot spec imports nothing: it draws from the runs "
+                            "draw() is given (RUNS), and from nothing else")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in _FORBIDDEN_CALLS:
+            raise PlotError(f"{path}:{line}: a plot spec may not call {node.func.id}(): it draws "
+                            "from the runs draw() is given (RUNS), and from nothing else")
+        if isinstance(node, ast.Attribute) and node.attr.startswith("__"):
+            raise PlotError(f"{path}:{line}: a plot spec may not reach {node.attr}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and _FORBIDDEN_TEXT.search(node.value) and not (
+                    isinstance(node, ast.Constant) and line == 1):
+            raise PlotError(f"{path}:{line}: a plot spec names a record or a path "
+                            f"('{node.value[:60]}'): it draws from the runs draw() is given "
+                            "(RUNS), which the build hands it and redraws it for")
+
+
+#: The calls that draw data; each must take some of it from the runs draw() is given.
+#: (Reference marks, axhline/axvline/axhspan/axvspan, and ticks and limits may be constants.)
+_DATA_CALLS = {"plot", "scatter", "bar", "barh", "step", "stem", "errorbar", "fill_between",
+               "fill_betweenx", "hist", "hist2d", "stairs", "pie", "imshow", "matshow",
+               "pcolormesh", "pcolor", "contour", "contourf", "semilogx", "semilogy", "loglog",
+               "boxplot", "violinplot", "stackplot", "hlines", "vlines", "broken_barh", "quiver",
+               "hexbin", "eventplot"}
+#: The keywords that carry a data call's data (the others style it).
+_DATA_KEYWORDS = {"x", "y", "x1", "x2", "y1", "y2", "xerr", "yerr", "data", "weights", "values",
+                  "edges", "xmin", "xmax", "ymin", "ymax", "positions", "dataset", "s", "xy",
+                  "xytext", "cellText", "sizes", "explode"}
+
+
+def _names(node) -> set:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _assigned(target) -> set:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def _literal_data(tree, path: str) -> None:
+    """A plot draws from a record: in draw(), a call that draws data (ax.plot,
+    ax.bar, ...) none of whose data comes from the runs draw() is given (a name
+    bound, however indirectly, to its runs argument) draws literals: an error at
+    its line."""
+    draw = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "draw"), None)
+    if draw is None or len(draw.args.args) < 2:
+        return
+    tainted = {draw.args.args[1].arg}
+    # Names bound to what the runs give, to a fixed point: assignments, loops,
+    # comprehensions, and lists filled by append/extend/insert.
+    while True:
+        before = len(tainted)
+        for node in ast.walk(draw):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+                value = node.value
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if value is not None and _names(value) & tainted:
+                    for t in targets:
+                        tainted |= _assigned(t)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                if _names(node.iter) & tainted:
+                    tainted |= _assigned(node.target)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) \
+                    and node.func.attr in ("append", "extend", "insert", "update", "add"):
+                if any(_names(a) & tainted for a in node.args):
+                    tainted.add(node.func.value.id)
+        if len(tainted) == before:
+            break
+    for node in ast.walk(draw):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _DATA_CALLS):
+            continue
+        method = node.func.attr
+        data = list(node.args)
+        for kw in node.keywords:
+            if kw.arg in _DATA_KEYWORDS or kw.arg is None \
+                    or (kw.arg == "height" and method == "bar") \
+                    or (kw.arg == "width" and method == "barh") \
+                    or (kw.arg == "left" and method == "barh") or (kw.arg == "bottom" and method == "bar"):
+                data.append(kw.value)
+        if not data or any(_names(d) & tainted for d in data):
+            continue
+        raise PlotError(f"{path}:{node.lineno}: {method}() draws data of the spec's own: none "
+                        "of its data comes from the runs draw() is given (RUNS); a plot draws "
+                        "the records the build hands it")
+
+
+def read_spec(path: str, key: str) -> Spec:
+    try:
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+    except OSError as e:
+        raise PlotError(f"{path}: cannot read the plot spec ({e.strerror})") from None
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as e:
+        raise PlotError(f"{path}:{e.lineno}: not Python: {e.msg}") from None
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in ("RUNS", "ALT"):
+                try:
+                    found[name] = (ast.literal_eval(node.value), node.lineno)
+                except ValueError:
+                    raise PlotError(f"{path}:{node.lineno}: {name} must be a literal") from None
+    _only_runs(tree, path)
+    _literal_data(tree, path)
+    has_draw = any(isinstance(n, ast.FunctionDef) and n.name == "draw" for n in tree.body)
+    if "RUNS" not in found:
+        raise PlotError(f"{path}: no RUNS = [...] naming the runs the plot reads")
+    runs, line = found["RUNS"]
+    if not isinstance(runs, list) or not runs or not all(isinstance(r, str) for r in runs):
+        raise PlotError(f"{path}:{line}: RUNS must be a non-empty list of run names")
+    chapter = key.split("/")[0]
+    full = []
+    for r in runs:
+        parts = r.split("/")
+        if len(parts) == 1:
+            parts = [chapter, r]
+        if len(parts) != 2 or not all(NAME.fullmatch(p) and ".." not in p for p in parts):
+            raise PlotError(f"{path}:{line}: run '{r}' should read <run> or <chapter>/<run>")
+        full.append("/".join(parts))
+    if len(set(full)) != len(full):
+        raise PlotError(f"{path}:{line}: a run is named twice in RUNS")
+    if "ALT" not in found or not isinstance(found["ALT"][0], str) or not found["ALT"][0].strip():
+        raise PlotError(f"{path}: no ALT = \"...\" describing the plot for readers who cannot see it")
+    if not has_draw:
+        raise PlotError(f"{path}: no function draw(fig, runs, theme)")
+    doc = ast.get_docstring(tree) or ""
+    return Spec(path, key, doc.strip(), tuple(full), tuple(runs), " ".join(found["ALT"][0].split()))
+
+
+# ---- what draw() gets -------------------------------------------------------------------
+
+class Run:
+    """One run's record, as draw() reads it."""
+
+    def __init__(self, name: str, record: dict, spec_path: str):
+        self.name, self._record, self._spec = name, record, spec_path
+        self.read = 0  # how many values draw() read (render checks it read some)
+
+    @property
+    def record(self) -> dict:
+        self.read += 1
+        return self._record
+
+    @property
+    def results(self) -> dict:
+        """{result name: value}."""
+        self.read += 1
+        return {k: v["value"] for k, v in self.record.get("results", {}).items()
+                if isinstance(v, dict) and "value" in v}
+
+    def result(self, name: str) -> float:
+        self.read += 1
+        results = self._record.get("results", {})
+        if name not in results:
+            raise PlotError(f"{self._spec}: run '{self.name}' has no result '{name}'")
+        value = results[name].get("value") if isinstance(results[name], dict) else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise PlotError(f"{self._spec}: result '{name}' of run '{self.name}' is not a number")
+        return float(value)
+
+    def series(self, pattern: str) -> list:
+        """[(number, value)] for the results matching `pattern`, a regular
+        expression with one group that captures a number, sorted by it."""
+        rx = re.compile(pattern)
+        out = []
+        for name in self.record.get("results", {}):
+            m = rx.fullmatch(name)
+            if m:
+                out.append((float(m.group(1)), self.result(name)))
+        if not out:
+            raise PlotError(f"{self._spec}: no result of run '{self.name}' matches /{pattern}/")
+        return sorted(out)
+
+
+@dataclass(frozen=True)
+class Theme:
+    """What a plot draws with on one page colour: text, axes and grid, and a
+    palette (Okabe and Ito's colour-blind-safe colours, lightened for dark)."""
+    name: str
+    foreground: str
+    muted: str
+    grid: str
+    colors: tuple = field(default_factory=tuple)
+
+
+THEMES = {
+    "light": Theme("light", "#1b1b1b", "#555555", "#d9d9d9",
+                   ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")),
+    "dark": Theme("dark", "#e8e8e8", "#a8a8a8", "#3c3f42",
+                  ("#56b4e9", "#f0a050", "#3fd1a4", "#e59ccb", "#f0c040", "#9dd5f5")),
+}
+#: The figure: as wide as the book's column at 96 px per inch, so that 10.5 pt
+#: text is 14 px on the page (the browser test wants 12 px at least).
+WIDTH_IN, HEIGHT_IN, FONT_PT = 7.2, 3.6, 10.5
+
+
+def _style(theme: Theme) -> dict:
+    from cycler import cycler
+    return {
+        "font.family": "DejaVu Sans", "font.size": FONT_PT,
+        "axes.titlesize": FONT_PT, "axes.labelsize": FONT_PT, "legend.fontsize": FONT_PT - 0.5,
+        "xtick.labelsize": FONT_PT - 0.5, "ytick.labelsize": FONT_PT - 0.5,
+        "text.color": theme.foreground, "axes.labelcolor": theme.foreground,
+        "axes.edgecolor": theme.muted, "xtick.color": theme.foreground, "ytick.color": theme.foreground,
+        "grid.color": theme.grid, "axes.grid": True, "grid.linewidth": 0.8,
+        "axes.facecolor": "none", "figure.facecolor": "none", "savefig.facecolor": "none",
+        "legend.frameon": False, "axes.spines.top": False, "axes.spines.right": False,
+        "axes.prop_cycle": cycler(color=list(theme.colors)),
+        "svg.fonttype": "none",   # text stays text: searchable, and measurable by the browser test
+        "svg.hashsalt": "book",   # the same ids every time: the same input gives the same file
+        "pdf.fonttype": 42,
+        "lines.linewidth": 1.8, "lines.markersize": 6,
+    }
+
+
+def load_runs(spec: Spec, record_paths: dict) -> dict:
+    """{name as in RUNS: Run} from {full run key: record path}."""
+    runs = {}
+    for name, full in zip(spec.names, spec.runs):
+        path = record_paths.get(full)
+        if path is None:
+            raise PlotError(f"{spec.path}: no record given for run '{full}'")
+        try:
+            with open(path, encoding="utf-8") as f:
+                record = json.load(f)
+        except OSError as e:
+            raise PlotError(f"{spec.path}: the record of run '{full}' ({path}) cannot be read: "
+                            f"{e.strerror}") from None
+        except json.JSONDecodeError as e:
+            raise PlotError(f"{spec.path}: the record of run '{full}' ({path}:{e.lineno}) is not "
+                            f"JSON: {e.msg}") from None
+        runs[name] = Run(full, record, spec.path)
+    return runs
+
+
+def render(spec: Spec, runs: dict, outputs: dict) -> None:
+    """Draw the spec once per theme and write {'light.svg'|'dark.svg'|'pdf': path};
+    each file appears only complete."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    namespace = {"__file__": spec.path, "__name__": "book_plot"}
+    with open(spec.path, encoding="utf-8") as f:
+        code = compile(f.read(), spec.path, "exec")
+    exec(code, namespace)  # the spec is the book's own source, like a chapter's programs
+    draw = namespace["draw"]
+    for theme_name, fmt, out in (("light", "svg", outputs.get("light.svg")),
+                                 ("dark", "svg", outputs.get("dark.svg")),
+                                 ("light", "pdf", outputs.get("pdf"))):
+        if not out:
+            continue
+        with plt.rc_context(_style(THEMES[theme_name])):
+            fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+            try:
+                draw(fig, runs, THEMES[theme_name])
+            except PlotError:
+                raise
+            except Exception as e:  # the spec's own mistake: say which spec
+                import traceback
+                frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == spec.path]
+                where = f"{spec.path}:{frames[-1].lineno}" if frames else spec.path
+                raise PlotError(f"{where}: draw() failed: {type(e).__name__}: {e}") from None
+            if not fig.axes:
+                raise PlotError(f"{spec.path}: draw() drew nothing")
+            unread = [name for name, run in runs.items() if not run.read]
+            if unread:
+                raise PlotError(f"{spec.path}: draw() read nothing of the run(s) "
+                                f"{', '.join(unread)} it declares in RUNS: a plot draws the "
+                                "records the build hands it, not data of its own")
+            tmp = out + ".tmp"
+            metadata = {"Date": None} if fmt == "svg" else {"CreationDate": None}
+            fig.savefig(tmp, format=fmt, metadata=metadata, transparent=(fmt == "svg"))
+            os.replace(tmp, out)

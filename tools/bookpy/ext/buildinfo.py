@@ -1,0 +1,369 @@
+"""The page "How this book was built": ```{build-info}``` lists, from what the
+build itself recorded,
+
+- every run the book shows: its program, where it ran (GPU or CPU), the
+  versions it ran with, its date and commit, whether it ran live in this build
+  or comes from a recording (and whether that recording is still fresh), and
+  the pages that show it;
+- every figure: the Mermaid diagrams and the plots, their sources, the runs a
+  plot reads, and the pages that show them;
+- the exercises' downloads;
+- the toolchain: the compilers and tools cmake/BookSite.cmake found at
+  configure time (BUILD/site/site.json) and the Python packages this Sphinx
+  build ran with.
+
+The page is filled in after every page has been read (so "shown in" is
+complete) and is read again on every build, so it never describes an older
+build than the one it is part of.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from sphinx.util import logging
+
+from .common import BookDirective, BookError, load_json
+from .manifest import read_manifest
+from ..build.plotting import PlotError, read_spec, spec_key
+from .records import _date, format_value, lookup_values
+from .site import site_settings
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.docutils import SphinxTranslator
+
+logger = logging.getLogger(__name__)
+
+
+class build_info(nodes.General, nodes.Element):
+    """Where the tables go; filled at doctree-resolved."""
+
+
+class BuildInfo(BookDirective):
+    def run(self) -> list[nodes.Node]:
+        if not hasattr(self.env, "book_buildinfo_docs"):
+            self.env.book_buildinfo_docs = set()
+        self.env.book_buildinfo_docs.add(self.env.docname)
+        return [build_info()]
+
+
+# ---- what the tables say -------------------------------------------------------------------
+
+def _runs(config) -> list:
+    """[(run key, record path, manifest entry)] of every run the build declared."""
+    return sorted((k, v["record"], v) for k, v in read_manifest(config).runs.items())
+
+
+def _shown_in(env, path: str) -> list:
+    """The pages that read `path` (their dependencies name it)."""
+    target = os.path.normpath(os.path.abspath(path))
+    pages = []
+    for doc, deps in env.dependencies.items():
+        if any(os.path.normpath(os.path.join(env.srcdir, d)) == target for d in deps):
+            pages.append(doc)
+    return sorted(pages)
+
+
+def _page_links(env, builder, fromdoc: str, docs: list) -> list:
+    out = []
+    for k, doc in enumerate(docs):
+        if k:
+            out.append(nodes.Text(", "))
+        title = env.titles[doc].astext() if doc in env.titles else doc
+        ref = nodes.reference("", title, internal=True,
+                              refuri=builder.get_relative_uri(fromdoc, doc))
+        out.append(ref)
+    return out or [nodes.Text("no page")]
+
+
+def _table(header: list, rows: list, widths=None, labels: bool = False) -> nodes.table:
+    """A table; with `labels`, each cell starts with its column's name, which
+    book.css shows only where the table stacks (a narrow screen)."""
+    # longtable: it may span pages in the PDF; colwidths-given: the widths below.
+    table = nodes.table(classes=["book-buildinfo-table", "longtable", "colwidths-given"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for w in widths or [1] * len(header):
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    row = nodes.row()
+    for h in header:
+        row += nodes.entry("", nodes.paragraph(text=h))
+    head += row
+    group += head
+    body = nodes.tbody()
+    for cells in rows:
+        row = nodes.row()
+        for name, cell in zip(header, cells):
+            entry = nodes.entry()
+            para = nodes.paragraph()
+            if labels:
+                para += nodes.inline(text=f"{name}: ", classes=["book-cell-label"])
+            if isinstance(cell, str):
+                para += nodes.Text(cell)
+            else:
+                para.extend(cell)
+            entry += para
+            row += entry
+        body += row
+    group += body
+    return table
+
+
+_LABELS = False  # cell labels for narrow screens: HTML only (set by fill)
+
+
+def _section(title: str, ident: str, *content) -> nodes.section:
+    section = nodes.section(ids=[ident])
+    section += nodes.title(text=title)
+    section.extend(content)
+    return section
+
+
+def _freshness(record: dict) -> list:
+    if record.get("source") == "recording":
+        if record.get("stale"):
+            reasons = "; ".join(map(str, record.get("stale_reasons") or ["its inputs changed"]))
+            return [nodes.inline(text="stale recording: ", classes=["book-fresh-stale"]),
+                    nodes.Text(reasons)]
+        return [nodes.Text("recording, fresh: its inputs are unchanged")]
+    if record.get("source") == "live":
+        return [nodes.Text("ran live in this build")]
+    return [nodes.Text(str(record.get("source", "unknown")))]
+
+
+def runs_section(app: Sphinx, fromdoc: str) -> nodes.section:
+    env, builder = app.env, app.builder
+    rows = []
+    for key, path, entry in _runs(app.config):
+        try:
+            record = load_json(path, "run record")
+        except BookError as e:
+            rows.append([[nodes.literal(key, key)], str(e), "", "", ""])
+            continue
+        p = record.get("provenance", {}) if isinstance(record, dict) else {}
+        program = str(entry.get("program") or (record.get("command") or ["?"])[0])
+        if "gpu_name" in p:
+            where = (f"{p['gpu_name']} (compute capability {p.get('compute_capability', '?')}, "
+                     f"{p.get('sm_count', '?')} SMs); driver {p.get('driver_version', '?')}, "
+                     f"runtime {p.get('runtime_version', '?')}, nvcc {p.get('nvcc', '?')}, "
+                     f"{p.get('cxx', '?')}")
+        else:
+            where = f"the build machine's CPU; {p.get('cxx', '?')}"
+        when = f"{_date(p)}, commit {p.get('commit', '?')}"
+        run_cell = [nodes.literal(key, key), nodes.Text(" (program "), nodes.literal(program, program),
+                    nodes.Text(")")]
+        rows.append([run_cell, where, when, _freshness(record),
+                     _page_links(env, builder, fromdoc, _shown_in(env, path))])
+    intro = nodes.paragraph(text=(
+        "Every run whose output or numbers this book shows. A CPU run ran during this build; a GPU "
+        "run ran live where the build machine has a GPU and otherwise comes from a recording made "
+        "on the GPU named, which is fresh while the program's inputs (sources, flags, arguments) "
+        "are those it was recorded with."))
+    return _section("Runs", "book-buildinfo-runs", intro,
+                    _table(["Run", "Ran on, built with", "Date, commit", "Freshness", "Shown in"], rows,
+                           [24, 30, 16, 16, 14], labels=_LABELS))
+
+
+def figures_section(app: Sphinx, fromdoc: str) -> nodes.section:
+    env, builder = app.env, app.builder
+    root = os.path.abspath(app.config.book_source_root)
+    diagrams = os.path.join(root, "diagrams")
+    rows = []
+    for path in sorted(glob.glob(os.path.join(diagrams, "*", "*.mmd"))):
+        rel = os.path.relpath(path, root)
+        rows.append([[nodes.literal(rel, rel)], "Mermaid diagram, drawn by Mermaid CLI",
+                     _page_links(env, builder, fromdoc, _shown_in(env, path))])
+    for path in sorted(glob.glob(os.path.join(diagrams, "*", "*.plot.py"))):
+        rel = os.path.relpath(path, root)
+        try:
+            spec = read_spec(path, spec_key(diagrams, path))
+            what = [nodes.Text("plot, drawn by matplotlib from run"
+                               + ("s " if len(spec.runs) > 1 else " "))]
+            for k, run in enumerate(spec.runs):
+                if k:
+                    what.append(nodes.Text(", "))
+                what.append(nodes.literal(run, run))
+        except PlotError as e:
+            what = [nodes.Text(str(e))]
+        rows.append([[nodes.literal(rel, rel)], what,
+                     _page_links(env, builder, fromdoc, _shown_in(env, path))])
+    intro = nodes.paragraph(text=(
+        "Every figure is drawn by the build from a source in diagrams/: a Mermaid diagram, or a plot "
+        "drawn from run records, redrawn whenever one of its records changes."))
+    return _section("Figures", "book-buildinfo-figures", intro,
+                    _table(["Source", "What", "Shown in"], rows, [30, 40, 20], labels=_LABELS))
+
+
+def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
+    """Every figure of a measuring run (book_run REPEATS) that a page quotes:
+    its median, the range of its repeats, and where it is quoted."""
+    env, builder = app.env, app.builder
+    quoted = getattr(env, "book_quoted_figures", {})
+    where: dict = {}
+    for doc, figures in quoted.items():
+        for fig in figures:
+            where.setdefault(fig, set()).add(doc)
+    if not where:
+        return None
+    runs = {k: path for k, path, _ in _runs(app.config)}
+    rows = []
+    for (run, key, spec), docs in sorted(where.items()):
+        try:
+            record = load_json(runs[run], "run record")
+            value, values = lookup_values(record, run, key)
+            median = format_value(value, spec)
+            lo, hi = format_value(min(values), spec), format_value(max(values), spec)
+        except (BookError, KeyError) as e:
+            rows.append([[nodes.literal(f"{run}:{key}", f"{run}:{key}")], str(e), "", "", ""])
+            continue
+        spread = lo if lo == hi else f"{lo} to {hi}"
+        ref = f"{run}:{key}"
+        rows.append([[nodes.literal(ref, ref)], median, spread, str(len(values)),
+                     _page_links(env, builder, fromdoc, sorted(docs))])
+    intro = nodes.paragraph(text=(
+        "Every figure of a measuring run that the book quotes. Such a run is repeated, each "
+        "repeat a fresh process on a host doing nothing else; a page shows the median, followed "
+        "by the range of the repeats wherever they differ at the precision it prints, and every "
+        "check of the run and every comparison of the text holds in every repeat."))
+    return _section("Measured figures", "book-buildinfo-measured", intro,
+                    _table(["Figure", "Median", "Range of the repeats", "Repeats", "Quoted in"],
+                           rows, [34, 14, 22, 8, 14], labels=_LABELS))
+
+
+def _git(root: str, *args) -> str:
+    try:
+        out = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def toolchain_section(app: Sphinx) -> nodes.section:
+    try:
+        settings = site_settings(app.config)
+    except BookError as e:
+        logger.warning(str(e))
+        settings = {}
+    tools = dict(settings.get("toolchain", {}))
+    import docutils
+    import pygments
+    import sphinx
+    for label, module in (("Sphinx", sphinx), ("Docutils", docutils), ("Pygments", pygments)):
+        tools[label] = getattr(module, "__version__", "?")
+    for label, name in (("MyST-Parser", "myst_parser"), ("Breathe", "breathe"), ("Furo", "furo"),
+                        ("sphinx-copybutton", "sphinx_copybutton"), ("Matplotlib", "matplotlib")):
+        mod = sys.modules.get(name)
+        if mod is None:
+            try:
+                mod = __import__(name)
+            except ImportError:
+                continue
+        tools[label] = getattr(mod, "__version__", "?")
+    tools["Python"] = sys.version.split()[0]
+    rows = [[name, str(version)] for name, version in sorted(tools.items(), key=lambda kv: kv[0].lower())]
+    root = os.path.abspath(app.config.book_source_root)
+    commit = _git(root, "rev-parse", "--short=12", "HEAD")
+    # A file git does not track (a new chapter) is built as much as a changed one.
+    status = [line for line in _git(root, "status", "--porcelain", "--untracked-files=all")
+              .splitlines() if line.strip()]
+    changed = [line[3:] for line in status if not line.startswith("??")]
+    untracked = [line[3:] for line in status if line.startswith("??")]
+    bits = []
+    if changed:
+        bits.append(f"{len(changed)} file{'s' if len(changed) != 1 else ''} changed since")
+    if untracked:
+        shown = ", ".join(untracked[:3]) + (", ..." if len(untracked) > 3 else "")
+        bits.append(f"{len(untracked)} file{'s' if len(untracked) != 1 else ''} that git does not "
+                    f"track ({shown})")
+    source = (f"The sources at commit {commit}" + (f", with {' and '.join(bits)}" if bits else "")
+              + "." if commit else "The sources are not in a git checkout here.")
+    intro = nodes.paragraph(text=(
+        f"{source} The tools the build found when it was configured, and the Python packages "
+        f"this Sphinx build ran with. This is the "
+        f"{'instructor' if app.tags.has('instructor') else 'reader'} edition."))
+    return _section("Toolchain", "book-buildinfo-toolchain", intro,
+                    _table(["Tool", "Version"], rows, [30, 70], labels=_LABELS))
+
+
+def downloads_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
+    from .downloads import downloads
+    try:
+        listed = downloads(app.config)
+    except BookError:
+        return None
+    if not listed:
+        return None
+    rows = []
+    for chapter, entry in sorted(listed.items()):
+        name = os.path.basename(entry["archive"])
+        size = os.path.getsize(entry["archive"]) if os.path.exists(entry["archive"]) else 0
+        rows.append([chapter, [nodes.literal(name, name)], f"{size:,} bytes",
+                     ", ".join(entry.get("exercises", []))])
+    intro = nodes.paragraph(text=(
+        "Each chapter's exercises as one archive, the grader's student bundle of that chapter "
+        "(tools/grade --bundle --chapter): the starters, the visible tests and the files to build "
+        "them, no solutions and no hidden tests. Each chapter's page links its own."))
+    return _section("Exercise downloads", "book-buildinfo-downloads", intro,
+                    _table(["Chapter", "Archive", "Size", "Exercises"], rows, [20, 30, 12, 38], labels=_LABELS))
+
+
+def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    # In LaTeX every page is inlined into the root document's tree first.
+    global _LABELS
+    _LABELS = app.builder.format == "html"
+    for node in list(doctree.findall(build_info)):
+        parts = [runs_section(app, docname), figures_section(app, docname)]
+        m = measured_section(app, docname)
+        if m is not None:
+            parts.append(m)
+        d = downloads_section(app, docname)
+        if d is not None:
+            parts.append(d)
+        parts.append(toolchain_section(app))
+        container = nodes.container(classes=["book-buildinfo"])
+        container.extend(parts)
+        node.replace_self(container)
+
+
+def always_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+                    removed: set[str]) -> list[str]:
+    """The page is read again on every build: what it lists may change
+    without any file it reads changing."""
+    docs = getattr(env, "book_buildinfo_docs", set())
+    return [d for d in docs if d in env.found_docs and d not in added | changed | removed]
+
+
+def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    getattr(env, "book_buildinfo_docs", set()).discard(docname)
+    getattr(env, "book_quoted_figures", {}).pop(docname, None)
+
+
+def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    mine = getattr(env, "book_buildinfo_docs", set())
+    mine |= {d for d in getattr(other, "book_buildinfo_docs", set()) if d in docnames}
+    env.book_buildinfo_docs = mine
+    quoted = env.__dict__.setdefault("book_quoted_figures", {})
+    for doc, figures in getattr(other, "book_quoted_figures", {}).items():
+        if doc in docnames:
+            quoted[doc] = figures
+
+
+def visit_plain(self: SphinxTranslator, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
+def setup(app: Sphinx) -> None:
+    app.add_node(build_info, html=(visit_plain, None), latex=(visit_plain, None),
+                 text=(visit_plain, None), man=(visit_plain, None), texinfo=(visit_plain, None))
+    app.add_directive("build-info", BuildInfo)
+    app.connect("doctree-resolved", fill)
+    app.connect("env-get-outdated", always_outdated)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)

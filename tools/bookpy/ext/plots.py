@@ -1,0 +1,92 @@
+"""Plots: ```{plot} <name>``` with a caption as content shows the plot that
+diagrams/<key>/<name>.plot.py draws from run records (plotting.py), as the
+build rendered it (build/plots/<key>/<name>.svg, -dark.svg and .pdf).
+
+    ```{plot} divergence-sweep
+    :name: fig-ch01-sweep
+    What the reader should see in it.
+    ```
+
+In HTML the page shows the light or the dark drawing with the reader's theme,
+and a click opens it at full size; the PDF gets the vector PDF. Under the
+caption, each record the plot reads says where it ran (the same words as under
+an output block), with the stale banner where a recording is stale. The spec,
+the drawings and the records are dependencies of the page; a run the spec
+names must be declared by the build, as for any record the book shows.
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from .common import BookDirective, BookError, resolve_key, source_path
+from .figures import describe, zoom
+from ..build.plotting import PlotError, read_spec
+from .records import load_record, provenance_text, stale_banner
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+
+class Plot(BookDirective):
+    required_arguments = 1
+    has_content = True
+    option_spec = {"name": directives.unchanged, "alt": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            key = resolve_key(self.env.docname, self.arguments[0], "plot")
+            rel = f"diagrams/{key}.plot.py"
+            spec_path = source_path(self.config.book_source_root, rel, self.config.book_build_dir)
+            if not os.path.exists(spec_path):
+                raise BookError(f"no plot '{key}': {rel} does not exist")
+            self.env.note_dependency(spec_path)
+            try:
+                spec = read_spec(spec_path, key)
+            except PlotError as e:
+                raise BookError(str(e)) from None
+            plots = os.path.abspath(self.config.book_plots_dir
+                                    or os.path.join(self.config.book_build_dir, "plots"))
+            light = os.path.join(plots, key + ".svg")
+            dark = os.path.join(plots, key + "-dark.svg")
+            for path in (light, dark):
+                if not os.path.exists(path):
+                    raise BookError(f"plot '{key}' was not drawn ({path} is missing); build through "
+                                    "CMake, which draws diagrams/**.plot.py from the run records")
+                self.env.note_dependency(path)
+            records = [load_record(self.env, run)[0] for run in spec.runs]
+        except BookError as e:
+            return self.fail(str(e))
+
+        caption_nodes = []
+        if self.content:
+            caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        alt = describe(self.options.get("alt"), spec.alt, caption_nodes)
+        docdir = os.path.dirname(self.env.doc2path(self.env.docname))
+        stem = os.path.relpath(light, docdir)[:-len(".svg")]
+        figure = nodes.figure(classes=["book-plot"])
+        figure += zoom("", nodes.image(uri=stem + ".*", alt=alt), classes=["only-light"])
+        figure += zoom("", nodes.image(uri=os.path.relpath(dark, docdir), alt=alt), classes=["only-dark"])
+        if caption_nodes:
+            figure += nodes.caption("", "", *caption_nodes)
+        legend = nodes.legend()
+        for run, record in zip(spec.runs, records):
+            legend += stale_banner(record)
+            para = nodes.paragraph(classes=["book-plot-provenance"])
+            para += nodes.Text("Drawn by this build from run ")
+            para += nodes.literal(run, run)
+            para += nodes.Text(f" ({rel}). ")
+            para += nodes.Text(provenance_text(record))
+            legend += para
+        figure += legend
+        if "name" in self.options:
+            self.add_name(figure)
+        return [figure]
+
+
+def setup(app: Sphinx) -> None:
+    app.add_config_value("book_plots_dir", "", "env")
+    app.add_directive("plot", Plot)

@@ -1,0 +1,94 @@
+"""The check role (tools/bookpy/ext/claims.py): a comparison of recorded
+figures that holds builds clean and shows nothing; one that a record or one of
+its repeats makes false fails at its line (tests/book/claims.cmake has those
+cases as bad-input tests)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .conftest import FIXTURE, visible
+from bookpy.ext import claims
+from bookpy.ext.common import BookError
+
+
+def _case(tree, name):
+    tree.write("repo/chapters/ch90-fixture.md",
+               open(os.path.join(FIXTURE, "cases", name), encoding="utf-8").read())
+    tree.edit_json("build/cy-tags.json", lambda d: d["tags"].pop("ch90-q1", None))
+
+
+def _repeats(*ratios):
+    return [{"results": {"ratio": {"value": r, "unit": "x"}}} for r in ratios]
+
+
+def test_a_check_that_holds_in_every_repeat_builds_clean_and_shows_nothing(tree):
+    _case(tree, "check-repeat.md")
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda d: d.update(repeats=_repeats(0.5, 0.25, 0.4)))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = visible(tree.html())
+    # the check leaves nothing, not even a space before the comma that follows it
+    assert "Its ratio is at most one half,\nin every repeat the record holds." in page
+    assert "hello:ratio" not in page and "book-check" not in tree.html()
+
+
+def test_one_repeat_that_breaks_the_comparison_fails_at_its_line(tree):
+    _case(tree, "check-repeat.md")
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda d: d.update(repeats=_repeats(0.5, 0.55, 0.4)))
+    _, warnings, _ = tree.sphinx()
+    assert "ch90-fixture.md:5: ERROR: check 'hello:ratio <= 0.5 and hello:count == 3' does not " \
+           "hold in repeat 2 of 3 of 'ch90-fixture/hello': hello:ratio = 0.55, hello:count = 3" \
+           in warnings
+
+
+def test_a_repeat_without_a_result_takes_the_median(tree):
+    _case(tree, "check-repeat.md")
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda d: d.update(repeats=[{"results": {}}]))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+
+
+def test_a_named_expectation_must_have_held(tree):
+    _case(tree, "check-expectation.md")
+    checks = [{"id": "fast", "what": "fast", "ok": True, "detail": "ms = 1.25, expected <= 2",
+               "value": 1.25}]
+    tree.edit_json("build/records/ch90-fixture/gpu-run.json", lambda d: d.update(checks=checks))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    checks[0]["ok"] = False
+    tree.edit_json("build/records/ch90-fixture/gpu-run.json", lambda d: d.update(checks=checks))
+    tree.touch_later("build/records/ch90-fixture/gpu-run.json")
+    _, warnings, _ = tree.sphinx()
+    assert "ch90-fixture.md:4: ERROR: check 'gpu-run:check:fast' does not hold: the run's " \
+           "expectation 'fast' failed (ms = 1.25, expected <= 2)" in warnings
+
+
+@pytest.mark.parametrize("text, message", [
+    ("x:a", "compares nothing"),
+    ("x:a + 1", "compares nothing"),
+    ("1 < 2", "names no recorded figure"),
+    ("open(x:a) > 1", "only abs, min, max may be called"),
+    ("x:a > y", "'y' is no <run>:<result> reference"),
+    ("x:a > 'text'", "only numbers"),
+    ("x:a >", "not an expression"),
+    ("(x:a if x:b else x:c) > 1", "not allowed"),
+])
+def test_what_a_check_may_not_say(text, message):
+    with pytest.raises(BookError, match=message):
+        claims.parse(text)
+
+
+def test_references_and_arithmetic():
+    tree, refs = claims.parse("abs(ch03-reductions/reduce-bench:cub_tbs_2e28 / "
+                              "reduce-bench:ncu:s8:gpu__time_duration.sum - 1) <= 0.05")
+    assert refs == [("ch03-reductions/reduce-bench", "cub_tbs_2e28"),
+                    ("reduce-bench", "ncu:s8:gpu__time_duration.sum")]
+    assert claims.evaluate(tree, {"r0": 1.04, "r1": 1.0})
+    assert not claims.evaluate(tree, {"r0": 1.06, "r1": 1.0})
+    chained, _ = claims.parse("0.9 <= a-b:x <= 1.1")
+    assert claims.evaluate(chained, {"r0": 1.0}) and not claims.evaluate(chained, {"r0": 1.2})

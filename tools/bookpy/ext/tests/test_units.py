@@ -1,0 +1,277 @@
+"""The extension's parsing and formatting, one function at a time."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from .conftest import BOOK
+from bookpy.ext.common import BookError, cap_text, load_json, resolve_key, source_path, visible_text
+from bookpy.ext.exercises import split_markdown
+from bookpy.ext.listings import describe_lines, extract, marker_list, parse_markers
+from bookpy.ext.records import format_value, lookup_value, provenance_text, validate
+
+
+# ---- listing markers -------------------------------------------------------------
+
+def lines(text: str) -> list:
+    return text.split("\n")
+
+
+def test_markers_nested_regions_are_fine():
+    src = lines("// [listing:outer]\na\n  // [listing:inner]\n  b\n  // [/listing:inner]\n"
+                "// [/listing:outer]")
+    assert parse_markers(src, "f.cpp") == {"inner": (3, 4), "outer": (1, 5)}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("// [listing:a]\nx\n// [/listing:a]\n// [listing:a]\ny\n// [/listing:a]",
+     "f.cpp:4: listing 'a' appears twice (first at lines 1-3)"),
+    ("// [listing:a]\nx\n// [listing:a]\n// [/listing:a]",
+     "f.cpp:3: listing 'a' is opened again before its close (opened at line 1)"),
+    ("// [listing:a]\n// [listing:b]\n// [/listing:a]\n// [/listing:b]",
+     "f.cpp:3: listing 'a' is closed while 'b', opened inside it at line 2, is still open"),
+    ("x\n// [/listing:a]", "f.cpp:2: '[/listing:a]' closes no open listing"),
+    ("// [listing:a]\nx", "f.cpp: listing 'a' opened at line 1 is never closed"),
+    ("// [listing: a]\nx\n// [/listing:a]", "f.cpp:1: not a well-formed listing marker"),
+    ("# [listing:a] trailing\nx", "f.cpp:1: not a well-formed listing marker"),
+])
+def test_markers_out_of_order_name_file_and_line(text, message):
+    with pytest.raises(BookError) as e:
+        parse_markers(lines(text), "f.cpp")
+    assert message in str(e.value)
+
+
+def test_a_comment_that_mentions_markers_is_no_marker():
+    assert parse_markers(["// the [listing:...] markers appear in the book."], "f.cpp") == {}
+
+
+def test_regions_are_joined_with_an_elision_and_dedented_together():
+    src = lines("int f() {\n    // [listing:a]\n    int x = 1;\n    // [/listing:a]\n    g();\n"
+                "    // [listing:b]\n    if (x) {\n        return x;\n    }\n    // [/listing:b]\n}")
+    text, ranges = extract(src, ["a", "b"], "f.cpp", "cpp")
+    assert text == "int x = 1;\n// ...\nif (x) {\n    return x;\n}"
+    assert ranges == [(3, 3), (7, 9)]
+    assert describe_lines(ranges) == "lines 3, 7\u20139"
+    text, _ = extract(src, ["b"], "f.cpp", "cmake")
+    assert text.startswith("if (x) {")
+
+
+def test_an_unknown_or_empty_region_is_an_error():
+    with pytest.raises(BookError, match="has no listing marker '\\[listing:zz\\]'"):
+        extract(["// [listing:a]", "x", "// [/listing:a]"], ["zz"], "f.cpp", "cpp")
+    with pytest.raises(BookError, match="listing 'a' \\(line 1\\) is empty"):
+        extract(["// [listing:a]", "", "// [/listing:a]"], ["a"], "f.cpp", "cpp")
+
+
+def test_marker_option_lists_names():
+    assert marker_list("a, b") == ["a", "b"]
+    for bad in ("a,,b", "a, a", ""):
+        with pytest.raises(ValueError):
+            marker_list(bad)
+
+
+# ---- keys and paths ----------------------------------------------------------------
+
+def test_chapter_relative_keys():
+    assert resolve_key("ch01-execution-model", "div-sweep") == "ch01-execution-model/div-sweep"
+    assert resolve_key("ch01-execution-model", "ch02-shared/x") == "ch02-shared/x"
+    assert resolve_key("appendix-api", "ch01-execution-model/x") == "ch01-execution-model/x"
+    with pytest.raises(BookError, match="this page is not a chapter"):
+        resolve_key("appendix-api", "div-sweep")
+    for bad in ("../x", "a/b/c", "ch01/..", "a b", "/x"):
+        with pytest.raises(BookError):
+            resolve_key("ch01-execution-model", bad)
+
+
+def test_paths_stay_inside_the_source_tree(tmp_path):
+    root = tmp_path / "repo"
+    (root / "code").mkdir(parents=True)
+    (root / "code" / "a.cpp").write_text("x")
+    (root / "build").mkdir()
+    (root / "code" / "out.txt").symlink_to("/etc/hostname")
+    assert source_path(str(root), "code/a.cpp") == str(root / "code" / "a.cpp")
+    assert source_path(str(root), str(root / "code" / "a.cpp")) == str(root / "code" / "a.cpp")
+    for rel in ("/etc/hostname", "../../../etc/os-release", "code/out.txt", "code/../../x"):
+        with pytest.raises(BookError, match="outside the repository's source tree"):
+            source_path(str(root), rel)
+    with pytest.raises(BookError, match="in the build folder"):
+        source_path(str(root), "build/x.json", str(root / "build"))
+
+
+# ---- text shown to the reader ----------------------------------------------------------
+
+def test_control_characters_are_shown_visibly():
+    shown = visible_text("a\x00b\x1b[31mc\x07d\te\r\nf\rg\x7f\x85")
+    assert shown == "a\u2400b\u241b[31mc\u2407d\te\nf\u240dg\u2421\\x85"
+    assert not any(ord(c) < 32 and c not in "\t\n" for c in shown)
+
+
+def test_output_is_cut_at_the_stated_lines_and_bytes_with_a_note():
+    text = "\n".join(f"line {i}" for i in range(1000))
+    cut, note = cap_text(text, 10, 10_000)
+    assert cut.split("\n") == [f"line {i}" for i in range(10)]
+    assert "990 more lines" in note and "at most 10 lines" in note
+    cut, note = cap_text(text, 10_000, 100)
+    assert len(cut.encode()) <= 100 and cut.endswith("line 12") and "more lines" in note
+    assert cap_text("short", 10, 100) == ("short", None)
+    cut, note = cap_text("é" * 1000, 10, 101)  # one long line: cut inside it, at a character
+    assert cut == "é" * 50 and note
+
+
+# ---- records -------------------------------------------------------------------------
+
+SCHEMA = json.load(open(os.path.join(BOOK, "record-schema.json"), encoding="utf-8"))
+
+
+def record(**changes):
+    r = {"schema": SCHEMA["version"], "name": "c/r", "command": ["r"], "exit_status": 0,
+         "stdout": "", "stderr": "", "digest": "sha256:0",
+         "results": {"x": {"value": 1.5, "unit": "ms"}},
+         "inputs": {"hash": "h", "files": {}, "flags": "", "args": []},
+         "provenance": {"cxx": "GNU 12.2.0", "date": "2026-11-30T15:00:00Z", "commit": "abc",
+                        "host": "SECRET-HOST"}}
+    r.update(changes)
+    return r
+
+
+def test_the_record_shape_comes_from_the_schema_file():
+    validate(record(), "r.json", SCHEMA, gpu=False)
+    for field in (f for f in SCHEMA["record"] if not f.endswith("?")):
+        r = record()
+        del r[field]
+        with pytest.raises(BookError, match=f"r.json: field '{field}' is missing"):
+            validate(r, "r.json", SCHEMA, gpu=False)
+    with pytest.raises(BookError, match="field 'exit_status' should be integer"):
+        validate(record(exit_status=True), "r.json", SCHEMA, gpu=False)
+    with pytest.raises(BookError, match="result 'x': 'value' should be number"):
+        validate(record(results={"x": {"value": "1", "unit": "ms"}}), "r.json", SCHEMA, gpu=False)
+    with pytest.raises(BookError, match="provenance 'gpu_name' is missing"):
+        validate(record(), "r.json", SCHEMA, gpu=True)
+    with pytest.raises(BookError, match=f"schema 9, but this book reads schema {SCHEMA['version']}"):
+        validate(record(schema=9), "r.json", SCHEMA, gpu=False)
+    # No schema of the past is read: a record made to look older than digests fails.
+    old = record(schema=1)
+    del old["digest"]
+    with pytest.raises(BookError, match="schema 1, but this book reads schema"):
+        validate(old, "r.json", SCHEMA, gpu=False)
+
+
+def test_provenance_names_no_host():
+    text = provenance_text(dict(record(), source="live"))
+    assert "SECRET-HOST" not in text
+    assert text == ("Ran live during this build on the build machine's CPU; built with g++ 12.2.0; "
+                    "at commit abc on 2026-11-30 15:00 UTC.")
+
+
+def test_provenance_of_a_gpu_recording():
+    prov = dict(record()["provenance"], gpu_name="NVIDIA H200", compute_capability="9.0",
+                sm_count="132", driver_version="580.82.07", driver_cuda_version="13.0",
+                runtime_version="13.0", nvcc="13.0.88")
+    text = provenance_text(dict(record(provenance=prov), source="recording", stale=False))
+    assert text == ("Recorded on NVIDIA H200 (compute capability 9.0, 132 SMs), driver 580.82.07 "
+                    "(CUDA 13.0), CUDA runtime 13.0; built with nvcc 13.0.88, g++ 12.2.0; at commit "
+                    "abc on 2026-11-30 15:00 UTC; its inputs are unchanged since.")
+    stale = provenance_text(dict(record(provenance=prov), source="recording", stale=True))
+    assert stale.endswith("its inputs have changed since (see the note above).")
+
+
+def test_values_format():
+    assert format_value(132.0, "") == "132"
+    assert format_value(65536.0, "") == "65,536"  # one rule: a comma from four digits on
+    assert format_value(2048, "") == "2,048"
+    assert format_value(0.5, ".0%") == "50%"
+    assert format_value(1234567.0, ",.0f") == "1,234,567"
+    assert format_value(0.123456, "") == "0.123456"
+    with pytest.raises(BookError, match="bad format"):
+        format_value(1.0, "q")
+    with pytest.raises(BookError, match="not a number"):
+        format_value(True, "")
+
+
+def test_json_files_name_file_and_line(tmp_path):
+    p = tmp_path / "r.json"
+    p.write_text('{\n  "a": 1,\n  oops\n}')
+    with pytest.raises(BookError, match=r"r\.json:3: malformed JSON"):
+        load_json(str(p), "run record")
+    p.write_bytes(b'{"stdout": "\xff"}')
+    with pytest.raises(BookError, match=r"r\.json: not UTF-8"):
+        load_json(str(p), "run record")
+    with pytest.raises(BookError, match="does not exist"):
+        load_json(str(tmp_path / "none.json"), "run record")
+
+
+# ---- exercise READMEs ---------------------------------------------------------------
+
+def test_exercise_readme_is_split_at_its_second_level_headings():
+    title, parts = split_markdown(lines("# Exercise 1: x\n\nDo it.\n\n## Hints\n\n- h\n"
+                                        "```sh\n## not a heading\n```\n"
+                                        "## Check yourself\nrun"), "R.md")
+    assert title == "Exercise 1: x"
+    assert parts[""] == (1, ["", "Do it.", ""])
+    assert parts["Hints"] == (5, ["", "- h", "```sh", "## not a heading", "```"])
+    assert parts["Check yourself"] == (11, ["run"])
+    with pytest.raises(BookError, match="R.md:1: the first line should be the title"):
+        split_markdown(["Exercise", "## Hints"], "R.md")
+
+
+def test_value_of_a_check():
+    record = {"results": {"a": {"value": 3.0, "unit": "ms"}},
+              "checks": [{"id": "ratio", "value": 1.995, "ok": True}, {"id": "gone", "ok": False}]}
+    assert lookup_value(record, "ch/x", "a") == 3.0
+    assert lookup_value(record, "ch/x", "check:ratio") == 1.995
+    with pytest.raises(BookError, match="no check 'nope' .*it has: ratio, gone"):
+        lookup_value(record, "ch/x", "check:nope")
+    with pytest.raises(BookError, match="check 'gone' of 'ch/x' computed no value"):
+        lookup_value(record, "ch/x", "check:gone")
+    with pytest.raises(BookError, match="has no result 'b'"):
+        lookup_value(record, "ch/x", "b")
+
+
+# ---- the glossary ----------------------------------------------------------------
+
+def test_glossary_keeps_one_entry_per_term_and_plural_the_first_chapters():
+    from types import SimpleNamespace
+    from bookpy.ext.terms import GlossaryCollector, glossary_entries
+    pages = {
+        "chapters/ch03-reductions": [("bank conflicts", "term-bank-conflicts", "Step 2 pays."),
+                                     ("Warp shuffle", "term-warp-shuffle", "A shuffle.")],
+        "chapters/ch02-shared-memory": [("bank conflict", "term-bank-conflict", "Two lanes."),
+                                        ("tile", "term-tile", "A tile.")],
+        "chapters/appendix-api": [("tiles", "term-tiles", "The API's tiles.")],
+        "chapters/ch01-execution-model": [("warp shuffles", "term-ws", "Shuffles."),
+                                          ("lanes", "term-lanes", "Lanes.")],
+        "chapters/ch09-removed": [("lane", "term-lane", "Not built.")],
+    }
+    env = SimpleNamespace(all_docs={d: 0 for d in pages if "removed" not in d})
+    setattr(env, GlossaryCollector.attr, pages)
+    got = [(t, d.split("/")[-1]) for t, d, _a, _s in glossary_entries(SimpleNamespace(env=env))]
+    # a chapter before the appendix; the first chapter whichever form it uses; a page
+    # not built counts for nothing
+    assert got == [("bank conflict", "ch02-shared-memory"), ("lanes", "ch01-execution-model"),
+                   ("tile", "ch02-shared-memory"), ("warp shuffles", "ch01-execution-model")]
+
+
+# ---- hidden characters (bookpy.ext.hidden: Trojan Source, zero-width) -----------------
+
+# Every code point the book refuses: the bidirectional embeddings, overrides and
+# isolates, the Arabic letter mark and the directional marks, and the zero-width
+# and invisible characters (each range as hidden.py documents it).
+HIDDEN_POINTS = ([0x061C] + list(range(0x200B, 0x2010)) + list(range(0x202A, 0x202F))
+                 + list(range(0x2060, 0x2065)) + list(range(0x2066, 0x206A)) + [0xFEFF])
+
+
+@pytest.mark.parametrize("point", HIDDEN_POINTS, ids=lambda p: f"U+{p:04X}")
+def test_every_hidden_character_is_found_where_it_is(point):
+    from bookpy.ext.hidden import find
+    line, col, name = find(f"ok\nif (a{chr(point)}) {{ paths = 2; }}")
+    assert (line, col) == (2, 6)
+    assert name.startswith(f"U+{point:04X} ")
+
+
+@pytest.mark.parametrize("point", [0x200A, 0x2010, 0x2029, 0x202F, 0x2065, 0x206A, 0x00A0, 0x00B5],
+                         ids=lambda p: f"U+{p:04X}")
+def test_visible_neighbours_are_not_hidden(point):
+    from bookpy.ext.hidden import find
+    assert find(f"a{chr(point)}b") is None

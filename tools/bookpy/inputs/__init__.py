@@ -1,0 +1,2 @@
+"""A run's input hash seen from outside the runner: the compile database
+against what the runs hash (compile_check.py)."""

@@ -1,0 +1,3 @@
+"""The prose lints of the chapters, run as tests: every comparative sentence
+names its check (claims_checked.py); no figure is typed beside recorded ones
+(typed_figures.py)."""

@@ -1,0 +1,159 @@
+"""No figure is typed beside the recorded ones.
+
+    python3 -m bookpy.lint.typed_figures [--counts] CHAPTER.md|FOLDER...
+
+A folder stands for every chapter in it (chNN-*.md).
+
+A sentence that cites a run ({value}, {check} or {answer}) states figures the
+build reads from records or from a test's answer values; a number with a unit
+typed into the same sentence by hand ("in 0.8 ms", "65,536 blocks", "5 %")
+reads as one of them but comes from nowhere: it is not redrawn when the run
+changes, and no test sees it. This test reads the chapters' prose as
+claims_checked.py does (paragraphs, list items, captions, check-yourself
+questions and answers; not code, outputs or directive options), cuts it into
+sentences, and lists every number with a unit (UNITS) outside roles, code and
+math in a sentence that cites a run, except:
+
+- a bound that a {check} of the same sentence holds (the check's own number,
+  or as a percentage: "within 5%" beside ``<= 0.05``);
+- a size written as a power, 2{sup}`28` floats (the sizes the runs are named
+  by, ``..._2e28``);
+- a step's number ("step 7 launches");
+- a figure in ALLOWED, with the reason it needs no record (a setting of the
+  program, a figure of a cited source, arithmetic of the text's own).
+
+An ALLOWED entry that matches no sentence any more is an error too. Exit
+status 1 on any finding; with --counts, the counts per chapter are printed.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from .claims_checked import arguments, finish, sentences  # the same prose, cut the same way
+
+#: Units a typed figure carries (whole words; after the number, with a space, a
+#: hyphen or nothing between).
+UNITS = [
+    "ms", "µs", "us", "ns", "s", "GB/s", "TB/s", "GiB", "MiB", "KiB", "KB", "MB", "GB", "%",
+    "×", "times", "warps?", "threads?", "blocks?", "bytes?", "byte", "cycles?", "lanes?",
+    "instructions?", "floats?", "SMs?", "waves?", "registers?", "banks?", "ways?", "elements?",
+    "launch(?:es)?", "loads?", "stores?", "outputs?", "values?", "iterations?", "entries",
+    "words?", "additions?", "passes", "rounds?", "shuffles?", "sectors?", "requests?",
+    "errors?", "hazards?", "mismatches", "units?",
+]
+FIGURE = re.compile(r"(?<![\w.{}`^*-])(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*|-)(" + "|".join(UNITS)
+                    + r")(?![\w/])")
+CITES = re.compile(r"\{(?:value|check|answer)\}`")
+CHECK = re.compile(r"\{check\}`([^`]*)`")
+POWER = re.compile(r"\d+\{sup\}`[^`]*`")
+#: Roles, code and math: a placeholder keeps a number from reading a role's unit as its own.
+NOT_PROSE = re.compile(r"\{[\w-]+\}`[^`]*`|``[^`]*``|`[^`]*`|\$[^$]*\$")
+STEP = re.compile(r"(?i)\bsteps?\s+$")
+
+#: Figures typed beside recorded ones that need no record:
+#: (chapter key, a piece of the sentence holding the figure, why).
+ALLOWED = [
+    ("ch01-execution-model", "not the H100 SXM5's 50 MiB",
+     "the H100's figure, from its whitepaper (the sources), against the H200's recorded one"),
+    ("ch01-execution-model", "| SMs | 132 |",
+     "the table's column of published figures (whitepaper), beside the recorded column"),
+    ("ch01-execution-model", 'some give "up to 164 KB" per SM',
+     "figures of course material and of the A100 whitepaper, as cited"),
+    ("ch01-execution-model", "after `cudaFuncAttributeNonPortableClusterSizeAllowed`",
+     "the cluster size the program launches (its result cluster16_launch_ok says it ran)"),
+    ("ch01-execution-model", "splitting by lane halves",
+     "the warp's 32 lanes, the width every chapter's model uses"),
+    ("ch01-execution-model", "units for 31 lanes",
+     "the program's setting: lane 0 slow, the other 31 fast"),
+    ("ch02-shared-memory", "Blocks of 256 threads that use none",
+     "the probe's block size, a setting of the program"),
+    ("ch02-shared-memory", "With 32 KiB each, only",
+     "the shared memory per block the probe asks for (its result keys: smem32k)"),
+    ("ch02-shared-memory", "with 25 %, the calculator answers that blocks of 24 KiB",
+     "the carve-out and the block size the probe sets (its result keys: smem24k_carveout_25)"),
+    ("ch02-shared-memory", "predicted at 32 KiB",
+     "the shared memory per block the probe asks for (its result keys: smem32k)"),
+    ("ch02-shared-memory", "because the warp's 32 words",
+     "a warp's width, the question's stride 32"),
+    ("ch02-shared-memory", "the 32 × 32 tile",
+     "the tile's shape, a setting of the program"),
+    ("ch02-shared-memory", "4-byte",
+     "the size of a float"),
+    ("ch02-shared-memory", "2*R* + 1 load instructions",
+     "the plain kernel's loads by its code (R on each side and the centre)"),
+    ("ch02-shared-memory", "At 16 KiB per block the calculator answers",
+     "the block size and carve-outs the exercise asks about (result keys smem16k_carveout_50)"),
+    ("ch03-reductions", "On 2{sup}`28` floats (1 GiB)",
+     "the input's size in bytes, 2^28 floats of 4 bytes"),
+    ("ch03-reductions", "that is 1,048,576 blocks, then",
+     "the launch plan's arithmetic (2^28 / 256, then / 256 ...), as ch03::tree_passes makes it"),
+    ("ch03-reductions", "4-byte loads, adds them",
+     "the size of a float"),
+    ("ch03-reductions", "read one tile of 16 KiB",
+     "CUB's tile, as the profile's grid size gives it (test_chapter_claims: 64 MiB in tiles of 16 KiB)"),
+    ("ch03-reductions", "read 64 MB faster than",
+     "the input's size, 2^24 floats of 4 bytes"),
+    ("ch03-reductions", "none read 64 MB more than",
+     "the input's size, 2^24 floats of 4 bytes"),
+    ("ch03-reductions", "16-byte",
+     "the size of a float4 load"),
+    ("ch03-reductions", "the best row reached",
+     "the input's size, 2^24 floats of 4 bytes (64 MB)"),
+]
+
+
+def typed(sentence: str) -> list:
+    """The figures with units typed into a sentence that cites a run."""
+    if not CITES.search(sentence):
+        return []
+    bounds = set()
+    for expr in CHECK.findall(sentence):
+        bounds |= {float(x) for x in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?", expr)}
+    bare = NOT_PROSE.sub(" \u00a7 ", POWER.sub(" \u00a7 ", sentence))
+    found = []
+    for m in FIGURE.finditer(bare):
+        value = float(m.group(1).replace(",", ""))
+        if STEP.search(bare[:m.start()]):
+            continue
+        if value in bounds or (m.group(2) == "%" and any(
+                abs(b - value / 100) < 1e-12 or abs(b - (1 + value / 100)) < 1e-12
+                or abs(b - (1 - value / 100)) < 1e-12 for b in bounds)):
+            continue
+        found.append(m.group(0))
+    return found
+
+
+def main(argv=None) -> int:
+    args, paths = arguments(__doc__, argv)
+    if not paths:
+        print(f"no chapter in {' '.join(args.chapters)}")
+        return 1
+    used, problems, rows = set(), [], []
+    for path in paths:
+        key = os.path.splitext(os.path.basename(path))[0]
+        citing = allowed = flagged = 0
+        for line, s in sentences(path):
+            if CITES.search(s):
+                citing += 1
+            figures = typed(s)
+            if not figures:
+                continue
+            hit = next((i for i, (k, piece, _) in enumerate(ALLOWED) if k == key and piece in s), None)
+            if hit is not None:
+                used.add(hit)
+                allowed += 1
+                continue
+            flagged += 1
+            problems.append(f"{path}:{line}: a figure typed beside recorded ones "
+                            f"({', '.join(figures)}): read it from its record ({{value}}) or the "
+                            f"answer's values ({{answer}}), or give the reason it needs none in "
+                            f"ALLOWED: {s[:160]}")
+        rows.append((key, citing, allowed, flagged))
+    return finish(problems, rows, ("citing", "allowed", "typed"), ALLOWED, used, paths, __file__,
+                  args.counts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The test book.drift-exact: a forged recording fails the next GPU run.
+
+    python3 test_drift.py <source root> <scratch folder>   (PYTHONPATH=<repo>/tools)
+
+A recording can be edited and its digest recomputed (the digest is no
+signature). What catches it is the GPU CI: `tools/book record` runs every
+program again and compares, with tools/bookpy/records/drift.py, every figure the book
+quotes. This test takes the committed recordings as both "committed" and "this
+GPU's run" and checks that drift.py:
+  - passes them as they are (status 0, nothing CHANGED);
+  - fails (status 3), naming the figure and the chapter line that quotes it,
+    where the committed device-query says l2_mb 96 (the H200 has 60 MB of L2)
+    with its digest recomputed, as `book_run(device-query ... EXACT "*")`
+    declares its figures exact;
+  - without the manifest (no run declared exact) only flags it MOVED (status 0):
+    the declaration is what makes it fail;
+  - passes a changed measured figure of a run that declares none exact.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from bookpy.records import schema as record_schema
+
+
+def main(root: str, scratch: str) -> int:
+    schema = record_schema.load_schema(os.path.join(root, "book", "record-schema.json"))
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    committed = os.path.join(scratch, "committed")
+    fresh = os.path.join(scratch, "fresh")
+    shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), committed)
+    shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), fresh)
+    manifest = os.path.join(scratch, "manifest.json")
+    with open(manifest, "w", encoding="utf-8") as f:
+        json.dump({"runs": {"ch01-execution-model/device-query": {"exact": ["*"]},
+                            "ch01-execution-model/div-first-launch": {"exact": []}}}, f)
+
+    def forge(run: str, result: str, value: float) -> None:
+        """Set a result in the committed recording and recompute its digest."""
+        path = os.path.join(committed, run + ".json")
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+        raw["results"][result]["value"] = value
+        for rep in raw.get("repeats") or []:
+            rep["results"][result]["value"] = value
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(raw, f, indent=1)
+        raw["digest"] = record_schema.digest(record_schema.load_recording(path, schema), schema)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(raw, f, indent=1)
+        record_schema.check_digest(record_schema.load_recording(path, schema), schema, path)
+
+    def drift(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bookpy.records.drift",
+                               "--root", root, "--old", committed, "--new", fresh, *extra],
+                              capture_output=True, text=True, check=False)
+
+    failures = []
+
+    def expect(what: str, ok: bool, p: subprocess.CompletedProcess) -> None:
+        if not ok:
+            failures.append(f"{what}: status {p.returncode}\n{p.stdout[-2000:]}\n{p.stderr}")
+
+    p = drift("--manifest", manifest)
+    expect("as committed: status 0, nothing CHANGED", p.returncode == 0 and "CHANGED" not in p.stdout, p)
+
+    forge("ch01-execution-model/div-first-launch", "first_launch_ms_uniform", 0.05)
+    p = drift("--manifest", manifest)
+    expect("a measured figure changed: status 0", p.returncode == 0, p)
+
+    forge("ch01-execution-model/device-query", "l2_mb", 96.0)
+    p = drift("--manifest", manifest)
+    expect("l2_mb forged: status 3, named with its chapter line",
+           p.returncode == 3 and "ch01-execution-model/device-query:l2_mb is exact" in p.stderr
+           and "committed recording says 96" in p.stderr and "this GPU's run says 60" in p.stderr
+           and "chapters/ch01-execution-model.md:" in p.stderr, p)
+    p = drift()
+    expect("l2_mb forged, no manifest: status 0, flagged MOVED",
+           p.returncode == 0 and "MOVED" in p.stdout, p)
+
+    for f in failures:
+        print(f"book.drift-exact: FAIL: {f}")
+    if failures:
+        return 1
+    print("book.drift-exact: ok: as committed passes; a forged exact figure fails (status 3), "
+          "naming it; a measured one is reported only")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,29 @@
+# The book's Python package's own tests (tools/bookpy), beside the modules they
+# test. Included from tests/CMakeLists.txt. The Sphinx extension's tests
+# (ext/tests/sphinx.cmake) are included from tests/book/CMakeLists.txt, whose
+# book_bad_test they use.
+set(_bookpy "${CMAKE_CURRENT_LIST_DIR}")
+set(_bookpy_scratch "${CMAKE_BINARY_DIR}/tests/bookpy")
+
+# The Python reader of records (records/schema.py) against bookrun's records.
+add_test(NAME unit.runner.python-reader
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_schema.py"
+                 $<TARGET_FILE:bookrun> "${CMAKE_SOURCE_DIR}" "${_bookpy_scratch}/python-reader")
+set_tests_properties(unit.runner.python-reader PROPERTIES LABELS unit TIMEOUT 120)
+
+# The compile database against what the runs hash (inputs/compile_check.py):
+# every flag this build gives a book program's compile, or a book library's it
+# links, is one its runs' input hash accounts for.
+add_test(NAME book.compile-commands-hashed
+         COMMAND ${BOOK_PY} -m bookpy.inputs.compile_check
+                 --inputs "${CMAKE_BINARY_DIR}/compile-inputs.json"
+                 --commands "${CMAKE_BINARY_DIR}/compile_commands.json")
+set_tests_properties(book.compile-commands-hashed PROPERTIES LABELS book TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "hold only flags their runs hash")
+
+# A committed recording edited with its digest recomputed fails the next GPU run:
+# records/drift.py fails on an exact figure (book_run EXACT) that differs from this GPU's.
+add_test(NAME book.drift-exact
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_drift.py"
+                 "${CMAKE_SOURCE_DIR}" "${_bookpy_scratch}/drift-exact")
+set_tests_properties(book.drift-exact PROPERTIES LABELS book TIMEOUT 120)
