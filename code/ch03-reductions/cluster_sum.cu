@@ -44,6 +44,7 @@
 #include "cluster_sum.cuh"
 #include "cub_sum.hpp"
 #include "page_print.hpp"
+#include "reduce_timing.hpp"
 
 namespace ch03 {
 
@@ -313,31 +314,6 @@ void capture(graph_handle& g, cudaStream_t stream, int calls, F&& enqueue) {
     BOOK_CUDA_CHECK(cudaGraphInstantiate(&g.exec, g.graph, 0));
 }
 
-// [listing:cluster-graph-time]
-// Microseconds per call when `calls` calls (call i on its own buffer, so
-// that no call finds its input in L2) are captured in one CUDA graph and the
-// graph is replayed: the median over `replays` replays, each between its own
-// pair of events, after two untimed ones. No launch cost of the host is in
-// it, only the GPU's: what a reduction costs inside a graph, or in a stream
-// of kernels that the host keeps ahead of.
-template <class F>
-double graph_us_per_call(cudaStream_t stream, int calls, int replays, F&& enqueue) {
-    graph_handle g;
-    capture(g, stream, calls, enqueue);
-    for (int i = 0; i < 2; ++i) BOOK_CUDA_CHECK(cudaGraphLaunch(g.exec, stream));
-    std::vector<book::cuda_event> begin(replays), end(replays);
-    for (int i = 0; i < replays; ++i) {
-        BOOK_CUDA_CHECK(cudaEventRecord(begin[i].get(), stream));
-        BOOK_CUDA_CHECK(cudaGraphLaunch(g.exec, stream));
-        BOOK_CUDA_CHECK(cudaEventRecord(end[i].get(), stream));
-    }
-    BOOK_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<double> ms(replays);
-    for (int i = 0; i < replays; ++i) ms[i] = book::elapsed_ms(begin[i], end[i]);
-    return book::summarize_times(std::move(ms)).median_ms * 1000.0 / calls;
-}
-// [/listing:cluster-graph-time]
-
 // Microseconds per call launched from the host: `batches` batches of `reps`
 // calls issued back to back between one pair of events (call i of the run on
 // buffer i mod buffers), after one untimed batch; the median over the batches.
@@ -423,8 +399,7 @@ public:
           n_(std::size_t{1} << lg),
           in_(n_, 3),
           out_(1),
-          calls_(static_cast<int>(std::min<std::size_t>(in_.count(), 512))),
-          replays_(lg <= 22 ? 7 : 5),
+          calls_(graph_calls(in_.count())),
           reps_(lg <= 22 ? 20 : 5) {
         fill(in_.all(), in_.total(), static_cast<std::uint64_t>(s.seed) + lg, stream_.s);
         BOOK_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
@@ -446,11 +421,25 @@ public:
         enqueue(0, stream_.s);
         BOOK_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
         expect(title, "alone", 0);
-        const double graph_us = graph_us_per_call(stream_.s, calls_, replays_, enqueue);
+        const double graph_us = graph_us_per_call(enqueue, calls_);  // as reduce_bench times it
         expect(title, "last call of the graph", calls_ - 1);
         const double host_us = host_us_per_call(stream_.s, batches, reps_, enqueue);
         expect(title, "last call from the host", (batches + 1) * reps_ - 1);
         return {graph_us, host_us};
+    }
+
+    /// enqueue(i, x, n, out, stream) enqueues call i of a graph: its µs per call in
+    /// graph replay (the last call's result is checked).
+    template <class Enqueue>
+    double time_graph(const std::string& title, Enqueue&& enqueue_call) {
+        auto enqueue = [&](int i, cudaStream_t st) {
+            enqueue_call(i, in_.slot(static_cast<std::size_t>(i)), n_, out_.data(), st);
+        };
+        poison_one(out_.data(), stream_.s);
+        BOOK_CUDA_CHECK(cudaStreamSynchronize(stream_.s));
+        const double us = graph_us_per_call(enqueue, calls_);
+        expect(title, "last call of the graph", calls_ - 1);
+        return us;
     }
 
 private:
@@ -472,7 +461,7 @@ private:
     stream_handle stream_;
     book::rotating_buffers<float> in_;
     book::device_buffer<float> out_;
-    int calls_, replays_, reps_;
+    int calls_, reps_;
     std::map<std::size_t, double> want_;
     long failures_ = 0;
 };
@@ -513,6 +502,23 @@ long bench_size(const settings& s, cluster_reducer& r, cub_sum& cub, int lg) {
         }
     }
 
+    // Step 9 (PDL and prefetch) between calls of CUB, alternating in one graph: of
+    // the boundaries between calls, which overlap? (CUB neither triggers nor is
+    // launched as a programmatic dependent.)
+    double alternating = 0.0;
+    if (lg <= 16) {
+        const config pf = step9_config(t.n(), start::pdl_prefetch);
+        alternating =
+            t.time_graph("CUB and step 9 alternating",
+                         [&](int i, const float* x, std::size_t n, float* out, cudaStream_t st) {
+                             if (i % 2 == 0)
+                                 cub.run(x, n, out, st);
+                             else
+                                 r.run(pf, x, n, out, st);
+                         });
+        book::report("alternating_graph_us_" + label, alternating, "us");
+    }
+
     page_print("\nn = 2^%d = %zu floats, %zu buffers, %d calls per graph\n", lg, t.n(), t.buffers(),
                t.calls());
     page_print("step 9 here: %s %s (%u clusters)\n", kind_name(shape.k),
@@ -532,6 +538,9 @@ long bench_size(const settings& s, cluster_reducer& r, cub_sum& cub, int lg) {
         book::report("graph_over_cub_" + label + "_" + mode, median(graph_x[m]), "ratio");
         book::report("host_over_cub_" + label + "_" + mode, median(host_x[m]), "ratio");
     }
+    if (lg <= 16)
+        page_print("CUB and step 9 (pdl+pf) alternating in one graph: %.2f us per call\n",
+                   alternating);
     return t.failures();
 }
 

@@ -29,47 +29,6 @@ namespace ch03 {
 
 namespace {
 
-// A stream, a captured graph and its executable form, released in reverse.
-struct graph_run {
-    cudaStream_t stream = nullptr;
-    cudaGraph_t graph = nullptr;
-    cudaGraphExec_t exec = nullptr;
-    graph_run() { BOOK_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
-    ~graph_run() {
-        if (exec) cudaGraphExecDestroy(exec);
-        if (graph) cudaGraphDestroy(graph);
-        if (stream) cudaStreamDestroy(stream);
-    }
-    graph_run(const graph_run&) = delete;
-    graph_run& operator=(const graph_run&) = delete;
-};
-
-// [listing:graph]
-// Median microseconds per call when `calls` calls are captured in one CUDA
-// graph and the graph is replayed: the host's launch cost is paid once per
-// replay, not once per kernel. enqueue(i, stream) enqueues call i.
-template <class F>
-double graph_us_per_call(F&& enqueue, int calls, int replays) {
-    graph_run g;
-    BOOK_CUDA_CHECK(cudaStreamBeginCapture(g.stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < calls; ++i) enqueue(i, g.stream);
-    BOOK_CUDA_CHECK(cudaStreamEndCapture(g.stream, &g.graph));
-    BOOK_CUDA_CHECK(cudaGraphInstantiate(&g.exec, g.graph, 0));
-    for (int i = 0; i < 2; ++i) BOOK_CUDA_CHECK(cudaGraphLaunch(g.exec, g.stream));
-    BOOK_CUDA_CHECK(cudaStreamSynchronize(g.stream));
-    std::vector<book::cuda_event> start(replays), stop(replays);
-    for (int i = 0; i < replays; ++i) {
-        BOOK_CUDA_CHECK(cudaEventRecord(start[i].get(), g.stream));
-        BOOK_CUDA_CHECK(cudaGraphLaunch(g.exec, g.stream));
-        BOOK_CUDA_CHECK(cudaEventRecord(stop[i].get(), g.stream));
-    }
-    BOOK_CUDA_CHECK(cudaStreamSynchronize(g.stream));
-    std::vector<double> ms(replays);
-    for (int i = 0; i < replays; ++i) ms[i] = book::elapsed_ms(start[i], stop[i]);
-    return book::summarize_times(std::move(ms)).median_ms * 1000.0 / calls;
-}
-// [/listing:graph]
-
 // <key>_us_<size>, <key>_tbs_<size> and, but for the ceiling, <key>_of_ceiling_<size>.
 void report_row(const std::string& key, const std::string& label, std::size_t n, double ms,
                 double ceiling_ms) {
@@ -92,8 +51,15 @@ int run_bench(const settings& s) {
     const int warmup = 3;
     long failures = 0;
 
+    // The memory's peak by the device query: the bus width times two transfers per
+    // clock of the memory clock (HBM's double data rate), the figure datasheets round.
+    const double peak_tbs = 2.0 * book::device_attribute(cudaDevAttrMemoryClockRate) * 1e3 *
+                            book::device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8.0 / 1e12;
+    book::report("dram_peak_tbs", peak_tbs, "TB/s");
+
     page_print("\n");
     print_policy(s.policy);
+    page_print("memory peak by the device query: %.2f TB/s\n", peak_tbs);
     page_print("CUB's temporary storage: %zu bytes\n", cub.temp_bytes());
     warm_up(s, best, out.data());
 
@@ -167,12 +133,11 @@ int run_bench(const settings& s) {
                    s.rounds, s.reps, ratio);
 
         if (s.graphs) {
-            const int calls = static_cast<int>(std::min<std::size_t>(in.count(), 512));
+            const int calls = graph_calls(in.count());
             const double gb = graph_us_per_call(
-                [&](int i, cudaStream_t st) { best.run(in.slot(i), n, out.data(), st); }, calls,
-                10);
+                [&](int i, cudaStream_t st) { best.run(in.slot(i), n, out.data(), st); }, calls);
             const double gc = graph_us_per_call(
-                [&](int i, cudaStream_t st) { cub.run(in.slot(i), n, out.data(), st); }, calls, 10);
+                [&](int i, cudaStream_t st) { cub.run(in.slot(i), n, out.data(), st); }, calls);
             book::report("graph_one_pass_us_" + label, gb, "us");
             book::report("graph_cub_us_" + label, gc, "us");
             book::report("graph_best_over_cub_" + label, gc / gb, "ratio");
