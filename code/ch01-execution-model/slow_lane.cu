@@ -3,7 +3,9 @@
 // Every thread repeats one unit of dependent arithmetic some number of times.
 // Fast lanes do 10 units, slow lanes 1000. Three runs of one two-path kernel:
 // every lane fast, every lane slow, and lane 0 of each warp slow with the other
-// 31 fast. A fourth kernel gives each lane its own trip count in one loop.
+// 31 fast. A fourth kernel gives each lane its own trip count in one loop. A
+// last launch of the two-path kernel with no work in any lane times what the
+// model leaves out: the memory traffic and the launch.
 // The warp model predicts each run's time from the costs alone; the program
 // prints the predictions beside the measurements.
 #include <cstdint>
@@ -122,6 +124,12 @@ int run(int argc, char** argv) {
         t[k] = book::time_launches([&] { launch(configs[k], input.next()); }, repeats);
         book::report_timing(configs[k].name, t[k]);
     }
+    // The same launch with no work in any lane: what reading the input, writing
+    // the output and launching the grid cost, which the model does not count.
+    input.rewind();
+    const book::timing_stats none = book::time_launches(
+        [&] { two_path<<<blocks, kThreads>>>(input.next(), out.data(), 0, 0, 0); }, repeats);
+    book::report_timing("no_work", none);
     const double fast = t[0].median_ms, slow = t[1].median_ms, one = t[2].median_ms,
                  loop = t[3].median_ms;
     const double m_fast = model_branch(0), m_slow = model_branch(kWarp), m_one = model_branch(1),
@@ -139,6 +147,7 @@ int run(int argc, char** argv) {
     book::report("predicted_one_slow_over_all_fast", m_one / m_fast, "ratio");
     book::report("predicted_loop_max_over_all_slow", m_loop / m_slow, "ratio");
     book::report("useful_fraction_model", useful, "fraction");
+    book::report("no_work_over_all_fast", none.median_ms / fast, "ratio");
 
     std::printf("\n%d blocks x %d threads; fast lanes %d units, slow lanes %d units\n", blocks,
                 kThreads, kFast, kSlow);
@@ -147,6 +156,8 @@ int run(int argc, char** argv) {
     for (int k = 0; k < 4; ++k)
         std::printf("%-10s %12.4f %10.4f-%-11.4f %14.0f\n", configs[k].name, t[k].median_ms,
                     t[k].p10_ms, t[k].p90_ms, model[k]);
+    std::printf("%-10s %12.4f %10.4f-%-11.4f %14d\n", "no_work", none.median_ms, none.p10_ms,
+                none.p90_ms, 0);
     std::printf("\none_slow / all_slow: measured %.3f, model %.3f\n", one / slow, m_one / m_slow);
     std::printf("one_slow / all_fast: measured %.1f, model %.1f\n", one / fast, m_one / m_fast);
     std::printf("loop_max / all_slow: measured %.3f, model %.3f\n", loop / slow, m_loop / m_slow);

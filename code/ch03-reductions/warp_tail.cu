@@ -149,6 +149,7 @@ int run(int argc, char** argv) {
     ch03::page_print("%-10s %-36s %14s %14s\n", "tail", "how the last warp adds", "blocks checked",
                      "wrong sums");
     int status = 0;
+    book::report("sms", book::device_attribute(cudaDevAttrMultiProcessorCount), "SMs");
     for (const tail& t : tails) {
         if (!t.selected) continue;
         ch03::page_print("%-10s %-36s %14ld %14ld\n", t.key, t.what, t.checked, t.mismatched);
