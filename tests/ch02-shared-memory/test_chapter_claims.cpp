@@ -96,15 +96,18 @@ TEST_CASE("2.5: one output per thread waits, not in DRAM nor in a busy unit", "[
     auto ncu = [&](const std::string& k, const std::string& metric) {
         return result(steps, "ncu:" + k + ":" + metric);
     };
-    // "stops at about half"
+    // "falls short of the copy": well below the 16-byte kernel of the same run
+    // (how far depends on the GPU's memory), but above a third of the copy.
     CHECK(result(steps, "plain_over_copy") >= 0.35);
-    CHECK(result(steps, "plain_over_copy") <= 0.7);
-    // "not in a busy unit": none of DRAM, L1 and the SM's busiest unit near its peak.
-    CHECK(ncu("plain", "dram__throughput.avg.pct_of_peak_sustained_elapsed") < 65);
-    CHECK(ncu("plain", "l1tex__throughput.avg.pct_of_peak_sustained_active") < 65);
-    CHECK(ncu("plain", "sm__throughput.avg.pct_of_peak_sustained_elapsed") < 80);
-    // "it loses it waiting": issue slots mostly idle, waits on load data.
-    CHECK(ncu("plain", "smsp__issue_active.avg.pct_of_peak_sustained_active") < 75);
+    CHECK(result(steps, "plain_over_copy") <= 0.8 * result(steps, "vec_x1_over_copy"));
+    // "not in a busy unit": DRAM, L1, the SM's busiest unit and the issue rate are
+    // each less busy than DRAM is under the copy kernel of the same run.
+    const double copy_dram =
+        ncu("copy_vec_x1", "dram__throughput.avg.pct_of_peak_sustained_elapsed");
+    CHECK(ncu("plain", "dram__throughput.avg.pct_of_peak_sustained_elapsed") < 0.75 * copy_dram);
+    CHECK(ncu("plain", "l1tex__throughput.avg.pct_of_peak_sustained_active") < copy_dram);
+    CHECK(ncu("plain", "sm__throughput.avg.pct_of_peak_sustained_elapsed") < copy_dram);
+    CHECK(ncu("plain", "smsp__issue_active.avg.pct_of_peak_sustained_active") < copy_dram);
     CHECK(ncu("plain",
               "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio") >= 5);
     // "the reuse moves from the L1 cache to shared memory"
