@@ -75,6 +75,8 @@ ALLOWED = [
      "the definition of a hazard (Compute Sanitizer documentation)"),
     ("ch02-shared-memory", "each far larger than the L2 cache",
      "the arrays' size (2^28 floats) set by the program, against chapter 1's L2 size"),
+    ("ch03-reductions", "and keeps each variant's best at each size",
+     "how the sweep picks a variant's row, no recorded figure"),
     ("ch03-reductions", "its SMs can add far faster than memory",
      "the arithmetic argument of the paragraph, no recorded figure"),
     ("ch03-reductions", "whichever is slower sets the pace",

@@ -93,14 +93,14 @@ ALLOWED = [
      "the size of a float"),
     ("ch03-reductions", "read one tile of 16 KiB",
      "CUB's tile, as the profile's grid size gives it (test_chapter_claims: 64 MiB in tiles of 16 KiB)"),
-    ("ch03-reductions", "read 64 MB faster than",
+    ("ch03-reductions", "read 64 MiB faster than",
      "the input's size, 2^24 floats of 4 bytes"),
-    ("ch03-reductions", "none read 64 MB more than",
+    ("ch03-reductions", "none read 64 MiB more than",
      "the input's size, 2^24 floats of 4 bytes"),
     ("ch03-reductions", "16-byte",
      "the size of a float4 load"),
     ("ch03-reductions", "the best row reached",
-     "the input's size, 2^24 floats of 4 bytes (64 MB)"),
+     "the input's size, 2^24 floats of 4 bytes (64 MiB)"),
 ]
 
 
