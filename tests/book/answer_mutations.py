@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Each figure a check-yourself answer states is one its test would catch if it were wrong.
+
+    answer_mutations.py --build DIR [--chapters DIR] [--only KEY]... [--list]
+
+For every check-yourself question of every chapter, each figure its answer
+states is changed, one at a time, and the chapter's check-yourself program is
+run on the question's tag ([cy:<qid>]) with the change in place; the program
+must fail. A figure is
+
+- a value of tests/<key>/answers.json that the answer cites ({answer}`name`):
+  a whole number is raised by one, any other number by a tenth, a boolean
+  flipped; the program reads the changed copy (BOOK_TEST_ANSWERS_FILE);
+- a recorded figure the answer cites ({value}`<run>:<result>`, or the result a
+  {value}`<run>:check:<id>` is the value of): raised by a tenth in a copy of the
+  run's record, which the program reads through a copy of the build manifest
+  (BOOK_TEST_MANIFEST).
+
+A change the program still passes is a survivor: the test cannot tell that
+figure wrong from right. Each survivor is an error unless SURVIVORS lists it with
+the reason it cannot be tightened; an entry of SURVIVORS that no longer survives
+is an error too. The build DIR holds book-manifest.json and the check-yourself
+programs (CTest names <key>.check-yourself; `ctest -N -V` gives their commands).
+Exit status 1 on an error; --list prints every mutation and its outcome.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+QUESTION = re.compile(r"^```\{check-yourself\} (\S+)\n(.*?)\n```$", re.S | re.M)
+ANSWER = re.compile(r"\{answer\}`([^`|]+)(?:\|[^`]*)?`")
+VALUE = re.compile(r"\{value\}`([^`|]+)(?:\|[^`]*)?`")
+CHAPTER = re.compile(r"^(ch[0-9]{2}-[a-z0-9-]+)\.md$")
+
+#: Figures whose change no test can catch, with the reason: (question, figure).
+SURVIVORS: dict[tuple[str, str], str] = {}
+
+
+def questions(path: str):
+    """[(qid, answer text)] of one chapter."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    out = []
+    for m in QUESTION.finditer(text):
+        body = m.group(2)
+        out.append((m.group(1), body.split("\n+++\n", 1)[1] if "\n+++\n" in body else ""))
+    return out
+
+
+def raised(v):
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, (int, float)) and float(v).is_integer():
+        return v + 1
+    return v * 1.1
+
+
+def program_of(build: str, key: str) -> list[str]:
+    """The command of test <key>.check-yourself, as CTest runs it, after catch-run's `--`."""
+    out = subprocess.run(["ctest", "--test-dir", build, "-N", "-V", "-R",
+                          rf"^{re.escape(key)}\.check-yourself$"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    m = re.search(r"Test command: (.*)", out)
+    if not m:
+        raise SystemExit(f"answer_mutations: no test {key}.check-yourself in {build}")
+    words = re.findall(r'"([^"]*)"|(\S+)', m.group(1))
+    words = [a or b for a, b in words]
+    return words[words.index("--") + 1:] if "--" in words else words
+
+
+def results_of_check(key: str, run: str, cid: str) -> list[str]:
+    path = os.path.join(ROOT, "code", key, run + ".checks.json")
+    with open(path, encoding="utf-8") as f:
+        for c in json.load(f)["checks"]:
+            if c["id"] == cid:
+                return [c["value"]]  # raising the value raises the check's figure
+    raise SystemExit(f"answer_mutations: no check {cid} in {path}")
+
+
+def run_tag(program: list[str], qid: str, env: dict) -> bool:
+    """Whether the program passes the tests tagged [cy:<qid>]."""
+    proc = subprocess.run(program + [f"[cy:{qid}]"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, env=dict(os.environ, **env))
+    return proc.returncode == 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--build", required=True)
+    p.add_argument("--chapters", default=os.path.join(ROOT, "chapters"))
+    p.add_argument("--only", action="append", default=[])
+    p.add_argument("--list", action="store_true")
+    a = p.parse_args()
+    with open(os.path.join(a.build, "book-manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    errors, survivors, killed = [], set(), 0
+    with tempfile.TemporaryDirectory(prefix="answer-mutations.") as tmp:
+        for name in sorted(os.listdir(a.chapters)):
+            m = CHAPTER.match(name)
+            if not m or (a.only and m.group(1) not in a.only):
+                continue
+            key = m.group(1)
+            qs = questions(os.path.join(a.chapters, name))
+            if not qs:
+                continue
+            program = program_of(a.build, key)
+            answers_path = os.path.join(ROOT, "tests", key, "answers.json")
+            answers = {}
+            if os.path.exists(answers_path):
+                with open(answers_path, encoding="utf-8") as f:
+                    answers = json.load(f)
+            for qid, text in qs:
+                if not run_tag(program, qid, {}):
+                    errors.append(f"{key}: the test of {qid} fails unchanged")
+                    continue
+                mutations = []
+                for fig in dict.fromkeys(ANSWER.findall(text)):
+                    mutations.append(("answer", fig))
+                for ref in dict.fromkeys(VALUE.findall(text)):
+                    run, res = ref.split(":", 1)
+                    full = run if "/" in run else f"{key}/{run}"
+                    if res.startswith("check:"):
+                        r_key, r_run = full.split("/")
+                        for r in results_of_check(r_key, r_run, res[len("check:"):]):
+                            mutations.append(("value", f"{full}:{r}"))
+                    else:
+                        mutations.append(("value", f"{full}:{res}"))
+                for kind, fig in dict.fromkeys(mutations):
+                    env = {}
+                    if kind == "answer":
+                        changed = copy.deepcopy(answers)
+                        entry = changed[qid][fig]
+                        if isinstance(entry, dict):
+                            entry["value"] = raised(entry["value"])
+                        else:
+                            changed[qid][fig] = raised(entry)
+                        path = os.path.join(tmp, "answers.json")
+                        with open(path, "w", encoding="utf-8") as f:
+                            json.dump(changed, f)
+                        env["BOOK_TEST_ANSWERS_FILE"] = path
+                        label = f"{qid}: answers.json {fig}"
+                    else:
+                        full, res = fig.split(":", 1)
+                        rec_path = manifest["runs"][full]["record"]
+                        with open(rec_path, encoding="utf-8") as f:
+                            rec = json.load(f)
+                        rec["results"][res]["value"] = raised(float(rec["results"][res]["value"]))
+                        path = os.path.join(tmp, full.replace("/", "+") + ".json")
+                        with open(path, "w", encoding="utf-8") as f:
+                            json.dump(rec, f)
+                        man = copy.deepcopy(manifest)
+                        man["runs"][full]["record"] = path
+                        mpath = os.path.join(tmp, "book-manifest.json")
+                        with open(mpath, "w", encoding="utf-8") as f:
+                            json.dump(man, f)
+                        env["BOOK_TEST_MANIFEST"] = mpath
+                        label = f"{qid}: {fig}"
+                    passed = run_tag(program, qid, env)
+                    if a.list:
+                        print(f"{'SURVIVES' if passed else 'killed  '} {label}")
+                    if passed:
+                        survivors.add((qid, fig))
+                        if (qid, fig) not in SURVIVORS:
+                            errors.append(f"{key}: {label} raised, and the test of {qid} still "
+                                          "passes: it cannot tell this figure wrong from right")
+                    else:
+                        killed += 1
+    for (qid, fig), why in SURVIVORS.items():
+        mine = not a.only or any(qid.startswith(k[:4]) for k in a.only)
+        if (qid, fig) not in survivors and mine:
+            errors.append(f"SURVIVORS lists {qid}: {fig} ({why}), which no longer survives")
+    for e in errors:
+        print(e)
+    print(f"answer_mutations: {killed} mutation(s) caught, {len(survivors)} survived "
+          f"({len(SURVIVORS)} listed)")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
