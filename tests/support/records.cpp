@@ -28,7 +28,7 @@ nlohmann::json read_json(const std::string& path, const std::string& what) {
 }
 
 // BOOK_TEST_MANIFEST: another manifest, whose records may have one figure changed,
-// for the mutation check of the answers (tests/book/answer_mutations.py).
+// for the mutation check of the answers (bookpy.build.answer_mutations).
 const nlohmann::json& manifest() {
     static const nlohmann::json m = [] {
         const char* other = std::getenv("BOOK_TEST_MANIFEST");

@@ -55,7 +55,7 @@ double answer_of(const std::string& answers_file, const std::string& qid, const 
 #ifdef BOOK_TEST_ANSWERS
 inline double answer(const std::string& qid, const std::string& name) {
     // BOOK_TEST_ANSWERS_FILE: another copy of the file, with one figure changed, for
-    // the mutation check of the answers (tests/book/answer_mutations.py).
+    // the mutation check of the answers (bookpy.build.answer_mutations).
     const char* other = std::getenv("BOOK_TEST_ANSWERS_FILE");
     return answer_of(other != nullptr && *other != 0 ? other : BOOK_TEST_ANSWERS, qid, name);
 }

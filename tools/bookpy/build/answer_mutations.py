@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Each figure a check-yourself answer states is one its test would catch if it were wrong.
 
-    answer_mutations.py --build DIR [--chapters DIR] [--only KEY]... [--list]
+    python -m bookpy.build.answer_mutations --build DIR [--chapters DIR] [--only KEY]... [--list]
 
 For every check-yourself question of every chapter, each figure its answer
 states is changed, one at a time, and the chapter's check-yourself program is
@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bookpy import ROOT
 
 QUESTION = re.compile(r"^```\{check-yourself\} (\S+)\n(.*?)\n```$", re.S | re.M)
 ANSWER = re.compile(r"\{answer\}`([^`|]+)(?:\|[^`]*)?`")
