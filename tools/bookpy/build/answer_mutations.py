@@ -11,9 +11,10 @@ must fail. A figure is
 - a value of tests/<key>/answers.json that the answer cites ({answer}`name`):
   a whole number is raised by one, any other number by a tenth, a boolean
   flipped; the program reads the changed copy (BOOK_TEST_ANSWERS_FILE);
-- a recorded figure the answer cites ({value}`<run>:<result>`, or the result a
-  {value}`<run>:check:<id>` is the value of): raised by a tenth in a copy of the
-  run's record, which the program reads through a copy of the build manifest
+- a recorded figure the answer cites ({value}`<run>:<result>`, in the medians and
+  every repeat; or {value}`<run>:check:<id>`: the check's value, and, apart, the
+  result it is the value of): raised by a tenth in a copy of the run's record,
+  which the program reads through a copy of the build manifest
   (BOOK_TEST_MANIFEST).
 
 A change the program still passes is a survivor: the test cannot tell that
@@ -132,6 +133,7 @@ def main() -> int:
                         r_key, r_run = full.split("/")
                         for r in results_of_check(r_key, r_run, res[len("check:"):]):
                             mutations.append(("value", f"{full}:{r}"))
+                        mutations.append(("value", f"{full}:{res}"))  # the check's own value
                     else:
                         mutations.append(("value", f"{full}:{res}"))
                 for kind, fig in dict.fromkeys(mutations):
@@ -153,7 +155,18 @@ def main() -> int:
                         rec_path = manifest["runs"][full]["record"]
                         with open(rec_path, encoding="utf-8") as f:
                             rec = json.load(f)
-                        rec["results"][res]["value"] = raised(float(rec["results"][res]["value"]))
+                        if res.startswith("check:"):
+                            for c in rec.get("checks", []):
+                                if c.get("id") == res[len("check:"):]:
+                                    c["value"] = raised(float(c["value"]))
+                                    c["values"] = [raised(float(v)) for v in c.get("values", [])]
+                        else:
+                            entry = rec["results"][res]
+                            entry["value"] = raised(float(entry["value"]))
+                            for rep in rec.get("repeats", []):
+                                if res in rep.get("results", {}):
+                                    r = rep["results"][res]
+                                    r["value"] = raised(float(r["value"]))
                         path = os.path.join(tmp, full.replace("/", "+") + ".json")
                         with open(path, "w", encoding="utf-8") as f:
                             json.dump(rec, f)
