@@ -46,3 +46,23 @@ book_prose_lint(typed-figures bookpy.lint.typed_figures typed typed-figure
   --expect "ch90-fixture +4 +0 +1"
   --reject "ch90-fixture\\.md:[579]:"
   --reject "ch90-fixture\\.md:11:")
+# No expectation of a program and no check of a chapter bounds a measured figure
+# that carries a physical unit (a time, a rate, a size, a count of the hardware's,
+# how busy a unit was) by a written constant, one GPU's number, unless it is scoped
+# to the GPUs it holds on ("gpus") or is a property the chapter explains as such:
+# bookpy.lint.one_gpu_bounds, the test of "Every GPU" in docs/architecture.md. The bad
+# test: a fixture chapter whose checks file bounds a time in µs and whose text bounds
+# a rate in TB/s, each reported at its file and line; a ratio to the same run's copy,
+# a scoped bound and a count of zero are not.
+add_test(NAME book.one-gpu-bounds
+         COMMAND ${BOOK_PY} -m bookpy.lint.one_gpu_bounds --counts
+                 --recordings "${CMAKE_SOURCE_DIR}/recordings")
+set_tests_properties(book.one-gpu-bounds PROPERTIES LABELS "unit;book" TIMEOUT 60
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+book_bad_test(one-gpu-bound
+  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/one-gpu" tree
+  --expect "code/ch90-fixture/bench\\.checks\\.json:3: expectation 'fast' bounds kernel_us \\(us\\)"
+  --expect "chapters/ch90-fixture\\.md:4: 4 bounds a figure in TB/s"
+  --reject "near-copy|fast-here|'correct'|ch90-fixture\\.md:7"
+  -- ${BOOK_PY} -m bookpy.lint.one_gpu_bounds --recordings tree/recordings --code tree/code
+     --chapters tree/chapters)

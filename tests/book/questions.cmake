@@ -103,3 +103,13 @@ book_bad_test(catch-own-main
   --expect "test t failed: (no report: the program ended before Catch2 wrote one|.*test case \"a block of 48 threads is three warps\" did not run)"
   -- ${_catch_run} --test t -- $<TARGET_FILE:book_fixture_own_main>)
 
+
+# ---- each figure an answer states is one its test would catch if it were wrong ----
+# bookpy.build.answer_mutations raises each figure of every check-yourself answer (a
+# value of tests/<key>/answers.json, or a recorded figure the answer cites), one at a
+# time, and runs the chapter's check-yourself program on the question's tag: it must
+# fail. A survivor is an error unless the module's SURVIVORS lists it with its reason.
+add_test(NAME book.answer-mutations
+         COMMAND ${BOOK_PY} -m bookpy.build.answer_mutations --build "${CMAKE_BINARY_DIR}")
+set_tests_properties(book.answer-mutations PROPERTIES LABELS "book" TIMEOUT 900
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
