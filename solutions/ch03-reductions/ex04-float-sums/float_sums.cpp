@@ -18,9 +18,10 @@ float pairwise_sum(const float* x, std::size_t n) {
 std::size_t pairwise_depth(std::size_t n) {
     if (n <= 1) return 0;
     if (n <= kPairwiseBase) return n - 1;
-    // Each half adds one more addition on top; the larger half (n - n / 2) is
-    // at least as deep as the smaller one.
-    return 1 + pairwise_depth(n - n / 2);
+    // Each half adds one more addition on top, and the deeper half decides: not
+    // always the larger one (8 values are 7 deep in a loop, 9 only 5 as a tree).
+    const std::size_t a = pairwise_depth(n / 2), b = pairwise_depth(n - n / 2);
+    return 1 + (a > b ? a : b);
 }
 
 float compensated_sum(const float* x, std::size_t n) {

@@ -4,9 +4,11 @@
 // threshold that falls inside a partial last warp.
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <vector>
 
 #include "warp_map.hpp"
+#include "warp_model.hpp"
 
 using ex01::BlockShape;
 using ex01::lane_of_thread;
@@ -46,4 +48,31 @@ TEST_CASE("a threshold inside a partial last warp", "[ch01][exercise][ex01][hidd
     // A block smaller than a warp: 5 threads, threads 0..2 take it.
     CHECK(ex01::diverging_warps_for_threshold(5, 3) == Warps{0});
     CHECK(ex01::diverging_warps_for_threshold(1, 1) == Warps{});
+}
+
+TEST_CASE("blocks drawn each run, against the chapter's warp model", "[ch01][exercise][ex01][hidden]") {
+    std::mt19937 gen(Catch::rngSeed() + 101u);  // drawn each run (--rng-seed)
+    for (int i = 0; i < 60; ++i) {
+        // Up to 1024 threads, as CUDA allows, in shapes of every kind.
+        const int x = 1 + static_cast<int>(gen() % 64), y = 1 + static_cast<int>(gen() % 16),
+                  z = 1 + static_cast<int>(gen() % std::max(1, 1024 / (x * y)));
+        const BlockShape b{x, y, z};
+        const ch01::Dim3 extent{x, y, z};
+        const int threads = x * y * z;
+        CAPTURE(x, y, z);
+        CHECK(ex01::warps_in_block(b) == (threads + 31) / 32);
+        CHECK(ex01::active_lanes_in_last_warp(b) == threads - 32 * ((threads - 1) / 32));
+        for (int k = 0; k < 8; ++k) {
+            const int tx = static_cast<int>(gen() % x), ty = static_cast<int>(gen() % y),
+                      tz = static_cast<int>(gen() % z);
+            const int linear = ch01::linear_thread_id({tx, ty, tz}, extent);
+            CAPTURE(tx, ty, tz);
+            CHECK(warp_of_thread(tx, ty, tz, b) == ch01::warp_of(linear));
+            CHECK(lane_of_thread(tx, ty, tz, b) == linear % 32);
+        }
+        const int threshold = static_cast<int>(gen() % (threads + 40)) - 20;
+        CAPTURE(threshold);
+        CHECK(ex01::diverging_warps_for_threshold(threads, threshold) ==
+              ch01::diverging_warps(threads, [threshold](int tid) { return tid < threshold; }));
+    }
 }

@@ -6,7 +6,9 @@
 // starter (they must fail) and the solution (they must pass).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 #include "banks.hpp"
@@ -19,6 +21,51 @@ namespace {
 Addresses strided_words(std::uint64_t stride, std::uint64_t first_word = 0) {
     Addresses a;
     for (std::uint64_t lane = 0; lane < 32; ++lane) a.push_back(4 * (first_word + lane * stride));
+    return a;
+}
+
+
+// The header's definitions, written out by brute force: the bank of a word, the
+// distinct words each bank delivers, and the pitch found by trying each one.
+int reference_ways(const Addresses& addresses) {
+    int most = 0;
+    for (int bank = 0; bank < 32; ++bank) {
+        std::vector<std::uint64_t> words;
+        for (const std::uint64_t a : addresses)
+            if ((a / 4) % 32 == static_cast<std::uint64_t>(bank) &&
+                std::find(words.begin(), words.end(), a / 4) == words.end())
+                words.push_back(a / 4);
+        most = std::max(most, static_cast<int>(words.size()));
+    }
+    return most;
+}
+
+int reference_column_ways(int pitch, int column) {
+    Addresses a;
+    for (std::uint64_t lane = 0; lane < 32; ++lane)
+        a.push_back(4 * (lane * static_cast<std::uint64_t>(pitch) + static_cast<std::uint64_t>(column)));
+    return reference_ways(a);
+}
+
+int reference_pitch(int width) {
+    for (int pitch = width;; ++pitch) {
+        bool free = true;
+        // Columns c and c + 32 of a row lie in the same bank: 32 columns say all.
+        for (int column = 0; column < std::min(pitch, 32) && free; ++column)
+            free = reference_column_ways(pitch, column) == 1;
+        if (free) return pitch;
+    }
+}
+
+// One warp's load, drawn: 1 to 32 lanes reading words of a few rows of a few
+// banks (so that banks repeat and lanes share words), at a drawn base address,
+// some of them at a byte inside the word.
+Addresses drawn_load(std::mt19937_64& gen) {
+    const std::uint64_t base = (gen() % 2 ? gen() >> 20 : gen() % 4096) & ~std::uint64_t{3};
+    const std::uint64_t rows = 1 + gen() % 6, banks = 1 + gen() % 32;
+    Addresses a(1 + gen() % 32);
+    for (auto& address : a)
+        address = base + 4 * ((gen() % rows) * 32 + gen() % banks) + gen() % 4;
     return a;
 }
 
@@ -77,11 +124,25 @@ TEST_CASE("the padding that removes the conflict", "[ch02][exercise][ex03]") {
     CHECK(ex03::conflict_free_pitch(1) == 1);
     for (int width = 1; width <= 100; ++width) {
         CAPTURE(width);
-        const int pitch = ex03::conflict_free_pitch(width);
-        REQUIRE(pitch >= width);
-        for (int column = 0; column < pitch; ++column)
-            REQUIRE(ex03::column_read_ways(pitch, column) == 1);
-        for (int smaller = width; smaller < pitch; ++smaller)  // and no smaller pitch works
-            CHECK(ex03::column_read_ways(smaller, 0) > 1);
+        CHECK(ex03::conflict_free_pitch(width) == reference_pitch(width));
+    }
+}
+
+TEST_CASE("loads drawn each run, against the definitions", "[ch02][exercise][ex03]") {
+    std::mt19937_64 gen(Catch::rngSeed() + 3u);  // drawn each run (--rng-seed)
+    for (int i = 0; i < 200; ++i) {
+        const Addresses load = drawn_load(gen);
+        CAPTURE(load);
+        CHECK(ex03::bank_of(load[0]) == static_cast<int>((load[0] / 4) % 32));
+        CHECK(ex03::conflict_ways(load) == reference_ways(load));
+    }
+    for (int i = 0; i < 100; ++i) {
+        const int pitch = 1 + static_cast<int>(gen() % 300);
+        const int column = static_cast<int>(gen() % static_cast<std::uint64_t>(pitch));
+        CAPTURE(pitch, column);
+        CHECK(ex03::column_read_ways(pitch, column) == reference_column_ways(pitch, column));
+        const int width = 100 + static_cast<int>(gen() % 5000);
+        CAPTURE(width);
+        CHECK(ex03::conflict_free_pitch(width) == reference_pitch(width));
     }
 }
