@@ -54,6 +54,24 @@ using json = nlohmann::json;
 /// allocate without bound).
 inline constexpr std::uint32_t kFrameLimit = 256u << 20;
 
+/// A message's CBOR is parsed with a budget: at most this deep (the parser
+/// recurses once per level) and this many values in all (each costs the judge
+/// a node of its own, many times the byte it took on the wire). The book's
+/// messages are a few levels deep and carry their large arrays packed, as bytes.
+inline constexpr std::size_t kDepthLimit = 32;
+inline constexpr std::size_t kValueLimit = std::size_t{1} << 20;
+
+/// The most bytes of a string the worker sent (an exception's message, a
+/// function's name) that the judge repeats in what it reports.
+inline constexpr std::size_t kShownLimit = 2048;
+
+/// `text`, cut to kShownLimit bytes with a note of how much was left out.
+inline std::string shown(const std::string& text) {
+    if (text.size() <= kShownLimit) return text;
+    return text.substr(0, kShownLimit) + "[... " + std::to_string(text.size() - kShownLimit) +
+           " more bytes cut]";
+}
+
 inline bool write_all(int fd, const void* data, std::size_t n) {
     const char* p = static_cast<const char*>(data);
     while (n > 0) {
@@ -120,6 +138,46 @@ inline bool send_frame(int fd, const json& message) {
     return ok;
 }
 
+/// nlohmann's DOM builder with the budget above: it stops the parse (false)
+/// before a level or a value past the budget costs anything.
+class bounded_dom : public nlohmann::detail::json_sax_dom_parser<json> {
+    using base = nlohmann::detail::json_sax_dom_parser<json>;
+
+public:
+    explicit bounded_dom(json& root) : base(root, false) {}
+    std::string why;
+
+    bool null() { return value() && base::null(); }
+    bool boolean(bool v) { return value() && base::boolean(v); }
+    bool number_integer(json::number_integer_t v) { return value() && base::number_integer(v); }
+    bool number_unsigned(json::number_unsigned_t v) { return value() && base::number_unsigned(v); }
+    bool number_float(json::number_float_t v, const json::string_t& s) {
+        return value() && base::number_float(v, s);
+    }
+    bool string(json::string_t& v) { return value() && base::string(v); }
+    bool binary(json::binary_t& v) { return value() && base::binary(v); }
+    bool key(json::string_t& v) { return value() && base::key(v); }
+    bool start_object(std::size_t n) { return open() && base::start_object(n); }
+    bool start_array(std::size_t n) { return open() && base::start_array(n); }
+    bool end_object() { return --depth_, base::end_object(); }
+    bool end_array() { return --depth_, base::end_array(); }
+
+private:
+    bool value() {
+        if (++values_ <= kValueLimit) return true;
+        why = "a message of more than " + std::to_string(kValueLimit) + " values";
+        return false;
+    }
+    bool open() {
+        if (!value()) return false;
+        if (++depth_ <= kDepthLimit) return true;
+        why = "a message nested more than " + std::to_string(kDepthLimit) + " levels deep";
+        return false;
+    }
+    std::size_t values_ = 0;
+    std::size_t depth_ = 0;
+};
+
 /// One message, or false with why not in `why`.
 inline bool receive_frame(int fd, json& message, std::string& why) {
     unsigned char head[8];
@@ -160,9 +218,17 @@ inline bool receive_frame(int fd, json& message, std::string& why) {
             return false;
         }
     }
-    message = json::from_cbor(bytes, true, false);
-    if (message.is_discarded()) {
-        why = "a message that is no CBOR";
+    message = json();
+    bounded_dom dom(message);
+    bool ok = false;
+    try {
+        ok = json::sax_parse(bytes, &dom, json::input_format_t::cbor, true);
+    } catch (const json::exception&) {
+        ok = false;
+    }
+    if (!ok) {
+        why = dom.why.empty() ? "a message that is no CBOR" : dom.why;
+        message = json();
         return false;
     }
     return true;
@@ -300,8 +366,13 @@ inline json request(const std::string& name, json args) {
     if (!receive_frame(l.from_worker, answer, why)) lose(why + ", in " + name);
     if (!answer.is_object()) lose("an answer to " + name + " that is not an object");
     if (answer.contains("r")) return std::move(answer["r"]);
-    const auto kind = answer.value("x", std::string{});
-    const auto what = answer.value("m", std::string{});
+    const auto* kind_v = answer.contains("x") ? &answer["x"] : nullptr;
+    const auto* what_v = answer.contains("m") ? &answer["m"] : nullptr;
+    const std::string kind = kind_v != nullptr && kind_v->is_string() ? kind_v->get<std::string>() : "";
+    // What the student's function threw: repeated in the report, so cut short.
+    const std::string what = shown(what_v != nullptr && what_v->is_string()
+                                       ? what_v->get<std::string>()
+                                       : std::string{});
     if (kind == "invalid_argument") throw std::invalid_argument(what);
     if (kind == "length_error") throw std::length_error(what);
     if (kind == "out_of_range") throw std::out_of_range(what);
