@@ -58,16 +58,21 @@ TEST_CASE("a huge value between small ones", "[ch03][exercise][ex04][hidden]") {
 }
 
 TEST_CASE("Neumaier's steps, not a more accurate sum", "[ch03][exercise][ex04][hidden]") {
-    // Where the compensation rounds: a big value, a tie's worth and less. The
-    // correctly rounded sum (in double, or wider) differs from Neumaier's in
-    // the last bit; the contract names Neumaier's steps.
+    // Where the compensation rounds: a value s whose last mantissa bit is 0, half
+    // of its last place h (s + h is a tie, which goes to the even s), and a tiny
+    // value below half of h's last place. Neumaier's compensation h + tiny rounds
+    // to h, and s + h ties to s again; the correctly rounded sum (in double, or
+    // wider) is s plus its last place. Drawn each run: s's bits, sign and scale.
     std::mt19937 gen(Catch::rngSeed() + 17u);
     for (int i = 0; i < 20; ++i) {
-        const float big = std::ldexp(1.0f + static_cast<float>(gen() % 64) * 0x1p-6f,
-                                     static_cast<int>(gen() % 41) - 20);
-        const std::vector<float> x = {big, std::ldexp(big, -24), std::ldexp(big, -50 - int(gen() % 8)),
-                                      -big * static_cast<float>(gen() % 2)};
-        CAPTURE(x[0], x[1], x[2], x[3]);
+        const int e = static_cast<int>(gen() % 41) - 20;
+        const float mantissa = 1.0f + static_cast<float>(2 * (gen() % (1u << 22))) * 0x1p-23f;
+        const float s = std::ldexp(mantissa, e) * (gen() % 2 ? 1.0f : -1.0f);
+        const float h = std::ldexp(1.0f, e - 24) * (s < 0 ? -1.0f : 1.0f);
+        const float tiny = std::ldexp(h, -24 - static_cast<int>(gen() % 12));
+        const std::vector<float> x = {s, h, tiny};
+        CAPTURE(x[0], x[1], x[2]);
+        CHECK(neumaier(x) == s);  // the reference itself, on the case it is drawn for
         CHECK(ch03ex4::compensated_sum(x.data(), x.size()) == neumaier(x));
     }
     // Cancellation among values of every magnitude, drawn.
