@@ -15,7 +15,8 @@
 Each grading writes to its output folder:
     results.json   Gradescope's format        junit.xml   one test case per test set
     table.txt      the table printed          build.log   the compilers' output
-A batch writes one such folder per submission and summary.{txt,csv,json}.
+A batch writes one such folder per submission, under students/, and
+summary.{txt,csv,json} beside it.
 
 The grader compiles nothing of the repository's: the book's own build makes a
 kit (target exercise-kit, described by <build>/exercises/kit.json): the test
@@ -55,6 +56,7 @@ from .timing import Timings
 from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
 
 ROOT = Path(__file__).resolve().parents[2]
+STUDENTS = "students"  # a batch's per-student folders: out/students/<name>/, apart from the summary
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 
 
@@ -105,6 +107,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
                     help="steps (a compile, a link, a test set) run side by side, of the "
                          "exercises of a submission and of the submissions of a batch "
                          "(default: the number of CPUs, %(default)s here); 1: one after another")
+    ap.add_argument("--seed", type=int, default=0, metavar="N",
+                    help="draw every test set's inputs from seed N (1 to 2^31 - 1): a regrade "
+                         "with the seed a grading reports repeats its inputs (default: a fresh "
+                         "seed per submission, stated in every output)")
     ap.add_argument("--trusted", action="store_true",
                     help="no sandbox: only for code you trust")
     ap.add_argument("--work-dir", metavar="DIR", default="",
@@ -125,6 +131,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         ap.error("--batch takes no other submission")
     if a.jobs < 1:
         ap.error("--jobs takes a number of 1 or more")
+    if a.seed and not 1 <= a.seed < 2**31:
+        ap.error("--seed takes a number from 1 to 2^31 - 1")
     return a
 
 
@@ -227,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     if box.note:
         say(box.note)
     opt = Options(timeout=a.timeout, build_timeout=a.build_timeout, memory=a.memory * GiB,
-                  only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir, jobs=a.jobs)
+                  only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir, jobs=a.jobs,
+                  seed=a.seed)
     grader = Grader(kit, box, opt, False, "", timings)
     try:
         with timings.span("probe the GPU"):
@@ -294,28 +303,42 @@ def batch(a: argparse.Namespace, grader: Grader) -> int:
         used.add(name)
         todo.append((p, name))
 
-    def one(item: tuple[Path, str]) -> tuple[str, str, GradeResult | None, str]:
+    def begin(item: tuple[Path, str]):
         p, name = item
-        dest = out / name
-        say(f"grading {p.name} -> {dest}")
+        say(f"grading {p.name} -> {out / STUDENTS / name}")
         try:
-            result = grader.grade(p)
+            return grader.begin(p), ""
+        except Exception:  # one submission's failure never stops the others
+            return None, traceback.format_exc()
+
+    def finish(item: tuple[Path, str], started) -> tuple[str, str, GradeResult | None, str]:
+        (p, name), (pending, error) = item, started
+        dest = out / STUDENTS / name
+        try:
+            if pending is None:
+                raise RuntimeError(error.strip().splitlines()[-1] if error else "not graded")
+            result = grader.finish(pending)
             with grader.timings.span("write the results", name):
                 reports.write_all(result, dest, a.hidden_visibility, grader.policy)
             return (name, p.name, result, "")
         except Exception as e:  # one submission's failure never stops the others
-            reports.write_atomically(dest / "error.txt", traceback.format_exc())
-            return (name, p.name, None, f"{type(e).__name__}: {e}")
+            reports.write_atomically(dest / "error.txt", error or traceback.format_exc())
+            return (name, p.name, None, reports.clip_note(f"{type(e).__name__}: {e}"))
 
-    # Submissions side by side (their steps share the --jobs slots), in order in the
-    # summary; a few more at a time than slots, so that none waits idle.
-    with ThreadPoolExecutor(max_workers=min(len(todo), grader.opt.jobs + 1),
-                            thread_name_prefix="submission") as pool:
-        rows = list(pool.map(one, todo))
-    errors = sum(1 for r in rows if r[2] is None)
+    # Two phases over the whole class: every submission's builds and visible test
+    # sets, then every hidden set (Grader.begin, Grader.finish), so that no hidden
+    # set's worker runs beside a worker whose output a student sees. Submissions
+    # side by side (their steps share the --jobs slots), in order in the summary; a
+    # few more at a time than slots, so that none waits idle.
+    width = min(len(todo), grader.opt.jobs + 1)
+    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="submission") as pool:
+        started = list(pool.map(begin, todo))
+    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="submission") as pool:
+        rows = list(pool.map(finish, todo, started))
+    errors = sum(1 for r in rows if r[2] is None or r[2].error)
     text = summary(rows, out, grader)
     print(text, end="")
-    print(f"per-student results in {out}/<student>/; summary: {out / 'summary.csv'}")
+    print(f"per-student results in {out / STUDENTS}/<student>/; summary: {out / 'summary.csv'}")
     return 1 if errors else 0
 
 
@@ -324,9 +347,10 @@ def summary(rows: list[tuple[str, str, GradeResult | None, str]], out: Path, gra
     records = []
     for name, source, result, error in rows:
         rec = {"student": name, "source": source, "score": None, "max_score": None,
-               "left_out": None, "error": error, "sets": {}}
+               "left_out": None, "seed": None, "error": error, "sets": {}}
         if result is not None:
-            rec.update(score=result.score, max_score=result.max_score, left_out=result.left_out)
+            rec.update(score=result.score, max_score=result.max_score, left_out=result.left_out,
+                       seed=result.seed)
             if result.error:
                 rec["error"] = "unreadable: " + result.error
             for e in result.exercises:
@@ -338,10 +362,11 @@ def summary(rows: list[tuple[str, str, GradeResult | None, str]], out: Path, gra
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["student", "source", "score", "max_score", "left_out"] +
-               [f"{i} {s}" for i, s in sets] + ["error"])
+               [f"{i} {s}" for i, s in sets] + ["seed", "error"])
     for r in records:
         w.writerow([r["student"], r["source"], r["score"], r["max_score"], r["left_out"]] +
-                   [r["sets"].get(f"{i} {s}", {}).get("score", "") for i, s in sets] + [r["error"]])
+                   [r["sets"].get(f"{i} {s}", {}).get("score", "") for i, s in sets] +
+                   [r["seed"] or "", r["error"]])
     reports.write_atomically(out / "summary.csv", buf.getvalue())
     width = max([len("student")] + [len(r["student"]) for r in records])
     columns = ", ".join(f"{i.split('/')[1]} {s}" for i, s in sets)
@@ -357,7 +382,7 @@ def summary(rows: list[tuple[str, str, GradeResult | None, str]], out: Path, gra
             cells.append("-" if c is None else "n/a" if c["status"] == "left out"
                          else f"{c['score']}/{c['points']}")
         score = f"{r['score']} / {r['max_score']}"
-        lines.append(f"{r['student']:<{width}}  {score:>9}  {'  '.join(cells)}"
+        lines.append(f"{r['student']:<{width}}  {score:>9}  {'  '.join(cells)}  seed {r['seed']}"
                      + (f"  ({r['error']})" if r["error"] else ""))
     text = "\n".join(lines) + "\n"
     reports.write_atomically(out / "summary.txt", text)

@@ -14,7 +14,8 @@ the repository, removed afterwards):
            that set's test objects.
   run      a bridged exercise: per set, the worker in a sandbox that sees it alone,
            and the set's judge (the kit's, trusted) outside it, talking over two
-           pipes, the judge with a fresh --rng-seed and Catch2's XML report;
+           pipes, the judge with the grading's seed (--rng-seed; fresh for each
+           submission unless tools/grade --seed names one) and Catch2's XML report;
            otherwise each program in a sandbox, with its report. The set passes
            only on that report (catch_report.judge).
 
@@ -33,6 +34,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -95,6 +97,7 @@ class GradeResult:
     notes: list = field(default_factory=list)
     error: str = ""            # the submission could not be graded at all
     execution_time: float = 0.0
+    seed: int = 0              # every test set's inputs were drawn from it (Catch2's --rng-seed)
 
     @property
     def score(self) -> int:
@@ -110,6 +113,15 @@ class GradeResult:
 
 
 @dataclass
+class Pending:
+    """A grading between its two phases (Grader.begin, Grader.finish)."""
+    result: GradeResult
+    work: Path                 # the grading's folder: the workers the hidden sets run
+    later: list                # one callable per hidden test set
+    elapsed: float = 0.0       # seconds the first phase took
+
+
+@dataclass
 class Options:
     timeout: int = 0           # cap on each set's timeout (0: the contract's)
     build_timeout: int = 120   # seconds per compile or link
@@ -120,6 +132,7 @@ class Options:
     work_root: str = ""        # where grading folders go (default: the system's temp folder)
     without_gpu: str = "leave-out"  # GPU sets that cannot run here: leave-out | zero
     jobs: int = 1              # steps (a compile, a link, a test set) run at a time
+    seed: int = 0              # the seed of every grading's inputs (0: a fresh one each)
 
 
 def clip(text: str, limit: int = OUTPUT_SHOWN) -> str:
@@ -162,28 +175,61 @@ class Grader:
 
     # -- one submission ------------------------------------------------------------
     def grade(self, path: str | Path) -> GradeResult:
+        """Grade one submission: every visible test set of its exercises, then,
+        once none of them is running, the hidden ones (begin, finish)."""
+        return self.finish(self.begin(path))
+
+    def begin(self, path: str | Path) -> Pending:
+        """The first phase of a grading: read the submission, build each exercise
+        and run its visible test sets. What the hidden sets need waits in the
+        Pending for finish(). A batch begins every submission before it finishes
+        any: no hidden set's worker runs while a worker whose output a student
+        sees is running, in this submission or any other."""
         start = time.monotonic()
         exercises = self.exercises()
         with self.timings.span("read the submission", str(path)):
             sub = submission.read(Path(path), {e.id: e.student_files for e in exercises},
                                   known=[e.id for e in self.kit.exercises])
-        result = GradeResult(name=sub.name, source=sub.source, notes=list(sub.notes))
+        result = GradeResult(name=sub.name, source=sub.source, notes=list(sub.notes),
+                             seed=self.opt.seed or secrets.randbelow(2**31 - 1) + 1)
         if sub.error:
             result.error = sub.error
         work = Path(tempfile.mkdtemp(prefix="sub-", dir=self.root))
         work.chmod(0o711)
+        pending = Pending(result, work, [], time.monotonic() - start)
         try:
             # One thread per exercise; each step waits for one of the slots (jobs).
             with ThreadPoolExecutor(max_workers=max(1, len(exercises)),
                                     thread_name_prefix="exercise") as pool:
-                futures = [pool.submit(self._grade_exercise, ex, sub, work) for ex in exercises]
+                futures = [pool.submit(self._grade_exercise, ex, sub, work, pending.later,
+                                       result.seed)
+                           for ex in exercises]
                 result.exercises = [f.result() for f in futures]
+        except BaseException:
+            self.drop(pending)
+            raise
+        pending.elapsed = time.monotonic() - start
+        return pending
+
+    def finish(self, pending: Pending) -> GradeResult:
+        """The second phase: the hidden test sets begin() left, then the clean-up."""
+        start = time.monotonic()
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, len(pending.later)),
+                                    thread_name_prefix="hidden") as pool:
+                for f in [pool.submit(step) for step in pending.later]:
+                    f.result()
         finally:
-            if not self.opt.keep:
-                with self.timings.span("clean up"):
-                    shutil.rmtree(work, ignore_errors=True)
-        result.execution_time = time.monotonic() - start
-        return result
+            self.drop(pending)
+        pending.result.execution_time = pending.elapsed + time.monotonic() - start
+        return pending.result
+
+    def drop(self, pending: Pending) -> None:
+        """Remove a grading's folder (unless --keep)."""
+        pending.later = []
+        if not self.opt.keep:
+            with self.timings.span("clean up"):
+                shutil.rmtree(pending.work, ignore_errors=True)
 
     @contextmanager
     def _step(self, phase, what, gpu=False):
@@ -198,7 +244,9 @@ class Grader:
                 if gpu:
                     self.gpu_lock.release()
 
-    def _grade_exercise(self, ex, sub, work):
+    def _grade_exercise(self, ex, sub, work, later, seed):
+        """Build the exercise and run its visible sets; each hidden set is appended
+        to `later` (a callable, run by finish())."""
         res = ExerciseResult(id=ex.id, title=ex.title, gpu=ex.gpu)
         for s in ex.sets:
             res.sets.append(SetResult(name=s.name, points=s.points, hidden=s.hidden, tests=s.tests))
@@ -273,9 +321,13 @@ class Grader:
                 res.build = "did not link"
                 every_set("error", "did not link", "did not link:\n" + clip(log_w))
                 return res
+            # Only the worker is needed from here on.
+            shutil.rmtree(obj, ignore_errors=True)
             for s, r in zip(ex.sets, res.sets):
-                with self._step("judge a set", f"{ex.id} {s.name}", gpu=ex.gpu):
-                    self._run_judged(ex, s, r, bin_, uid)
+                def judged(s=s, r=r):
+                    with self._step("judge a set", f"{ex.id} {s.name}", gpu=ex.gpu):
+                        self._run_judged(ex, s, r, bin_, uid, seed)
+                self._now_or_later(s, judged, later)
             return res
         if ok:
             links = {}
@@ -302,10 +354,21 @@ class Grader:
                 r.status, r.note = "left out", self.gpu_note
                 r.output = r.note
                 continue
-            with self._step("run a test program", f"{ex.id} {s.name}", gpu=ex.gpu):
-                self._run_set(ex, s, r, bin_, uid)
-                self.box.reap()
+
+            def program(s=s, r=r):
+                with self._step("run a test program", f"{ex.id} {s.name}", gpu=ex.gpu):
+                    self._run_set(ex, s, r, bin_, uid)
+                    self.box.reap()
+            self._now_or_later(s, program, later)
         return res
+
+    @staticmethod
+    def _now_or_later(s, step, later):
+        """Run a visible set's step now; keep a hidden set's for the second phase."""
+        if s.hidden:
+            later.append(step)
+        else:
+            step()
 
     def _limits(self, wall):
         return Limits(memory=4 * GiB, processes=32, cpu=int(wall) + 5, file_size=256 * MiB,
@@ -370,7 +433,7 @@ class Grader:
             log += f"the linker: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
         return r.ok and (bin_ / "worker").is_file(), log
 
-    def _run_judged(self, ex, s, r, bin_, uid):
+    def _run_judged(self, ex, s, r, bin_, uid, seed):
         """One test set of a bridged exercise: the worker in the sandbox, the judge
         (trusted, never loading the student's code) outside it; they talk over two
         pipes. The worker is told nothing but the calls: not the set, not the seed."""
@@ -382,7 +445,6 @@ class Grader:
             limits.memory, limits.data, limits.open_files = 0, self.opt.gpu_memory, 1024
             env.update({k: v for k, v in os.environ.items()
                         if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")})
-        seed = secrets.randbelow(2**31 - 1) + 1
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
         private = Path(tempfile.mkdtemp(prefix="judge-", dir=self.root))
@@ -402,25 +464,33 @@ class Grader:
 
         t = threading.Thread(target=worker, daemon=True)
         t.start()
+        # The judge is trusted code, but what it reads is the worker's: it runs under
+        # limits of its own (JUDGE_LIMITS), its output and report go to files of
+        # bounded size, and only a bounded part of each is read back.
         judge_cmd = [str(self.staged.judges[(ex.id, s.name)]), "--worker-fds", f"{to_w},{from_r}",
                      "--rng-seed", str(seed)] + catch_report.CATCH_ARGS + ["-o", str(report)]
+        judge_cmd = judge_limits(wall, ex.gpu) + ["--"] + judge_cmd
+        out_path = private / "judge.out"
         start = time.monotonic()
         judge_out, judge_exit, judge_note = "", None, ""
         try:
-            jp = spawn(judge_cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, pass_fds=(to_w, from_r), cwd=private,
-                       env=_tuned(os.environ))
+            with open(out_path, "wb") as out_file:
+                jp = spawn(judge_cmd, stdin=subprocess.DEVNULL, stdout=out_file,
+                           stderr=subprocess.STDOUT, pass_fds=(to_w, from_r), cwd=private,
+                           env=_tuned(os.environ))
         finally:
             os.close(to_w)
             os.close(from_r)
         try:
-            judge_out = jp.communicate(timeout=wall + 15)[0].decode("utf-8", "replace")
-            judge_exit = jp.returncode
+            judge_exit = jp.wait(timeout=wall + 15)
         except subprocess.TimeoutExpired:
             jp.kill()
-            judge_out = jp.communicate()[0].decode("utf-8", "replace")
+            jp.wait()
             judge_note = f"timed out after {wall:g} s"
         finished(jp)
+        if judge_exit is not None and judge_exit < 0:
+            judge_note = judge_ended(-judge_exit)
+        judge_out = read_bounded(out_path, JUDGE_OUTPUT_READ).decode("utf-8", "replace")
         self.timings.add("the judge (trusted)", f"{ex.id} {s.name}", start, time.monotonic())
         cancel.set()
         t.join()
@@ -428,7 +498,12 @@ class Grader:
         r.wall = time.monotonic() - start
         run = box_result[0] if box_result else None
         try:
-            data = report.read_bytes() if report.is_file() else b""
+            data = b""
+            if report.is_file():
+                if report.stat().st_size > JUDGE_LIMITS["report"]:
+                    judge_note = judge_note or "the judge's report is larger than the limit"
+                else:
+                    data = read_bounded(report, JUDGE_LIMITS["report"])
         finally:
             shutil.rmtree(private, ignore_errors=True)
         if isinstance(run, SandboxError):
@@ -469,7 +544,7 @@ class Grader:
             r.status, r.score = "failed", 0
             r.note = verdict.reason
         lines = [f"{r.status}: {r.note}" if r.note else r.status,
-                 f"(inputs drawn from seed {seed}: Catch2's --rng-seed {seed} repeats them)"]
+                 f"(inputs drawn from seed {seed}: tools/grade --seed {seed} repeats them)"]
         if verdict.cases:
             for c in verdict.cases:
                 mark = ("passed" if c.seen == 1 and c.success and not c.failed_assertions
@@ -542,6 +617,45 @@ class Grader:
             if run.stderr_truncated:
                 lines.append("[... output cut short]")
         r.output = clip("\n".join(lines))
+
+
+# What the trusted judge may use while it reads a worker's answers: address space
+# (data segment for a GPU set's judge, which links the CUDA runtime), the size of
+# any file it writes (its report, its output), and CPU time beyond the set's wall.
+# A judge past one fails the set (its worker's doing); the grader goes on.
+JUDGE_LIMITS = {"memory": 3 * GiB, "file_size": 32 * MiB, "report": 32 * MiB}
+JUDGE_OUTPUT_READ = 64 * 1024  # of the judge's own output (its lines on a broken link)
+
+
+def judge_limits(wall, gpu):
+    """The prlimit words that run a set's judge within JUDGE_LIMITS."""
+    from .sandbox import PRLIMIT
+    memory = f"--data={JUDGE_LIMITS['memory']}" if gpu else f"--as={JUDGE_LIMITS['memory']}"
+    return [PRLIMIT, memory, f"--fsize={JUDGE_LIMITS['file_size']}", f"--cpu={int(wall) + 15}",
+            "--core=0"]
+
+
+def judge_ended(sig):
+    """Why a judge ended on signal `sig`, for the set's note."""
+    why = {signal.SIGXFSZ: "it wrote more than the limit of "
+                           f"{JUDGE_LIMITS['file_size'] // MiB} MiB (the worker's answers)",
+           signal.SIGXCPU: "it ran out of CPU time",
+           signal.SIGSEGV: "it ran out of memory or stack (the worker's answers)",
+           signal.SIGABRT: "it ran out of memory (the worker's answers), or aborted"}
+    try:
+        name = signal.Signals(sig).name
+    except ValueError:
+        name = f"signal {sig}"
+    return f"the judge was ended by {name}: " + why.get(sig, "a limit of its own")
+
+
+def read_bounded(path, limit):
+    """At most `limit` bytes of the file at `path` (b"" if it cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(limit)
+    except OSError:
+        return b""
 
 
 def _tuned(environ):

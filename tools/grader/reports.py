@@ -30,15 +30,44 @@ STATUS_WORD = {"passed": "passed", "failed": "failed", "error": "did not build",
                "left out": "left out"}
 
 
+NOTE_SHOWN = 2000  # characters of one note (a set's, an exercise's, a submission's) kept
+
+
+def clip_note(text: str, limit: int = NOTE_SHOWN) -> str:
+    """A note as the reports carry it: at most `limit` characters."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit - 20] + f" [... {len(text) - limit + 20} cut]"
+
+
 def write_atomically(path: str | os.PathLike, text: str) -> None:
-    """Write a file so that no reader ever sees half of it."""
+    """Write a file so that no reader ever sees half of it, and nothing half-written
+    is left behind when it cannot be written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def clipped(result: GradeResult) -> GradeResult:
+    """The result with every note cut to NOTE_SHOWN characters (in place)."""
+    result.error = clip_note(result.error)
+    result.notes = [clip_note(n) for n in result.notes[:100]]
+    for e in result.exercises:
+        e.notes = [clip_note(n) for n in e.notes[:100]]
+        e.build = clip_note(e.build)
+        for s in e.sets:
+            s.note = clip_note(s.note)
+    return result
 
 
 def set_title(e: ExerciseResult, s: SetResult) -> str:
@@ -76,6 +105,9 @@ def gradescope(result: GradeResult, hidden_visibility: str = "hidden", policy: s
     lines = []
     if not hiding:
         lines.append(f"{result.score} of {result.max_score} points.")
+    if result.seed:
+        lines.append(f"Inputs drawn from seed {result.seed} (tools/grade --seed {result.seed} "
+                     "repeats this grading).")
     if result.error:
         lines.append(f"The submission could not be read: {result.error}")
     if policy:
@@ -96,12 +128,15 @@ def gradescope(result: GradeResult, hidden_visibility: str = "hidden", policy: s
         "stdout_visibility": "hidden",
         "tests": tests,
         "extra_data": {"max_score": result.max_score, "left_out_points": result.left_out,
-                       "left_out": left},
+                       "left_out": left, "seed": result.seed},
     }
 
 
 def junit(result: GradeResult) -> str:
     suite = ET.Element("testsuite", name=f"tools/grade: {result.name}")
+    if result.seed:
+        ET.SubElement(ET.SubElement(suite, "properties"), "property", name="seed",
+                      value=str(result.seed))
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for e in result.exercises:
         for s in e.sets:
@@ -150,7 +185,8 @@ def table(result: GradeResult) -> str:
             rows.append((e.id, s.name, status, points))
     w0 = max([len("exercise")] + [len(r[0]) for r in rows])
     w1 = max([len("tests")] + [len(r[1]) for r in rows])
-    lines = [f"Grades for {result.name} ({result.source})"]
+    lines = [f"Grades for {result.name} ({result.source})"
+             + (f", inputs drawn from seed {result.seed}" if result.seed else "")]
     if result.error:
         lines.append(f"  the submission could not be read: {result.error}")
     lines.append(f"{'exercise':<{w0}}  {'tests':<{w1}}  {'points':>9}  status")
@@ -172,6 +208,7 @@ def table(result: GradeResult) -> str:
 def write_all(result: GradeResult, out: str | os.PathLike, hidden_visibility: str,
               policy: str = "") -> str:
     out = Path(out)
+    clipped(result)
     write_atomically(out / "results.json",
                      json.dumps(gradescope(result, hidden_visibility, policy), indent=2) + "\n")
     write_atomically(out / "junit.xml", junit(result))

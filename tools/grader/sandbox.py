@@ -18,6 +18,15 @@ report file (if any) on a pipe only it holds. When the program's time is up
 the grader kills bwrap, and with it the PID namespace: no process of the
 submission survives a run.
 
+Every process in the sandbox runs under a seccomp filter (SECCOMP_FILTER, loaded
+by bwrap --seccomp) that refuses, with EPERM, the calls through which two
+sandboxes could signal each other through what they share (the read-only /usr,
+the page cache, the kernel's keyrings): file locks and leases, directory and file
+notification, page-cache residency, and the calls that reach another process or
+the kernel's internals. The grader never runs a hidden test set beside a visible
+one (grading.Grader.begin), so a channel the filter leaves (time, the load of the
+machine) has no visible output to reach; see the README's "Editions and grading".
+
 Where the grader runs as root, each sandbox runs bwrap as a user id of its own
 (a high number no account uses), so that the process limit counts only that
 sandbox's processes (the kernel exempts root from RLIMIT_NPROC).
@@ -156,6 +165,94 @@ out = os.fdopen(fd, "wb")
 out.write(json.dumps(res).encode() + b"\n" + data)
 out.close()
 '''
+
+
+# The seccomp filter of every sandbox: what it refuses, each with EPERM, and why.
+# Written with Debian's libseccomp binding (python3-seccomp, run by /usr/bin/python3:
+# the grader's own interpreter may be another) and handed to bwrap as BPF. Calls
+# of another architecture's ABI (i386's int 0x80) are killed: libseccomp's default.
+_F_LOCKS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37,
+            "F_OFD_SETLKW": 38, "F_SETLEASE": 1024, "F_GETLEASE": 1025, "F_NOTIFY": 1026}
+RWF_NOWAIT = 0x8
+SECCOMP_FILTER = {
+    # File locks on a file every sandbox can open (under /usr): one sets, another tests.
+    "flock": "file locks",
+    "fcntl": ("file locks, leases, directory notification (dnotify)", list(_F_LOCKS.values())),
+    # Events on a shared file or folder.
+    "inotify_init": "file notification", "inotify_init1": "file notification",
+    "inotify_add_watch": "file notification", "fanotify_init": "file notification",
+    "fanotify_mark": "file notification",
+    # Whether a page of a shared file is in the page cache (a grading after this one
+    # could read what this one touched), and the calls that put pages there on purpose.
+    "mincore": "page-cache residency", "cachestat": "page-cache residency",
+    "fadvise64": "page-cache residency", "readahead": "page-cache residency",
+    "preadv2": ("page-cache residency (RWF_NOWAIT)", "nowait"),
+    "pwritev2": ("page-cache residency (RWF_NOWAIT)", "nowait"),
+    "io_uring_setup": "page-cache residency and a second way to every call",
+    "io_uring_enter": "page-cache residency and a second way to every call",
+    "io_uring_register": "page-cache residency and a second way to every call",
+    # Kernel keyrings are kept per user id, across namespaces.
+    "add_key": "keyrings", "request_key": "keyrings", "keyctl": "keyrings",
+    # Other processes and the kernel's internals.
+    "ptrace": "other processes", "process_vm_readv": "other processes",
+    "process_vm_writev": "other processes", "kcmp": "other processes",
+    "perf_event_open": "performance counters", "bpf": "kernel programs",
+    "userfaultfd": "page faults", "name_to_handle_at": "file handles",
+    "open_by_handle_at": "file handles",
+    # New namespaces and mounts: the sandbox's are fixed.
+    "unshare": "namespaces", "setns": "namespaces", "mount": "mounts", "umount2": "mounts",
+    "pivot_root": "mounts", "fsopen": "mounts", "fsmount": "mounts", "open_tree": "mounts",
+    "move_mount": "mounts",
+}
+_SECCOMP_WRITER = r"""
+import errno, json, os, seccomp, sys
+spec = json.loads(sys.argv[1])
+f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+deny = seccomp.ERRNO(errno.EPERM)
+for name, rule in spec.items():
+    try:
+        number = seccomp.resolve_syscall(seccomp.Arch(), name)
+    except Exception:
+        continue  # a call this kernel's headers do not know
+    if number < 0:
+        continue
+    if isinstance(rule, list) and rule[1] == "nowait":
+        f.add_rule(deny, number, seccomp.Arg(5, seccomp.MASKED_EQ, %d, %d))
+    elif isinstance(rule, list):
+        for cmd in rule[1]:
+            f.add_rule(deny, number, seccomp.Arg(1, seccomp.EQ, cmd))
+    else:
+        f.add_rule(deny, number)
+out = os.fdopen(1, "wb")
+f.export_bpf(out)
+out.flush()
+""" % (RWF_NOWAIT, RWF_NOWAIT)
+_BPF = []
+
+
+def seccomp_bpf() -> bytes:
+    """SECCOMP_FILTER as the BPF program bwrap loads (made once per grader)."""
+    if not _BPF:
+        try:
+            p = subprocess.run([PYTHON, "-I", "-c", _SECCOMP_WRITER, json.dumps(SECCOMP_FILTER)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise SandboxError(f"cannot write the seccomp filter: {e}") from e
+        if p.returncode != 0 or not p.stdout or len(p.stdout) % 8:
+            err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise SandboxError("cannot write the seccomp filter (Debian's python3-seccomp for "
+                               f"{PYTHON} is needed): {err[-1] if err else 'no output'}")
+        _BPF.append(p.stdout)
+    return _BPF[0]
+
+
+def _bpf_fd() -> int:
+    """A descriptor bwrap reads the filter from (a copy in memory)."""
+    fd = os.memfd_create("book-grade-seccomp", os.MFD_CLOEXEC)
+    data = seccomp_bpf()
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 # The grader's own children that are running now (a sandbox's bwrap, a judge): the
@@ -328,6 +425,10 @@ class Sandbox:
             return None, f"bubblewrap ({BWRAP}) is not installed (Debian package bubblewrap)"
         if not os.access(PYTHON, os.X_OK) or not os.access(PRLIMIT, os.X_OK):
             return None, f"{PYTHON} and {PRLIMIT} are needed inside the sandbox"
+        try:
+            seccomp_bpf()
+        except SandboxError as e:
+            return None, str(e)
         errors = []
         candidates = []
         if os.geteuid() == 0:
@@ -407,6 +508,9 @@ class Sandbox:
             prefix += ["--chdir", cwd, "--clearenv"]
             for k, v in self._env(env).items():
                 prefix += ["--setenv", k, v]
+            bpf = _bpf_fd()
+            pass_fds = tuple(pass_fds) + (bpf,)
+            prefix += ["--seccomp", str(bpf)]
             prefix.append("--")
             popen_env = {"PATH": "/usr/bin:/bin"}
         else:

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 MAX_FILE = 1 << 20          # bytes of one student file
 MAX_ENTRIES = 20000         # entries of an archive or folder walk
 MAX_UNPACKED = 512 << 20    # bytes an archive's members may add up to
+MAX_EXTENDED = 64 << 10     # bytes of one extended header (pax, GNU long name) of a tar
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
 
@@ -233,6 +234,7 @@ class _ArchiveTree:
                 self._add(m.filename, kind, m)
         else:
             self.zip = None
+            _prescan_tar(path)  # before tarfile reads an extended header whole into memory
             self.tar = tarfile.open(path)
             total = 0
             for n, m in enumerate(self.tar):
@@ -297,6 +299,87 @@ class _ArchiveTree:
 
     def find_root(self, keys: Iterable[str]) -> tuple[list[str], str]:
         return _find_root(self, keys)
+
+
+def _tar_stream(path):
+    """The tar archive at `path`, decompressed as it is read (gzip, bzip2, xz or none)."""
+    import bz2
+    import gzip
+    import lzma
+    with open(path, "rb") as f:
+        magic = f.read(6)
+    if magic.startswith(b"\x1f\x8b"):
+        return gzip.open(path, "rb")
+    if magic.startswith(b"BZh"):
+        return bz2.open(path, "rb")
+    if magic.startswith(b"\xfd7zXZ\x00"):
+        return lzma.open(path, "rb")
+    return open(path, "rb")
+
+
+def _tar_number(field: bytes) -> int:
+    """A tar header's number: octal digits, or base-256 when the first bit is set."""
+    if field and field[0] & 0x80:
+        return int.from_bytes(bytes([field[0] & 0x7F]) + field[1:], "big")
+    digits = field.split(b"\0", 1)[0].strip(b" ")
+    return int(digits, 8) if digits else 0
+
+
+def _prescan_tar(path):
+    """Walk a tar archive's headers, reading no more than a block at a time, and
+    refuse (ValueError) one that holds an extended header (pax, GNU long name)
+    larger than MAX_EXTENDED or more than MAX_UNPACKED bytes in all, counting
+    the extended headers: Python's tarfile reads an extended header whole, and
+    MAX_UNPACKED (counted over members) would not see it."""
+    import lzma
+    try:
+        _walk_tar_headers(path)
+    except (lzma.LZMAError, EOFError) as e:
+        raise ValueError(f"a compressed stream cut short or corrupt ({e})") from None
+
+
+def _walk_tar_headers(path):
+    total = 0
+    next_size = None  # a pax header's size record, for the member after it
+    with _tar_stream(path) as f:
+        for _ in range(4 * MAX_ENTRIES):
+            block = f.read(512)
+            if len(block) < 512 or block == bytes(512):
+                return
+            try:
+                size = _tar_number(block[124:136])
+            except ValueError:
+                return  # not a header tarfile would read either: tarfile says why
+            kind = block[156:157]
+            if kind in (b"x", b"g", b"X", b"L", b"K"):
+                if size > MAX_EXTENDED:
+                    raise ValueError(f"an extended header of {size} bytes (at most "
+                                     f"{MAX_EXTENDED >> 10} KiB)")
+                data = f.read(-(-size // 512) * 512)[:size]
+                total += size
+                if kind in (b"x", b"X"):
+                    for record in data.split(b"\n"):
+                        _, _, kv = record.partition(b" ")
+                        if kv.startswith(b"size="):
+                            try:
+                                next_size = int(kv[5:])
+                            except ValueError:
+                                pass
+                continue
+            if next_size is not None:
+                size, next_size = next_size, None
+            if kind in (b"1", b"2", b"3", b"4", b"5", b"6"):
+                size = 0  # links, devices, folders, fifos: no data follows
+            total += size
+            if total > MAX_UNPACKED:
+                raise ValueError(f"more than {MAX_UNPACKED >> 20} MiB once unpacked")
+            left = -(-size // 512) * 512
+            while left > 0:
+                chunk = f.read(min(left, 1 << 20))
+                if not chunk:
+                    return
+                left -= len(chunk)
+    raise ValueError(f"more than {MAX_ENTRIES} entries")
 
 
 def _kind(mode):

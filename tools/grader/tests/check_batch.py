@@ -22,7 +22,8 @@ E1 = "ch01-execution-model/ex01-warp-map"
 E2 = "ch01-execution-model/ex02-simt-efficiency"
 # student -> (score, max_score) for ex01 and ex02 (20 points), or None: unreadable (0 of 20)
 WANT = {"alice": (20, 20), "bob": (0, 20), "carol": (10, 20), "dave": (0, 20),
-        "erin.txt": (0, 20), "frank": (0, 20), "gina_smith_1": (10, 20), "hank": (10, 20)}
+        "erin.txt": (0, 20), "frank": (0, 20), "gina_smith_1": (10, 20), "hank": (10, 20),
+        "summary.csv": (20, 20)}
 UNREADABLE = {"erin.txt", "frank"}
 
 
@@ -50,6 +51,7 @@ def main():
     (subs / "frank.zip").write_bytes(b"PK\x03\x04 this is no zip")  # a broken archive
     shutil.copytree(sol, subs / "gina smith;1")                 # an odd name; ex01 missing
     shutil.rmtree(subs / "gina smith;1" / E1)
+    shutil.copytree(sol, subs / "summary.csv")                  # named as the class summary is
     shutil.copytree(sol, subs / "hank")                         # hostile: fakes a pass in ex01
     p = subs / "hank" / E1 / "warp_map.cpp"
     p.write_text(p.read_text() + "\n#include <cstdio>\n#include <unistd.h>\nnamespace { struct F { F() "
@@ -68,8 +70,8 @@ def main():
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
     print(p.stdout)
     problems = []
-    if p.returncode != 0:
-        problems.append(f"tools/grade --batch exited {p.returncode}")
+    if p.returncode != 1:  # erin.txt and frank could not be read; every other one was graded
+        problems.append(f"tools/grade --batch exited {p.returncode}, want 1")
     rows = {}
     if (out / "summary.csv").is_file():
         rows = {r["student"]: r for r in csv.DictReader((out / "summary.csv").open())}
@@ -87,13 +89,16 @@ def main():
             problems.append(f"{student}: {r['score']} of {r['max_score']}, want {score} of {max_score}")
         if (student in UNREADABLE) != bool(r["error"]):
             problems.append(f"{student}: error column {r['error']!r}")
-        res = out / student / "results.json"
+        res = out / "students" / student / "results.json"
         if not res.is_file():
             problems.append(f"{student}: no results.json")
         elif json.loads(res.read_text())["score"] != score:
             problems.append(f"{student}: results.json disagrees with the summary")
     if set(rows) - set(WANT):
         problems.append(f"unexpected rows: {sorted(set(rows) - set(WANT))}")
+    left = [str(f.relative_to(out)) for f in out.rglob(".*") if f.is_file()]
+    if left:
+        problems.append(f"files half written and left behind: {left}")
     if tree_hashes(repo) != before:
         problems.append("the repository changed")
     for problem in problems:

@@ -25,6 +25,10 @@ CASE_DIR/case.json describes the case:
     "expect_notes": ["<regex some note of the results must match>"]
     "expect_score": the total score results.json must give (an attack's honest grade)
     "forbid_output": ["<regex no results file may match>"]
+    "max_results_bytes": the most bytes any results file may hold (an attack that floods)
+    "expect_phases": true: every "@SPAN <start> <end>" line a worker wrote (nanoseconds,
+                 CLOCK_MONOTONIC) in a hidden set's output starts after every one in a
+                 visible set's output ended, and both kinds are there
     "wait":      seconds to wait after grading, then check results.json again and
                  that no process named @MARK@ is alive
     "regrade":   {"base": ..., "files": ..., "touch": "2000-01-01", "expect": ...}:
@@ -303,6 +307,27 @@ class Case:
             if not re.search(rx, text):
                 self.problems.append(f"{key}: nothing matches /{rx}/ in its output")
 
+    def check_phases(self, results):
+        spans = {"visible": [], "hidden": []}
+        for t in results.get("tests", []):
+            kind = "hidden" if "[hidden tests]" in t.get("name", "") else "visible"
+            for start, end in re.findall(r"^@SPAN (\d+) (\d+)$", t.get("output", ""), re.M):
+                spans[kind].append((int(start), int(end), t["name"]))
+        if not spans["visible"] or not spans["hidden"]:
+            self.problems.append(f"expect_phases: workers' spans missing ({len(spans['visible'])} "
+                                 f"visible, {len(spans['hidden'])} hidden)")
+            return
+        last = max(spans["visible"], key=lambda x: x[1])
+        first = min(spans["hidden"], key=lambda x: x[0])
+        if first[0] <= last[1]:
+            self.problems.append(f"a hidden set's worker ({first[2]}) started "
+                                 f"{(last[1] - first[0]) / 1e9:.2f} s before a visible set's "
+                                 f"worker ({last[2]}) ended")
+        else:
+            print(f"phases: every hidden worker started after every visible one ended "
+                  f"({len(spans['visible'])} visible, {len(spans['hidden'])} hidden, "
+                  f"{(first[0] - last[1]) / 1e9:.2f} s apart)")
+
     def run(self):
         sys.path.insert(0, str(self.repo / "tools"))
         from grader.sandbox import Sandbox  # the grader's own probe
@@ -327,6 +352,13 @@ class Case:
             for rx in self.spec.get("expect_notes", []):
                 if not re.search(rx, notes):
                     self.problems.append(f"no note matches /{rx}/")
+        if results is not None and self.spec.get("expect_phases"):
+            self.check_phases(results)
+        if "max_results_bytes" in self.spec:
+            for f in self.out.glob("*"):
+                if f.is_file() and f.stat().st_size > self.spec["max_results_bytes"]:
+                    self.problems.append(f"{f.name}: {f.stat().st_size} bytes, more than "
+                                         f"{self.spec['max_results_bytes']}")
         for rx in self.spec.get("forbid_output", []):
             for f in self.out.glob("*"):
                 if f.is_file() and re.search(rx, f.read_text(errors="replace")):

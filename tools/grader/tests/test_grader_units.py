@@ -1,5 +1,6 @@
 """Unit tests of the grader's judging and reading (pytest; CTest runs them as
 exercises.grader-units). The end-to-end cases are in cases/ (grade_case.py)."""
+import json
 import os
 import time
 import stat
@@ -299,3 +300,60 @@ def test_a_set_not_run_here_has_no_points_and_the_policy_is_stated():
     assert g["max_score"] == 0 and g["score"] == 0 and "(not run here)" in g["name"]
     assert "2 GPU test sets: left out" in j["output"]
     assert j["extra_data"]["left_out_points"] == 5
+
+
+# -- what a hostile archive or answer may cost the grader -----------------------------
+def _tar_block(name: bytes, size: int, kind: bytes) -> bytes:
+    h = bytearray(512)
+    h[0:len(name)] = name
+    h[100:108], h[108:116], h[116:124] = b"0000644\0", b"0000000\0", b"0000000\0"
+    h[124:136], h[136:148], h[156:157] = b"%011o\0" % size, b"00000000000\0", kind
+    h[257:265], h[148:156] = b"ustar\x0000", b" " * 8
+    h[148:156] = b"%06o\0 " % sum(h)
+    return bytes(h)
+
+
+def test_a_tar_with_a_huge_extended_header_is_refused_before_it_is_read(tmp_path):
+    # A pax header of 8 MiB (a 1 GiB one cost Python's tarfile 1.08 GB): refused from its
+    # header block, before any of it is read, however well it compresses.
+    import gzip
+    size = 8 << 20
+    path = tmp_path / "pax.tar.gz"
+    with gzip.open(path, "wb") as g:
+        record = b"%d comment=" % size
+        g.write(_tar_block(b"PaxHeader", size, b"x") + record + b"a" * (size - len(record)))
+        g.write(b"\0" * (-size % 512))
+        g.write(_tar_block(b"a/b/x.cpp", 3, b"0") + b"abc" + b"\0" * 509 + b"\0" * 1024)
+    sub = submission.read(path, {"a/b": ["x.cpp"]})
+    assert "an extended header of 8388608 bytes" in sub.error
+
+
+def test_a_small_pax_header_still_reads(tmp_path):
+    path = tmp_path / "ok.tar"
+    with tarfile.open(path, "w", format=tarfile.PAX_FORMAT) as t:
+        info = tarfile.TarInfo("a/b/x.cpp")
+        info.size = 3
+        info.pax_headers = {"comment": "é" * 100}
+        import io
+        t.addfile(info, io.BytesIO(b"abc"))
+    sub = submission.read(path, {"a/b": ["x.cpp"]})
+    assert not sub.error and sub.exercises["a/b"].files == {"x.cpp": b"abc"}
+
+
+def test_every_note_of_the_reports_is_clipped():
+    from grader import reports
+    from grader.grading import ExerciseResult, GradeResult, SetResult
+    r = GradeResult(name="x", source="x", notes=["n" * 10**6], error="e" * 10**6)
+    e = ExerciseResult(id="a/b", title="t", gpu=False, notes=["m" * 10**6])
+    e.sets.append(SetResult(name="visible", points=7, hidden=False, tests=[], note="s" * 10**6))
+    r.exercises.append(e)
+    for text in (json.dumps(reports.gradescope(reports.clipped(r))), reports.junit(r), reports.table(r)):
+        assert len(text) < 20000
+
+
+def test_a_half_written_file_is_removed(tmp_path):
+    from grader import reports
+    (tmp_path / "summary.csv").mkdir()  # a folder where the file goes
+    with pytest.raises(OSError):
+        reports.write_atomically(tmp_path / "summary.csv", "x")
+    assert [p.name for p in tmp_path.iterdir()] == ["summary.csv"]
