@@ -6,4 +6,6 @@ set(EXERCISE_POINTS visible 7 hidden 3)
 set(EXERCISE_TIMEOUT 60)
 # The functions the grader's worker exposes to the tests (its bridge: the tests'
 # bridge.cu); the tests call them in another process.
-set(EXERCISE_FUNCTIONS arg_max_on_gpu)
+# launch_arg_max is the tests' own (argmax_check.cuh): the student's kernel launched by the tests'
+# driver, so that the results come from the kernel, on the device.
+set(EXERCISE_FUNCTIONS arg_max_on_gpu launch_arg_max)

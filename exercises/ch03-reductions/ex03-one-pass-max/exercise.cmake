@@ -7,4 +7,6 @@ set(EXERCISE_TIMEOUT 60)
 # The functions the grader's worker exposes to the tests (its bridge: the tests'
 # bridge.cu); the tests call them in another process: one_pass_max constructs a
 # finder in the worker, max is its member function.
-set(EXERCISE_FUNCTIONS one_pass_max max)
+# launch_max is the tests' own (max_check.cuh): the student's kernel launched by the tests'
+# driver, so that the results come from the kernel, on the device.
+set(EXERCISE_FUNCTIONS one_pass_max max launch_max)

@@ -368,11 +368,11 @@ inline json request(const std::string& name, json args) {
     if (answer.contains("r")) return std::move(answer["r"]);
     const auto* kind_v = answer.contains("x") ? &answer["x"] : nullptr;
     const auto* what_v = answer.contains("m") ? &answer["m"] : nullptr;
-    const std::string kind = kind_v != nullptr && kind_v->is_string() ? kind_v->get<std::string>() : "";
+    const std::string kind =
+        kind_v != nullptr && kind_v->is_string() ? kind_v->get<std::string>() : "";
     // What the student's function threw: repeated in the report, so cut short.
-    const std::string what = shown(what_v != nullptr && what_v->is_string()
-                                       ? what_v->get<std::string>()
-                                       : std::string{});
+    const std::string what = shown(
+        what_v != nullptr && what_v->is_string() ? what_v->get<std::string>() : std::string{});
     if (kind == "invalid_argument") throw std::invalid_argument(what);
     if (kind == "length_error") throw std::length_error(what);
     if (kind == "out_of_range") throw std::out_of_range(what);

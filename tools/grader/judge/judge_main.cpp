@@ -133,15 +133,16 @@ int main(int argc, char** argv) {
             // The worker's names are its own: each cut short, and only the first few.
             std::string e, w;
             for (std::size_t i = 0; i < exposed.size() && i < 16; ++i)
-                e += " " + (exposed[i].size() <= 64 ? exposed[i] : exposed[i].substr(0, 64) + "...");
+                e +=
+                    " " + (exposed[i].size() <= 64 ? exposed[i] : exposed[i].substr(0, 64) + "...");
             if (exposed.size() > 16) e += " (and " + std::to_string(exposed.size() - 16) + " more)";
             for (const auto& n : wanted) w += " " + n;
             link.broken = "the worker exposes" + e + "; the contract names" + w;
         }
     } catch (const book::grade::worker_lost&) {
     } catch (const std::exception& x) {
-        link.broken = std::string("the worker's list of functions: ") +
-                      book::grade::shown(x.what());
+        link.broken =
+            std::string("the worker's list of functions: ") + book::grade::shown(x.what());
     }
     if (link.broken.empty()) status = session.run() == 0 ? 0 : 1;
     ::close(link.to_worker);

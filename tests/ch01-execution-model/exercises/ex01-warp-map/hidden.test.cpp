@@ -50,7 +50,8 @@ TEST_CASE("a threshold inside a partial last warp", "[ch01][exercise][ex01][hidd
     CHECK(ex01::diverging_warps_for_threshold(1, 1) == Warps{});
 }
 
-TEST_CASE("blocks drawn each run, against the chapter's warp model", "[ch01][exercise][ex01][hidden]") {
+TEST_CASE("blocks drawn each run, against the chapter's warp model",
+          "[ch01][exercise][ex01][hidden]") {
     std::mt19937 gen(Catch::rngSeed() + 101u);  // drawn each run (--rng-seed)
     for (int i = 0; i < 60; ++i) {
         // Up to 1024 threads, as CUDA allows, in shapes of every kind.

@@ -35,7 +35,8 @@ int reference_ways(const Addresses& addresses) {
 int reference_column_ways(int pitch, int column) {
     Addresses a;
     for (std::uint64_t lane = 0; lane < 32; ++lane)
-        a.push_back(4 * (lane * static_cast<std::uint64_t>(pitch) + static_cast<std::uint64_t>(column)));
+        a.push_back(
+            4 * (lane * static_cast<std::uint64_t>(pitch) + static_cast<std::uint64_t>(column)));
     return reference_ways(a);
 }
 
@@ -56,14 +57,14 @@ Addresses drawn_load(std::mt19937_64& gen) {
     const std::uint64_t base = (gen() % 2 ? gen() >> 20 : gen() % 4096) & ~std::uint64_t{3};
     const std::uint64_t rows = 1 + gen() % 6, banks = 1 + gen() % 32;
     Addresses a(1 + gen() % 32);
-    for (auto& address : a)
-        address = base + 4 * ((gen() % rows) * 32 + gen() % banks) + gen() % 4;
+    for (auto& address : a) address = base + 4 * ((gen() % rows) * 32 + gen() % banks) + gen() % 4;
     return a;
 }
 
 }  // namespace
 
-TEST_CASE("loads and tiles drawn each run, against the definitions", "[ch02][exercise][ex03][hidden]") {
+TEST_CASE("loads and tiles drawn each run, against the definitions",
+          "[ch02][exercise][ex03][hidden]") {
     std::mt19937_64 gen(Catch::rngSeed() + 31u);  // drawn each run (--rng-seed)
     for (int i = 0; i < 300; ++i) {
         const Addresses load = drawn_load(gen);

@@ -24,7 +24,6 @@ Addresses strided_words(std::uint64_t stride, std::uint64_t first_word = 0) {
     return a;
 }
 
-
 // The header's definitions, written out by brute force: the bank of a word, the
 // distinct words each bank delivers, and the pitch found by trying each one.
 int reference_ways(const Addresses& addresses) {
@@ -43,7 +42,8 @@ int reference_ways(const Addresses& addresses) {
 int reference_column_ways(int pitch, int column) {
     Addresses a;
     for (std::uint64_t lane = 0; lane < 32; ++lane)
-        a.push_back(4 * (lane * static_cast<std::uint64_t>(pitch) + static_cast<std::uint64_t>(column)));
+        a.push_back(
+            4 * (lane * static_cast<std::uint64_t>(pitch) + static_cast<std::uint64_t>(column)));
     return reference_ways(a);
 }
 
@@ -64,8 +64,7 @@ Addresses drawn_load(std::mt19937_64& gen) {
     const std::uint64_t base = (gen() % 2 ? gen() >> 20 : gen() % 4096) & ~std::uint64_t{3};
     const std::uint64_t rows = 1 + gen() % 6, banks = 1 + gen() % 32;
     Addresses a(1 + gen() % 32);
-    for (auto& address : a)
-        address = base + 4 * ((gen() % rows) * 32 + gen() % banks) + gen() % 4;
+    for (auto& address : a) address = base + 4 * ((gen() % rows) * 32 + gen() % banks) + gen() % 4;
     return a;
 }
 

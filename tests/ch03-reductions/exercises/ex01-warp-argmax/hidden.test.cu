@@ -64,3 +64,9 @@ TEST_CASE("the extreme floats", "[ch03][exercise][ex01][gpu][hidden]") {
     x[41] = -INFINITY;
     CHECK(first_difference(ch03ex1::arg_max_on_gpu(x), {{INFINITY, 5}, {FLT_MAX, 40}}) == "");
 }
+
+TEST_CASE("arg_max_per_warp itself, on more sizes and launches",
+          "[ch03][exercise][ex01][gpu][hidden]") {
+    // Drawn each run (--rng-seed): the results must come from the kernel, on the device.
+    CHECK(ch03ex1test::check_launches(Catch::rngSeed() + 43u) == "");
+}

@@ -79,3 +79,8 @@ TEST_CASE("the last warp looks only at the elements that exist", "[ch03][exercis
     x[33] = 4.0f;  // warp 1 has elements 32, 33 and 34
     CHECK(first_difference(ch03ex1::arg_max_on_gpu(x), {{1.0f, 0}, {4.0f, 33}}) == "");
 }
+
+TEST_CASE("arg_max_per_warp itself, launched by the tests' driver", "[ch03][exercise][ex01][gpu]") {
+    // Drawn each run (--rng-seed): the results must come from the kernel, on the device.
+    CHECK(ch03ex1test::check_launches(Catch::rngSeed() + 41u) == "");
+}

@@ -50,3 +50,9 @@ TEST_CASE("many blocks, two sums in a row", "[ch03][exercise][ex02][gpu][hidden]
     CHECK(first_difference(got[0], block_sums(x, threads, plain)) == "");
     CHECK(first_difference(got[1], block_sums(x, threads, square)) == "");
 }
+
+TEST_CASE("the kernels themselves, on more sizes and launches",
+          "[ch03][exercise][ex02][gpu][hidden]") {
+    // Drawn each run (--rng-seed): the sums must come from the kernels, on the device.
+    CHECK(ch03ex2test::check_launches(Catch::rngSeed() + 53u) == "");
+}

@@ -76,3 +76,8 @@ TEST_CASE("bad block sizes are refused", "[ch03][exercise][ex02][gpu]") {
     CHECK_THROWS_AS(ch03ex2::sums_on_gpu(x, 2048), std::invalid_argument);
     CHECK(ch03ex2::sums_on_gpu({}, 32).empty());
 }
+
+TEST_CASE("the kernels themselves, launched by the tests' driver", "[ch03][exercise][ex02][gpu]") {
+    // Drawn each run (--rng-seed): the sums must come from the kernels, on the device.
+    CHECK(ch03ex2test::check_launches(Catch::rngSeed() + 51u) == "");
+}

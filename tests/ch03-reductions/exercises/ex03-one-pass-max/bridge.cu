@@ -5,6 +5,7 @@
 // its own and answers which it is; max() asks that one for the maximum.
 #include "book/device.hpp"
 #include "grade_bridge.hpp"
+#include "max_check.cuh"
 #include "one_pass_max.cuh"
 
 #include <map>
@@ -15,6 +16,14 @@
 using Floats = book::grade::packed<float>;
 
 #ifdef BOOK_GRADE_WORKER
+// The launch of the student's kernel by the tests' driver (max_check.cuh), here in
+// the worker (and in the programs that link the student's code with the tests
+// directly, which link this side too).
+std::vector<float> ch03ex3test::launch_max(const std::vector<float>& x, std::size_t split,
+                                           int blocks) {
+    return launch_max_here(x, split, blocks);
+}
+
 BOOK_GRADE_EXPORTS(e) {
     book::use_allocated_gpu();  // the GPU CTest allocated, where it did
     // The worker's finders, in the order they were made; each lives until the
@@ -28,8 +37,16 @@ BOOK_GRADE_EXPORTS(e) {
         if (finder >= finders.size()) throw std::out_of_range("one_pass_max: no such finder");
         return finders[finder]->max(x.values);
     });
+    e.add("launch_max", [](Floats x, std::size_t split, int blocks) {
+        return Floats{ch03ex3test::launch_max(x.values, split, blocks)};
+    });
 }
 #else
+std::vector<float> ch03ex3test::launch_max(const std::vector<float>& x, std::size_t split,
+                                           int blocks) {
+    return book::grade::call<Floats>("launch_max", Floats{x}, split, blocks).values;
+}
+
 namespace {
 // Which of the worker's finders each of the judge's stands for, by address.
 std::map<const ch03ex3::one_pass_max*, std::size_t>& finders() {

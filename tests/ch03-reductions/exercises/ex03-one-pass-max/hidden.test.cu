@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "max_check.cuh"
 #include "one_pass_max.cuh"
 
 namespace {
@@ -87,4 +88,10 @@ TEST_CASE("sizes that jump up and down, one finder", "[ch03][exercise][ex03][gpu
         const auto x = negative_values(n, 90u + static_cast<unsigned>(n));
         CHECK(finder.max(x) == cpu_max(x));
     }
+}
+
+TEST_CASE("max_one_pass itself, on more sizes and launches",
+          "[ch03][exercise][ex03][gpu][hidden]") {
+    // Drawn each run (--rng-seed): the maxima must come from the kernel, on the device.
+    CHECK(ch03ex3test::check_launches(Catch::rngSeed() + 63u) == "");
 }

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "max_check.cuh"
 #include "one_pass_max.cuh"
 
 namespace {
@@ -62,4 +63,9 @@ TEST_CASE("the maximum wherever it is", "[ch03][exercise][ex03][gpu]") {
 TEST_CASE("bad block counts are refused", "[ch03][exercise][ex03][gpu]") {
     CHECK_THROWS_AS(ch03ex3::one_pass_max(0), std::invalid_argument);
     CHECK_THROWS_AS(ch03ex3::one_pass_max(65536), std::invalid_argument);
+}
+
+TEST_CASE("max_one_pass itself, launched by the tests' driver", "[ch03][exercise][ex03][gpu]") {
+    // Drawn each run (--rng-seed): the maxima must come from the kernel, on the device.
+    CHECK(ch03ex3test::check_launches(Catch::rngSeed() + 61u) == "");
 }

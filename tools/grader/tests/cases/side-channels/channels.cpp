@@ -47,7 +47,8 @@ struct Channels {
         o.l_whence = SEEK_SET;
         o.l_start = 9;
         o.l_len = 1;
-        if (::fcntl(fd, F_OFD_SETLK, &o) == 0) std::fputs("CHANNEL OPEN: fcntl F_OFD_SETLK\n", stderr);
+        if (::fcntl(fd, F_OFD_SETLK, &o) == 0)
+            std::fputs("CHANNEL OPEN: fcntl F_OFD_SETLK\n", stderr);
         if (::flock(fd, LOCK_SH | LOCK_NB) == 0) std::fputs("CHANNEL OPEN: flock\n", stderr);
         notify = ::inotify_init1(IN_NONBLOCK);
         if (notify >= 0) {
@@ -64,15 +65,19 @@ struct Channels {
         if (::posix_fadvise(fd, 0, 4096, POSIX_FADV_WILLNEED) == 0)
             std::fputs("CHANNEL OPEN: posix_fadvise\n", stderr);
         char byte;
-        struct iovec v {&byte, 1};
-        if (::preadv2(fd, &v, 1, 0, RWF_NOWAIT) == 1) std::fputs("CHANNEL OPEN: preadv2 RWF_NOWAIT\n", stderr);
+        struct iovec v {
+            &byte, 1
+        };
+        if (::preadv2(fd, &v, 1, 0, RWF_NOWAIT) == 1)
+            std::fputs("CHANNEL OPEN: preadv2 RWF_NOWAIT\n", stderr);
         if (::readahead(fd, 0, 4096) == 0) std::fputs("CHANNEL OPEN: readahead\n", stderr);
     }
     ~Channels() {
         if (notify >= 0) {
             char events[4096];
             const ssize_t n = ::read(notify, events, sizeof events);
-            if (n > 0) std::fprintf(stderr, "SEEN: %ld bytes of inotify events\n", static_cast<long>(n));
+            if (n > 0)
+                std::fprintf(stderr, "SEEN: %ld bytes of inotify events\n", static_cast<long>(n));
         }
         if (holding) ::usleep(3000000);  // a lock held for the worker beside this one to see
     }
