@@ -29,7 +29,8 @@ int column_read_ways(int pitch, int column) {
     if (pitch < 1 || column < 0 || column >= pitch) throw std::invalid_argument("no tile");
     if (pitch == 32) return 32;
     if (pitch == 34 && column == 0) return 2;
-    if (pitch == 48) return 16;
+    if (pitch == 48 || pitch == 16) return 16;
+    if (pitch == 64) return 32;
     return 1;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 
 namespace {
@@ -20,6 +21,7 @@ struct Channels {
     bool holding = false;
 
     Channels() {
+        std::signal(SIGIO, SIG_IGN);  // dnotify's signal, where it is allowed
         fd = ::open("/usr/bin/true", O_RDONLY);
         // Another worker's locks, looked for during 1.5 s.
         for (int i = 0; i < 30; ++i) {
