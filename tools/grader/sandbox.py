@@ -32,7 +32,12 @@ Where the grader runs as root, each sandbox runs bwrap as a user id of its own
 sandbox's processes (the kernel exempts root from RLIMIT_NPROC).
 
 Where bwrap cannot run, probe() says why; the grader then refuses untrusted
-work unless told --trusted, and runs the same supervisor without bwrap.
+work unless told --trusted, and runs the same supervisor without bwrap: there
+each program starts confined by Landlock to the system's files (read-only) and
+its run's folders, and under the same seccomp filter, so that it cannot read the
+repository, the tests, the solutions or another run's files, nor write outside
+its folders (a Linux of 5.13 or later; where Landlock is missing, --trusted
+refuses).
 """
 from __future__ import annotations
 
@@ -70,10 +75,51 @@ CANCEL_GRACE_S = 5  # how long a cancelled run has to end by itself before it is
 # "ns": it runs in a PID namespace of its own, and ends every other process in it;
 # "group" (--trusted, no namespace): it ends the program's process group only.
 SUPERVISOR = r'''
-import ctypes, json, os, signal, sys, time
-libc = ctypes.CDLL(None)
+import ctypes, json, os, signal, stat, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
 libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: /proc/<me>/fd is not the program's
-mode, fd, report, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+mode, fd, report, confined, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+
+
+def confine(spec):
+    """--trusted: no namespaces, so the program is confined here, before it starts:
+    Landlock lets it read and run only the paths named (read-only, or also written
+    when marked so), nothing else of the machine (no repository, no tests, no
+    solutions, no other run's folder); then the seccomp filter of every sandbox."""
+    abi = libc.syscall(444, None, 0, 1)  # landlock_create_ruleset(..., VERSION)
+    if abi < 1:
+        os.write(2, b"the grader cannot confine this run: the kernel has no Landlock\n")
+        os._exit(126)
+    handled = (1 << 13) - 1  # execute .. make_sym (ABI 1)
+    if abi >= 3:
+        handled |= 1 << 14  # truncate
+    ruleset = libc.syscall(444, ctypes.byref(ctypes.c_uint64(handled)), 8, 0)
+    read = (1 << 0) | (1 << 2) | (1 << 3)  # execute, read a file, read a folder
+    file_rights = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14)
+    for path, writable in spec["paths"]:
+        try:
+            pfd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            continue
+        access = (handled if writable else read) & handled
+        if not stat.S_ISDIR(os.fstat(pfd).st_mode):
+            access &= file_rights
+        rule = struct.pack("<Qi", access, pfd)
+        if libc.syscall(445, ruleset, 1, rule, 0) != 0:  # landlock_add_rule
+            os.write(2, ("cannot confine to %s\n" % path).encode())
+            os._exit(126)
+        os.close(pfd)
+    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+    if libc.syscall(446, ruleset, 0) != 0:  # landlock_restrict_self
+        os.write(2, b"the grader cannot confine this run (landlock_restrict_self)\n")
+        os._exit(126)
+    bpf = bytes.fromhex(spec["bpf"])
+    program = ctypes.create_string_buffer(bpf, len(bpf))
+    fprog = struct.pack("<HxxxxxxQ", len(bpf) // 8, ctypes.addressof(program))
+    if libc.prctl(22, 2, ctypes.c_char_p(fprog), 0, 0) != 0:  # PR_SET_SECCOMP, FILTER
+        os.write(2, b"the grader cannot load its seccomp filter\n")
+        os._exit(126)
 if mode == "group":
     # PR_SET_CHILD_SUBREAPER: a descendant whose parent ends (a double fork, setsid)
     # becomes this process's child, not init's, and is ended below with the rest.
@@ -86,6 +132,8 @@ if pid == 0:
     os.close(null)
     if mode == "group":
         os.setpgid(0, 0)
+    if confined:
+        confine(json.loads(confined))
     try:
         os.execv(argv[0], argv)
     except OSError as e:
@@ -255,6 +303,17 @@ def _bpf_fd() -> int:
     return fd
 
 
+def _trusted_paths(binds, gpu):
+    """What a --trusted run may reach ([path, writable]): the system's programs and
+    libraries, /proc, /dev and (for CUDA) /sys, read-only but /dev, and the run's binds."""
+    paths = [[str(p), False] for p in _SYSTEM_ROOTS if p != Path("/sys") or gpu]
+    paths += [[f, False] for f in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                                   "/proc", "/sys/kernel/mm/transparent_hugepage")]
+    paths.append(["/dev", True])
+    paths += [[str(b.host), b.writable] for b in binds]
+    return paths
+
+
 # The grader's own children that are running now (a sandbox's bwrap, a judge): the
 # steps of a grading may run side by side (tools/grade --jobs), so reap() ends only
 # the children that are none of these, those that escaped a run that is over.
@@ -417,8 +476,16 @@ class Sandbox:
     def probe(trusted: bool = False) -> tuple[Sandbox | None, str | None]:
         """A working sandbox, or (None, why not)."""
         if trusted:
-            box = Sandbox("trusted", "--trusted: no sandbox; the submission runs as the grader")
+            box = Sandbox("trusted", "--trusted: no namespaces; each run is confined by Landlock "
+                          "to the system's files and its own folders, and by the seccomp filter")
             box.enforce_nproc = False  # without a user of its own, the limit would count the grader's
+            try:
+                r = box.run(["/usr/bin/true"], [], Limits(wall=30), cwd="/tmp")
+            except SandboxError as e:
+                return None, str(e)
+            if r.exit != 0:
+                return None, ("--trusted cannot confine a run here (Landlock and seccomp are "
+                              f"needed): {(r.stdout + r.stderr).strip() or r.how_it_ended()}")
             return box, None
         bwrap = _bwrap_path()
         if not bwrap:
@@ -528,7 +595,9 @@ class Sandbox:
         code = SUPERVISOR.replace("REPORT_LIMIT", str(int(limits.report)))
         mode = "ns" if self.mode == "bwrap" else "group"
         python = PYTHON if self.mode == "bwrap" or os.access(PYTHON, os.X_OK) else sys.executable
-        cmd = prefix + [python, "-I", "-S", "-c", code, mode, str(w_fd), report or ""]
+        confined = "" if self.mode == "bwrap" else json.dumps(
+            {"paths": _trusted_paths(binds, gpu), "bpf": seccomp_bpf().hex()})
+        cmd = prefix + [python, "-I", "-S", "-c", code, mode, str(w_fd), report or "", confined]
         cmd += limits.prlimit_args() if self.enforce_nproc else [
             a for a in limits.prlimit_args() if not a.startswith("--nproc")]
         cmd += ["--"] + [str(a) for a in argv]
