@@ -49,6 +49,8 @@ struct Options {
     std::string tool;  // of `bookrun sanitize`
     std::string nvidia_smi = "nvidia-smi";
     std::vector<std::string> varies;  ///< regexes of the output lines that may differ between runs
+    /// The book's reference GPUs (book/gpus.json): the names a check's "gpus" may give.
+    std::vector<std::string> reference_gpus;
 };
 
 const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck",
@@ -89,6 +91,9 @@ void add_input_options(CLI::App* app, Options& o) {
                     "(repeatable)");
     app->add_flag("--gpu", o.gpu, "a GPU program: its record needs GPU provenance");
     app->add_option("--checks", o.checks, "the run's expectations (JSON)");
+    app->add_option("--reference-gpu", o.reference_gpus,
+                    "a reference GPU of the book, as the device names it (book/gpus.json; "
+                    "repeatable): a check's \"gpus\" may name only these");
     app->add_option("--repeats", o.repeats,
                     "how many times the run is made, each a fresh process (book_run REPEATS): "
                     "the record keeps every repeat's results, its results are their medians, "
@@ -156,7 +161,7 @@ void write_depfile(const std::string& depfile, const std::string& out,
 
 json apply_checks(const Options& o, json& record) {
     if (o.checks.empty()) return json::array();
-    auto evaluated = evaluate_checks_repeated(read_checks_file(o.checks), record);
+    auto evaluated = evaluate_checks_repeated(read_checks_file(o.checks, o.reference_gpus), record);
     record["checks"] = evaluated;
     return evaluated;
 }
@@ -680,10 +685,10 @@ int cmd_verify(const Options& o, const Schema& schema) {
         throw Error(msg);
     }
     std::cout << fmt::format(
-        "{}: recording is fresh ({} on {}, commit {}); {} checks passed{}{}\n", o.name,
+        "{}: recording is fresh ({} on {}, commit {}); {}{}{}\n", o.name,
         record["inputs"]["hash"].get<std::string>(),
         record["provenance"]["gpu_name"].get<std::string>(),
-        record["provenance"]["commit"].get<std::string>(), evaluated.size(),
+        record["provenance"]["commit"].get<std::string>(), passed_summary(evaluated),
         record["not_compared"].empty() ? "" : "; not compared: ",
         fmt::format("{}", fmt::join(record["not_compared"].get<std::vector<std::string>>(), "; ")));
     return 0;
@@ -718,8 +723,8 @@ int cmd_check(const Options& o, const Schema& schema) {
     }
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "ran, but");
-    std::cout << fmt::format("{}: the build's live record ({} repeat{}) holds its {} checks\n",
-                             o.name, held, held == 1 ? "" : "s", evaluated.size());
+    std::cout << fmt::format("{}: the build's live record ({} repeat{}): {}\n", o.name, held,
+                             held == 1 ? "" : "s", passed_summary(evaluated));
     return 0;
 }
 

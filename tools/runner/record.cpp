@@ -151,6 +151,34 @@ json parse_with_lines(const std::string& text, const std::string& path) {
     }
 }
 
+/// A check's "gpus": a non-empty array of distinct reference GPU names.
+void check_gpus(const json& gpus, const std::string& at, const std::string& label,
+                const std::vector<std::string>& reference) {
+    const std::string known =
+        reference.empty()
+            ? std::string("none were given: bookrun --reference-gpu, from book/gpus.json")
+            : fmt::format("{}: book/gpus.json", fmt::join(reference, ", "));
+    if (!gpus.is_array() || gpus.empty())
+        throw Error(
+            fmt::format("{}: {}: \"gpus\" should be a non-empty array of the reference "
+                        "GPUs' names the check holds on ({}), not {}",
+                        at, label, known, gpus.dump()));
+    std::set<std::string> seen;
+    for (const auto& g : gpus) {
+        if (!g.is_string() || g.get<std::string>().empty())
+            throw Error(
+                fmt::format("{}: {}: \"gpus\" holds {}, not a GPU's name", at, label, g.dump()));
+        const std::string name = g.get<std::string>();
+        if (std::find(reference.begin(), reference.end(), name) == reference.end())
+            throw Error(
+                fmt::format("{}: {}: \"gpus\" names '{}', which is no reference GPU "
+                            "(the reference GPUs: {}){}",
+                            at, label, name, known, suggestion(name, reference)));
+        if (!seen.insert(name).second)
+            throw Error(fmt::format("{}: {}: \"gpus\" names '{}' twice", at, label, name));
+    }
+}
+
 }  // namespace
 
 std::map<std::string, int> json_lines(const std::string& text) {
@@ -162,7 +190,8 @@ std::map<std::string, int> json_lines(const std::string& text) {
     return notes.lines;
 }
 
-json parse_checks(const std::string& text, const std::string& path) {
+json parse_checks(const std::string& text, const std::string& path,
+                  const std::vector<std::string>& reference_gpus) {
     json doc = parse_with_lines(text, path);
     auto lines = json_lines(text);
     auto at = [&](const std::string& pointer) {
@@ -181,7 +210,7 @@ json parse_checks(const std::string& text, const std::string& path) {
         throw Error(fmt::format("{}: a checks file needs an array \"checks\"", at("")));
     if (doc["checks"].empty())
         throw Error(fmt::format("{}: the checks file has no checks", at("/checks")));
-    const std::vector<std::string> keys = {"id", "what", "value", "over", "min", "max"};
+    const std::vector<std::string> keys = {"id", "what", "value", "over", "min", "max", "gpus"};
     std::map<std::string, std::string> seen;  // id -> where
     for (std::size_t i = 0; i < doc["checks"].size(); ++i) {
         const json& c = doc["checks"][i];
@@ -195,7 +224,7 @@ json parse_checks(const std::string& text, const std::string& path) {
             if (std::find(keys.begin(), keys.end(), k) == keys.end())
                 throw Error(
                     fmt::format("{}: {}: unknown key '{}' (a check has id, what, value, "
-                                "over, min, max){}",
+                                "over, min, max, gpus){}",
                                 at(base + "/" + k), label, k, suggestion(k, keys)));
         if (!c.contains("id") || !c["id"].is_string() || c["id"].get<std::string>().empty())
             throw Error(fmt::format("{}: {} has no \"id\" (a non-empty string)", at(base), label));
@@ -224,11 +253,14 @@ json parse_checks(const std::string& text, const std::string& path) {
             c["min"].get<double>() > c["max"].get<double>())
             throw Error(fmt::format("{}: {}: min {} is above max {}, so it could never pass",
                                     at(base), label, c["min"].dump(), c["max"].dump()));
+        if (c.contains("gpus")) check_gpus(c["gpus"], at(base + "/gpus"), label, reference_gpus);
     }
     return doc;
 }
 
-json read_checks_file(const std::string& path) { return parse_checks(read_file(path), path); }
+json read_checks_file(const std::string& path, const std::vector<std::string>& reference_gpus) {
+    return parse_checks(read_file(path), path, reference_gpus);
+}
 
 void merge_results(json& record, const std::string& results_text) {
     if (!record.contains("results")) record["results"] = json::object();
@@ -268,11 +300,14 @@ void merge_results(json& record, const std::string& results_text) {
     }
 }
 
-json evaluate_checks(const json& checks_file, const json& record) {
+namespace {
+
+/// The checks of one set of results, every check evaluated as if it held on
+/// every GPU (scope_checks marks those that do not apply here).
+json evaluate_unscoped(const json& checks_file, const json& results) {
     json out = json::array();
     if (!checks_file.contains("checks") || !checks_file["checks"].is_array())
         throw Error("a checks file needs an array \"checks\"");
-    const json& results = record.at("results");
     for (const auto& c : checks_file["checks"]) {
         json e = {{"id", c.at("id")}, {"what", c.value("what", "")}, {"ok", false}};
         const std::string name = c.at("value");
@@ -318,10 +353,64 @@ json evaluate_checks(const json& checks_file, const json& record) {
     return out;
 }
 
+/// Marks each evaluated check scoped to GPUs other than the record's as not
+/// applicable (never ok), keeping its value and saying whether it would hold.
+json scope_checks(const json& checks_file, const json& record, json evaluated) {
+    const json provenance = record.value("provenance", json::object());
+    const auto& checks = checks_file["checks"];
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        const json& c = checks[i];
+        if (!c.contains("gpus")) continue;
+        const auto gpus = c["gpus"].get<std::vector<std::string>>();
+        if (!provenance.contains("gpu_name") || !provenance["gpu_name"].is_string())
+            throw Error(fmt::format(
+                "check '{}' holds on some GPUs only (\"gpus\": {}), but the record of {} "
+                "names no GPU (provenance gpu_name): only a GPU run's checks are scoped",
+                c["id"].get<std::string>(), fmt::join(gpus, ", "),
+                record.value("name", std::string("this run"))));
+        const std::string gpu = provenance["gpu_name"];
+        if (std::find(gpus.begin(), gpus.end(), gpu) != gpus.end()) continue;
+        json& e = evaluated[i];
+        const std::string why =
+            fmt::format("not applicable on the {}: the check holds on the {} only", gpu,
+                        fmt::join(gpus, " and the "));
+        const bool would = e.value("ok", false);
+        e["ok"] = false;
+        e["not_applicable"] = why;
+        e["detail"] = fmt::format(
+            "{} ({}{})", why, e.value("detail", ""),
+            e.contains("value") ? (would ? "; it holds here too" : "; it does not hold here") : "");
+    }
+    return evaluated;
+}
+
+}  // namespace
+
+json evaluate_checks(const json& checks_file, const json& record) {
+    return scope_checks(checks_file, record, evaluate_unscoped(checks_file, record.at("results")));
+}
+
+bool not_applicable(const json& e) { return e.is_object() && e.contains("not_applicable"); }
+
+std::string passed_summary(const json& evaluated) {
+    std::size_t passed = 0;
+    std::vector<std::string> na;
+    for (const auto& e : evaluated) {
+        if (not_applicable(e))
+            na.push_back(e.value("id", "?"));
+        else if (e.value("ok", false))
+            ++passed;
+    }
+    std::string s = fmt::format("{} check{} passed", passed, passed == 1 ? "" : "s");
+    if (!na.empty())
+        s += fmt::format(", {} not applicable on this GPU ({})", na.size(), fmt::join(na, ", "));
+    return s;
+}
+
 std::vector<std::string> failed_checks(const json& evaluated) {
     std::vector<std::string> failed;
     for (const auto& e : evaluated)
-        if (!e.value("ok", false))
+        if (!e.value("ok", false) && !not_applicable(e))
             failed.push_back(
                 fmt::format("check '{}' failed: {}{}", e.value("id", "?"), e.value("detail", ""),
                             e.value("what", "").empty() ? "" : " (" + e.value("what", "") + ")"));
@@ -424,9 +513,9 @@ json evaluate_checks_repeated(const json& checks_file, const json& record) {
     const json& reps = record["repeats"];
     std::vector<json> per;
     for (const auto& rep : reps) {
-        json scratch = {{"results", record.at("results")}};
-        for (auto& [k, v] : rep.at("results").items()) scratch["results"][k] = v;
-        per.push_back(evaluate_checks(checks_file, scratch));
+        json results = record.at("results");
+        for (auto& [k, v] : rep.at("results").items()) results[k] = v;
+        per.push_back(evaluate_unscoped(checks_file, results));
     }
     json out = json::array();
     for (std::size_t c = 0; c < per.front().size(); ++c) {
@@ -465,7 +554,7 @@ json evaluate_checks_repeated(const json& checks_file, const json& record) {
                           fmt::format("{}", fmt::join(failed, "; "));
         out.push_back(e);
     }
-    return out;
+    return scope_checks(checks_file, record, out);
 }
 
 void check_program_provenance(const json& reported, bool gpu, const Schema& schema,

@@ -192,15 +192,29 @@ void merge_results(json& record, const std::string& results_text);
 
 /// Reads a checks file strictly: an unknown key, a bound that is not a number,
 /// a check with no bound, a missing id or value, a duplicate id are each an
-/// Error naming the file, the check and its line.
-json read_checks_file(const std::string& path);
-json parse_checks(const std::string& text, const std::string& path);
+/// Error naming the file, the check and its line. A check may carry "gpus", the
+/// GPU models it holds on (names as the device reports them); each must be one
+/// of `reference_gpus` (book/gpus.json), or it is an Error at its line.
+json read_checks_file(const std::string& path, const std::vector<std::string>& reference_gpus = {});
+json parse_checks(const std::string& text, const std::string& path,
+                  const std::vector<std::string>& reference_gpus = {});
 
 /// Evaluates checks (as read by read_checks_file) against record["results"].
+/// A check scoped to some GPUs ("gpus") is evaluated on a record of another GPU
+/// all the same (its value is worth showing), but is marked "not_applicable"
+/// with the reason and is never ok: it neither passes nor fails there. A scoped
+/// check on a record that names no GPU (provenance gpu_name) is an Error.
 json evaluate_checks(const json& checks_file, const json& record);
 
-/// The failed checks as readable lines (empty when all passed).
+/// Whether an evaluated check was not applicable to its record's GPU.
+bool not_applicable(const json& evaluated_check);
+
+/// The failed checks as readable lines (empty when all passed); a check that
+/// was not applicable has not failed.
 std::vector<std::string> failed_checks(const json& evaluated);
+
+/// "3 checks passed" or "3 checks passed, 1 not applicable here (scoped to ...)".
+std::string passed_summary(const json& evaluated);
 
 /// The line of every value in a JSON text, by JSON pointer ("/checks/0/min").
 std::map<std::string, int> json_lines(const std::string& text);

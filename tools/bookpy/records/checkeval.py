@@ -21,6 +21,11 @@ class BookError(Exception):
     """A problem in a chapter's reference: reported at the line that made it."""
 
 
+class NotApplicable(BookError):
+    """A claim that names a run's expectation scoped to other GPUs ("gpus" in its
+    checks file) than the record's: it is neither true nor false of this record."""
+
+
 #: <run>:<key>: a run (or <chapter>/<run>) and a result, check:<id> or ncu:... key.
 REFERENCE = re.compile(r"(?<![\w.:/-])([A-Za-z0-9_][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_][A-Za-z0-9_.-]*)?)"
                        r":([A-Za-z0-9_%][A-Za-z0-9_.:%-]*[A-Za-z0-9_%]|[A-Za-z0-9_%])")
@@ -181,6 +186,9 @@ def _named_check(record: dict, run: str, key: str, text: str) -> None:
     cid = key[len("check:"):]
     for check in record.get("checks") or []:
         if check.get("id") == cid:
+            if "not_applicable" in check:
+                raise NotApplicable(f"check '{text}' is not applicable to this record: the run's "
+                                    f"expectation '{cid}' is {check['not_applicable']}")
             if check.get("ok") is not True:
                 raise BookError(f"check '{text}' does not hold: the run's expectation '{cid}' "
                                 f"failed ({check.get('detail', 'no detail')})")

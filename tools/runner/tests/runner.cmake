@@ -115,6 +115,27 @@ foreach(c
     --expect "${message}" --absent "x.json*"
     -- ${r_run} --checks "${rfx}/checks/${file}.checks.json" -- ${fake_gpu} ok)
 endforeach()
+# A check's "gpus" names reference GPUs (book/gpus.json, given as --reference-gpu) only.
+set(r_reference --reference-gpu "NVIDIA H100 80GB HBM3" --reference-gpu "NVIDIA H200")
+book_bad_test(runner-checks-unknown-gpu ${r_copy}
+  --expect "unknown-gpu\\.checks\\.json:4: check 'ratio-near-one': \"gpus\" names 'NVIDIA H100', which is no reference GPU .*did you mean 'NVIDIA H100 80GB HBM3'\\?"
+  --absent "x.json*"
+  -- ${r_run} ${r_reference} --checks "${rfx}/checks/unknown-gpu.checks.json" -- ${fake_gpu} ok)
+# A check scoped to another GPU is evaluated, marked not applicable, and neither
+# passes nor fails the run; one scoped to the run's own GPU fails as any check.
+book_runner_test(checks-scoped-elsewhere ${r_copy}
+  --before ${r_run} ${r_reference} --checks "${rfx}/checks/scoped.checks.json" -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --has x.json "checks>1>not_applicable" "^not applicable on the NVIDIA H200: the check holds on the NVIDIA H100 80GB HBM3 only$"
+  --has x.json "checks>1>ok" "^false$"
+  --has x.json "checks>0>ok" "^true$"
+  --expect "recording is fresh .*. 1 check passed, 1 not applicable on this GPU \\(h100-only-ratio\\)"
+  -- ${bookrun_exe} verify ${r_inputs} ${r_reference} --checks "${rfx}/checks/scoped.checks.json"
+     --gpu-model "NVIDIA H200" --recording rec/fixture.json)
+book_bad_test(runner-checks-scoped-here ${r_copy}
+  --expect "check 'h200-only-ratio' failed: ratio = 1\\.02, expected >= 5"
+  --absent "x.json"
+  -- ${r_run} ${r_reference} --checks "${rfx}/checks/scoped-here.checks.json" -- ${fake_gpu} ok)
 # verify and import read checks the same way.
 book_bad_test(runner-checks-verify ${r_copy} ${r_record}
   --expect "misspelt-min\\.checks\\.json:5: check 'ratio-high': unknown key 'minimum'"

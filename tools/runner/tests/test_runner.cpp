@@ -589,11 +589,11 @@ TEST_CASE("a checks file is read strictly: each mistake named with the check and
     for (const auto& [text, message] : std::vector<Case>{
              {"{\"checks\": [\n{\"id\": \"a\", \"value\": \"r\",\n \"minimum\": 1}]}",
               "x.checks.json:3: check 'a': unknown key 'minimum' (a check has id, what, value, "
-              "over, min, max); did you mean 'min'?"},
+              "over, min, max, gpus); did you mean 'min'?"},
              {"{\"checks\": [{\"id\": \"a\", \"value\": \"r\", \"min\": 0, \"maxx\": 1}]}",
               "x.checks.json:1: check 'a': unknown key 'maxx'"},
              {"{\"checks\": [{\"id\": \"a\", \"value\": \"r\", \"colour\": 1, \"min\": 0}]}",
-              "unknown key 'colour' (a check has id, what, value, over, min, max)"},
+              "unknown key 'colour' (a check has id, what, value, over, min, max, gpus)"},
              {"{\"checks\": [\n{\"id\": \"a\", \"value\": \"r\",\n\"min\": \"1\"}]}",
               "x.checks.json:3: check 'a': the bound \"min\" should be a number, not \"1\""},
              {"{\"checks\": [{\"id\": \"a\", \"value\": \"r\", \"max\": true}]}",
@@ -650,6 +650,90 @@ TEST_CASE("expectations: bounds, ratios and missing results", "[runner][checks]"
     CHECK(failed[0].find("'a-small'") != std::string::npos);
     CHECK(failed[0].find("a = 3, expected <= 2") != std::string::npos);
     CHECK(failed[1].find("result 'zzz' is missing") != std::string::npos);
+}
+
+TEST_CASE("a check's \"gpus\" names reference GPUs only, strictly", "[runner][checks]") {
+    const std::vector<std::string> reference = {"NVIDIA H100 80GB HBM3", "NVIDIA H200"};
+    auto parse = [&](const std::string& gpus) {
+        return parse_checks(
+            "{\"checks\": [\n{\"id\": \"a\", \"value\": \"r\", \"min\": 1,\n"
+            "\"gpus\": " +
+                gpus + "}]}",
+            "x.checks.json", reference);
+    };
+    CHECK_NOTHROW(parse(R"(["NVIDIA H200"])"));
+    CHECK_NOTHROW(parse(R"(["NVIDIA H200", "NVIDIA H100 80GB HBM3"])"));
+    struct Case {
+        std::string gpus, message;
+    };
+    for (const auto& [gpus, message] : std::vector<Case>{
+             {R"(["NVIDIA H100"])",
+              "x.checks.json:3: check 'a': \"gpus\" names 'NVIDIA H100', which is no reference "
+              "GPU (the reference GPUs: NVIDIA H100 80GB HBM3, NVIDIA H200: book/gpus.json); did "
+              "you mean 'NVIDIA H100 80GB HBM3'?"},
+             {R"(["nvidia-h200"])", "names 'nvidia-h200', which is no reference GPU"},
+             {R"("NVIDIA H200")",
+              "x.checks.json:3: check 'a': \"gpus\" should be a non-empty array"},
+             {"[]", "\"gpus\" should be a non-empty array"},
+             {R"([""])", "\"gpus\" holds \"\", not a GPU's name"},
+             {R"(["NVIDIA H200", "NVIDIA H200"])", "\"gpus\" names 'NVIDIA H200' twice"},
+         }) {
+        INFO(gpus);
+        CHECK_THROWS_WITH(parse(gpus), Catch::Contains(message));
+    }
+    // Without the book's reference GPUs nothing can be named.
+    CHECK_THROWS_WITH(parse_checks(R"({"checks": [{"id": "a", "value": "r", "min": 1,
+                                       "gpus": ["NVIDIA H200"]}]})",
+                                   "x.checks.json"),
+                      Catch::Contains("none were given"));
+}
+
+TEST_CASE("a check scoped to other GPUs is not applicable: never passed, never failed",
+          "[runner][checks]") {
+    auto record = [](const std::string& gpu, double a) {
+        json r = {{"name", "ch/x"}, {"results", {{"a", {{"value", a}, {"unit", ""}}}}}};
+        if (!gpu.empty()) r["provenance"] = {{"gpu_name", gpu}};
+        return r;
+    };
+    json checks = {
+        {"checks",
+         {{{"id", "everywhere"}, {"value", "a"}, {"min", 1}},
+          {{"id", "h200-only"}, {"value", "a"}, {"min", 2}, {"gpus", {"NVIDIA H200"}}}}}};
+    // On the H100 the scoped check does not apply, whether or not it would hold.
+    for (double a : {1.5, 2.5}) {
+        auto e = evaluate_checks(checks, record("NVIDIA H100 80GB HBM3", a));
+        REQUIRE(e.size() == 2);
+        CHECK(e[0]["ok"].get<bool>());
+        CHECK_FALSE(e[1]["ok"].get<bool>());
+        CHECK(not_applicable(e[1]));
+        CHECK(e[1]["not_applicable"] ==
+              "not applicable on the NVIDIA H100 80GB HBM3: the check holds on the NVIDIA H200 "
+              "only");
+        CHECK(e[1]["value"].get<double>() == a);
+        CHECK(failed_checks(e).empty());
+        CHECK(passed_summary(e) == "1 check passed, 1 not applicable on this GPU (h200-only)");
+    }
+    // On the H200 it is evaluated as any check: 1.5 < 2 fails.
+    auto e = evaluate_checks(checks, record("NVIDIA H200", 1.5));
+    CHECK_FALSE(not_applicable(e[1]));
+    REQUIRE(failed_checks(e).size() == 1);
+    CHECK(failed_checks(e)[0].find("'h200-only'") != std::string::npos);
+    CHECK(passed_summary(evaluate_checks(checks, record("NVIDIA H200", 2.5))) == "2 checks passed");
+    // A record that names no GPU cannot be scoped.
+    CHECK_THROWS_WITH(evaluate_checks(checks, record("", 2.5)),
+                      Catch::Contains("check 'h200-only' holds on some GPUs only"));
+    // With repeats: not applicable, though repeat 2 would fail it.
+    json rec = record("NVIDIA H100 80GB HBM3", 2.5);
+    rec["repeats"] = json::array();
+    for (double a : {2.5, 1.5, 3.0})
+        rec["repeats"].push_back({{"results", {{"a", {{"value", a}, {"unit", ""}}}}}});
+    auto r = evaluate_checks_repeated(checks, rec);
+    CHECK(not_applicable(r[1]));
+    CHECK_FALSE(r[1]["ok"].get<bool>());
+    CHECK(r[1]["values"] == json({2.5, 1.5, 3.0}));
+    CHECK(failed_checks(r).empty());
+    rec["provenance"]["gpu_name"] = "NVIDIA H200";
+    CHECK(failed_checks(evaluate_checks_repeated(checks, rec)).size() == 1);
 }
 
 TEST_CASE("volatile fields split off and join back", "[runner][record]") {

@@ -68,6 +68,19 @@ def test_a_named_expectation_must_have_held(tree):
            "expectation 'fast' failed (ms = 1.25, expected <= 2)" in warnings
 
 
+def test_a_named_expectation_scoped_to_other_gpus_neither_holds_nor_fails(tree):
+    # A check of the run's checks file with "gpus" that leave out the record's GPU
+    # (bookrun marks it not_applicable): the claim is not counted as checked.
+    _case(tree, "check-expectation.md")
+    checks = [{"id": "fast", "what": "fast", "ok": False, "detail": "ms = 1.25, expected <= 2",
+               "value": 1.25, "not_applicable": "not applicable on the NVIDIA H200: the check "
+               "holds on the NVIDIA H100 80GB HBM3 only"}]
+    tree.edit_json("build/records/ch90-fixture/gpu-run.json", lambda d: d.update(checks=checks))
+    _, warnings, _ = tree.sphinx()
+    assert "ch90-fixture.md:4: ERROR: check 'gpu-run:check:fast' is not applicable to this " \
+           "record: the run's expectation 'fast' is not applicable on the NVIDIA H200" in warnings
+
+
 @pytest.mark.parametrize("text, message", [
     ("x:a", "compares nothing"),
     ("x:a + 1", "compares nothing"),
