@@ -7,6 +7,8 @@
 # top of the file that holds it:
 #
 #   BookHelpers.cmake   argument parsing, file:line of a match, JSON strings
+#   BookGpus.cmake      the reference GPUs and the lead (book/gpus.json), the
+#                       runs that wait for a GPU (recordings/pending.json)
 #   BookChapters.cmake  chapter keys, BOOK_CHAPTERS, book_add_chapters
 #   BookPrograms.cmake  book_library, book_program
 #   BookInputs.cmake    a run's input hash: flags identity, library sources,
@@ -19,6 +21,7 @@
 #
 # This file: book_finish (called once every folder is read) and book_summary.
 include(BookHelpers)
+include(BookGpus)
 include(BookChapters)
 include(BookPrograms)
 include(BookInputs)
@@ -34,6 +37,7 @@ include(BookManifest)
 function(book_finish)
   cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _book_order_gpu_runs)
   _book_check_programs_settled()
+  _book_check_pending()
   _book_write_compile_inputs()
   _book_write_manifest()
   _book_cy_tags_rule()

@@ -42,7 +42,7 @@ if(CMAKE_CUDA_COMPILER)
 else()
   message(WARNING
     "No CUDA compiler (nvcc) was found. The CUDA programs are not compiled; "
-    "the book shows their committed recordings for ${BOOK_GPU_MODEL}, and the "
+    "the book shows their committed recordings (recordings/<gpu>/), and the "
     "GPU and sanitizer tests report skipped. Install the CUDA Toolkit or set "
     "CMAKE_CUDA_COMPILER to build them.")
 endif()
@@ -88,8 +88,21 @@ endif()
 string(APPEND _spec "]\n  }]\n}\n")
 file(WRITE "${CMAKE_BINARY_DIR}/ctest-resources.json" "${_spec}")
 
+# The GPU this build's records are of (BOOK_GPU_MODEL): where GPU programs run
+# live, this machine's, whatever it is (tools/book record records it into
+# recordings/<its slug>/); elsewhere the lead reference GPU's recordings
+# (book/gpus.json), with every other reference GPU's beside them
+# (cmake/BookRuns.cmake). It is no setting: a value left in the cache by an
+# older configure is dropped.
+include(BookGpus)
+unset(BOOK_GPU_MODEL CACHE)
+if(BOOK_GPU_LIVE)
+  _book_live_gpu_model(BOOK_GPU_MODEL "${BOOK_NVIDIA_SMI}")
+else()
+  set(BOOK_GPU_MODEL "${BOOK_GPU_LEAD}")
+endif()
 # The slug names the recordings folder: "NVIDIA H200" -> nvidia-h200.
-string(TOLOWER "${BOOK_GPU_MODEL}" BOOK_GPU_SLUG)
-string(REGEX REPLACE "[^a-z0-9]+" "-" BOOK_GPU_SLUG "${BOOK_GPU_SLUG}")
-string(REGEX REPLACE "^-|-$" "" BOOK_GPU_SLUG "${BOOK_GPU_SLUG}")
+book_gpu_slug(BOOK_GPU_SLUG "${BOOK_GPU_MODEL}")
 set(BOOK_GPU_SLUG "${BOOK_GPU_SLUG}" CACHE INTERNAL "recordings/<slug> of BOOK_GPU_MODEL")
+# (In the cache for tools/book, which reads what GPU a build recorded.)
+set(BOOK_GPU_MODEL "${BOOK_GPU_MODEL}" CACHE INTERNAL "the GPU this build's records are of")

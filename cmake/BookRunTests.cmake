@@ -1,7 +1,8 @@
 # The tests book_run adds for each run (where BOOK_TESTS is on): for a GPU run,
 # records.<key>.<run> (the committed recording: present, for this GPU, fresh,
-# its checks holding), gpu.<key>.<run> (the build's live record, checked; skipped
-# where it came from the recording) and, with SANITIZE_ARGS,
+# its checks holding; skipped while the run is pending on this GPU),
+# gpu.<key>.<run> (the build's live record, checked; skipped where it came
+# from the recording) and, with SANITIZE_ARGS,
 # sanitize.<key>.<run>.<tool>; for a CPU run, run.<key>.<run> (run again, its
 # checks again).
 # Tests: `ctest -L records`, `ctest -L gpu`, the run.* tests; their names are
@@ -9,19 +10,28 @@
 
 # Called by book_run (cmake/BookRuns.cmake), whose scope it reads as book_run's
 # other helpers do: the parsed R_TIMEOUT, R_ARGS (the program's arguments),
-# R_ENV and R_SANITIZE_ARGS, and common and prov (_book_run_inputs: the runner's
-# arguments of the run, its provenance).
+# R_ENV and R_SANITIZE_ARGS, common and prov (_book_run_inputs: the runner's
+# arguments of the run, its provenance) and pending (why the run waits for the
+# build's GPU, recordings/pending.json, or nothing).
 function(_book_run_tests name run tgt cuda live record recording)
   if(NOT BOOK_TESTS)
     return()
   endif()
   string(REPLACE "/" "." tname "${name}")
   if(cuda)
-    # The committed recording: present, complete, for the right GPU, fresh, and its checks hold.
+    # The committed recording: present, complete, for the right GPU, fresh, and its
+    # checks hold. A run pending on this GPU (recordings/pending.json) is reported
+    # skipped, with its reason, while its recording is missing or stale; a fresh
+    # one still declared pending fails. (The other reference GPUs' recordings:
+    # records.<slug>.<key>.<run>, cmake/BookRuns.cmake.)
+    set(waits "")
+    if(pending)
+      set(waits --pending "${pending}")
+    endif()
     add_test(NAME "records.${tname}"
-             COMMAND bookrun verify ${common} --gpu-model "${BOOK_GPU_MODEL}"
+             COMMAND bookrun verify ${common} --gpu-model "${BOOK_GPU_MODEL}" ${waits}
                      --recording "${recording}")
-    set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
+    set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book" SKIP_RETURN_CODE 77)
     # Where the build ran it live: the build's own record, checked (unedited, of
     # the sources as they are, every check holding in every repeat), never a second
     # run, which would be timed again beside other tests and thrown away.

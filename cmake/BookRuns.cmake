@@ -81,20 +81,120 @@ function(book_run run)
   endif()
   set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
   set(timed OFF)
+  set(pending "")
+  set(made ON)
   if(live)
     _book_run_live_rule(timed "${where}" "${name}" "${record}" "${cuda}" "${tgt}")
   else()
-    add_custom_command(
-      OUTPUT "${record}"
-      COMMAND bookrun import ${common} --gpu-model "${BOOK_GPU_MODEL}"
-              --recording "${recording}" --out "${record}" --depfile "${record}.d"
-      DEPENDS ${deps}
-      DEPFILE "${record}.d"
-      COMMENT "Using the recording of ${name} (${BOOK_GPU_MODEL})"
-      VERBATIM)
+    book_pending_reason(pending "${name}" "${BOOK_GPU_MODEL}")
+    _book_run_import_rule(made "${name}" "${BOOK_GPU_MODEL}" "${recording}" "${record}" "${pending}")
   endif()
-  _book_run_register("${name}" "${record}" "${id}" "${cuda}" "${live}" "${timed}")
+  _book_run_register("${name}" "${record}" "${id}" "${cuda}" "${live}" "${timed}" "${made}")
   _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}")
+  if(cuda)
+    _book_run_other_gpus("${name}" "${key}" "${run}")
+  endif()
+endfunction()
+
+# The rule that takes a GPU run's committed recording on <gpu> into the build
+# (bookrun import) as <record>; sets <made> to whether there is one. The lead
+# GPU's recording must be there and fresh (stale, it is shown under a banner and
+# its test fails; a release build refuses it), unless the run is <pending> on it;
+# another reference GPU's may be stale (shown as that GPU's last, its checks not
+# counted) or missing. Reads common and deps (_book_run_inputs).
+function(_book_run_import_rule made name gpu recording record pending)
+  _book_watch_recordings("${recording}")
+  set(extra "")
+  if(gpu STREQUAL BOOK_GPU_LEAD AND BOOK_RELEASE)
+    if(pending)
+      file(READ "${BOOK_PENDING_FILE}" text)
+      _book_gpus_error_at_key("${BOOK_PENDING_FILE}" "${text}" "${name}"
+                       "a release build (BOOK_RELEASE, tools/book build --release) shows only fresh "
+                       "recordings of the lead GPU, the ${gpu}, but run ${name} waits for it: "
+                       "${pending}. Record it on that GPU (tools/book record), or build without "
+                       "--release")
+    endif()
+    list(APPEND extra --refuse-stale)
+  elseif(NOT gpu STREQUAL BOOK_GPU_LEAD OR pending)
+    if(NOT EXISTS "${recording}")
+      set(${made} OFF PARENT_SCOPE)
+      return()
+    endif()
+    list(APPEND extra --stale-ok)
+  endif()
+  add_custom_command(
+    OUTPUT "${record}"
+    COMMAND bookrun import ${common} --gpu-model "${gpu}" ${extra}
+            --recording "${recording}" --out "${record}" --depfile "${record}.d"
+    DEPENDS ${deps}
+    DEPFILE "${record}.d"
+    COMMENT "Using the recording of ${name} (${gpu})"
+    VERBATIM)
+  set(${made} ON PARENT_SCOPE)
+endfunction()
+
+# A recording that appears (or goes) configures the build again: whether a rule
+# imports it is decided here (_book_run_import_rule).
+function(_book_watch_recordings recording)
+  get_filename_component(dir "${recording}" DIRECTORY)
+  get_property(watched GLOBAL PROPERTY BOOK_WATCHED_RECORDINGS)
+  if(NOT dir IN_LIST watched)
+    set_property(GLOBAL APPEND PROPERTY BOOK_WATCHED_RECORDINGS "${dir}")
+    file(GLOB _ CONFIGURE_DEPENDS "${dir}/*.json")
+  endif()
+endfunction()
+
+# Every reference GPU (book/gpus.json) but the build's own (BOOK_GPU_MODEL): its
+# recording of the run, imported beside the build's record into
+# <build>/gpu-records/<slug>/<key>/<run>.json (target record.<key>.<run>.<slug>)
+# for the pages, and its test records.<slug>.<key>.<run>: a fresh recording is
+# verified as the lead's is; a missing or stale one, or one pending, is reported
+# skipped, never passed. A GPU machine that builds no pages leaves them out (the
+# GPU CI, tools/book record, checks the GPU it records).
+function(_book_run_other_gpus name key run)
+  set(gpus "${BOOK_GPU_MODEL}")
+  book_gpu_slug(slug "${BOOK_GPU_MODEL}")
+  get_property(record GLOBAL PROPERTY "BOOK_R_${name}_RECORD")
+  get_property(made GLOBAL PROPERTY "BOOK_R_${name}_MADE")
+  if(NOT made)
+    set(record "")
+  endif()
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU_RECORD_${slug}" "${record}")
+  if(BOOK_GPU_LIVE AND NOT BOOK_DOCS)
+    set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPUS" "${gpus}")
+    return()
+  endif()
+  string(REPLACE "/" "." tname "${name}")
+  foreach(gpu IN LISTS BOOK_REFERENCE_GPUS)
+    if(gpu STREQUAL BOOK_GPU_MODEL)
+      continue()
+    endif()
+    list(APPEND gpus "${gpu}")
+    book_gpu_slug(slug "${gpu}")
+    set(recording "${BOOK_RECORDINGS_ROOT}/${slug}/${key}/${run}.json")
+    set(record "${CMAKE_BINARY_DIR}/gpu-records/${slug}/${key}/${run}.json")
+    book_pending_reason(pending "${name}" "${gpu}")
+    _book_run_import_rule(made "${name}" "${gpu}" "${recording}" "${record}" "${pending}")
+    if(made)
+      add_custom_target("record.${tname}.${slug}" ALL DEPENDS "${record}")
+    else()
+      set(record "")
+    endif()
+    set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU_RECORD_${slug}" "${record}")
+    set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU_PENDING_${slug}" "${pending}")
+    if(BOOK_TESTS)
+      set(why --stale-ok)
+      if(pending)
+        list(APPEND why --pending "${pending}")
+      endif()
+      add_test(NAME "records.${slug}.${tname}"
+               COMMAND bookrun verify ${common} --gpu-model "${gpu}" ${why}
+                       --recording "${recording}")
+      set_tests_properties("records.${slug}.${tname}" PROPERTIES LABELS "records;book"
+                           SKIP_RETURN_CODE 77)
+    endif()
+  endforeach()
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPUS" "${gpus}")
 endfunction()
 
 # book_run's helpers, by concern. Each reads book_run's parsed arguments (R_*)
@@ -171,6 +271,9 @@ endfunction()
 function(_book_run_inputs where name id cuda sanitizer_id)
   _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
   set(common --name "${name}" ${hash_args} ${sanitizer_id} --repeats ${R_REPEATS})
+  foreach(gpu IN LISTS BOOK_REFERENCE_GPUS)
+    list(APPEND common --reference-gpu "${gpu}")
+  endforeach()
   set(deps bookrun "${BOOK_SCHEMA}")
   if(R_CHECKS)
     get_filename_component(R_CHECKS "${R_CHECKS}" ABSOLUTE)
@@ -268,9 +371,10 @@ endfunction()
 # The run in the build's lists (BOOK_RUNS, BOOK_R_<name>_*, read by the manifest
 # and the tests), its target record.<key>.<run>, and its place in the order of
 # the GPU runs.
-function(_book_run_register name record id cuda live timed)
+function(_book_run_register name record id cuda live timed made)
   set_property(GLOBAL APPEND PROPERTY BOOK_RUNS "${name}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_RECORD" "${record}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_MADE" "${made}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM" "${id}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_GPU" "${cuda}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_LIVE" "${live}")
@@ -281,8 +385,13 @@ function(_book_run_register name record id cuda live timed)
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_EXACT" "${R_EXACT}")
   string(REPLACE "/" "." tname "${name}")
   # A target per run gives the record's rule a home, so the HTML step (in
-  # another directory) can depend on the file itself.
-  add_custom_target("record.${tname}" ALL DEPENDS "${record}")
+  # another directory) can depend on the file itself. A run pending on the
+  # build's GPU that was never recorded there has no record.
+  if(made)
+    add_custom_target("record.${tname}" ALL DEPENDS "${record}")
+  else()
+    add_custom_target("record.${tname}")
+  endif()
   if(live AND timed)
     # A GPU run times kernels: _book_order_gpu_runs makes it wait until everything
     # else has been compiled and run, so that nothing competes with it for the host.

@@ -51,6 +51,13 @@ struct Options {
     std::vector<std::string> varies;  ///< regexes of the output lines that may differ between runs
     /// The book's reference GPUs (book/gpus.json): the names a check's "gpus" may give.
     std::vector<std::string> reference_gpus;
+    /// import, verify: why the run waits for this GPU (recordings/pending.json), if it does.
+    std::string pending;
+    /// import, verify: a stale (or, for verify, missing) recording is this GPU's last, shown
+    /// as such (a reference GPU other than the lead, or a pending run), not an error.
+    bool stale_ok = false;
+    /// import: a stale recording is an error (a release build of the lead GPU's).
+    bool refuse_stale = false;
 };
 
 const std::vector<std::string> kSanitizerTools = {"memcheck", "racecheck", "synccheck",
@@ -646,11 +653,27 @@ json load_recording(const Options& o, const Schema& schema, std::vector<std::str
     return record;
 }
 
+/// "recordings/x/ch/r.json of the NVIDIA H200, recorded at commit c: a.cu changed; b.cu changed".
+std::string stale_description(const Options& o, const json& record) {
+    return fmt::format("{} (the {}) is stale: recorded at commit {}, and since then {}",
+                       o.recording, o.gpu_model, record["provenance"]["commit"].get<std::string>(),
+                       fmt::join(record["stale_reasons"].get<std::vector<std::string>>(), "; "));
+}
+
 int cmd_import(const Options& o, const Schema& schema) {
     std::vector<std::string> files;
     json record = load_recording(o, schema, files);
+    const bool stale = record["stale"].get<bool>();
+    if (stale && o.refuse_stale)
+        throw Error(fmt::format(
+            "a release build shows only fresh recordings of the lead GPU, but {}. Record it "
+            "on that GPU (`tools/book record`), or build without --release",
+            stale_description(o, record)));
     auto evaluated = apply_checks(o, record);
-    fail_on_checks(o.name, evaluated, "is recorded, but");
+    // A stale recording of a GPU that may lag (another reference GPU, a pending
+    // run) is shown as the last of that GPU, under its note; its checks were made
+    // for an older program, and are neither enforced nor counted.
+    if (!(stale && o.stale_ok)) fail_on_checks(o.name, evaluated, "is recorded, but");
     for (const auto& n : record["not_compared"])
         std::cerr << fmt::format("bookrun: note: {}: not compared: {}\n", o.name,
                                  n.get<std::string>());
@@ -669,11 +692,31 @@ int cmd_import(const Options& o, const Schema& schema) {
 }
 
 int cmd_verify(const Options& o, const Schema& schema) {
+    // A run that waits for this GPU, or a GPU whose recordings may lag: a missing
+    // or stale recording is reported skipped (never passed), with the reason.
+    const std::string waits =
+        o.pending.empty() ? "" : "pending (recordings/pending.json: " + o.pending + "): ";
+    if ((o.stale_ok || !o.pending.empty()) && !fs::exists(o.recording)) {
+        std::cout << fmt::format("skipped: {}{} has never been recorded on the {} ({})\n", waits,
+                                 o.name, o.gpu_model, o.recording);
+        return kSkip;
+    }
     std::vector<std::string> files;
     json record = load_recording(o, schema, files);
+    const bool stale = record["stale"].get<bool>();
+    if (stale && (o.stale_ok || !o.pending.empty())) {
+        std::cout << fmt::format("skipped: {}{}; its checks are not counted\n", waits,
+                                 stale_description(o, record));
+        return kSkip;
+    }
+    if (!o.pending.empty())
+        throw Error(fmt::format(
+            "{} is declared pending on the {} (recordings/pending.json: {}), but its recording "
+            "{} is fresh: take the {} off its entry in recordings/pending.json",
+            o.name, o.gpu_model, o.pending, o.recording, o.gpu_model));
     auto evaluated = apply_checks(o, record);
     fail_on_checks(o.name, evaluated, "is recorded, but");
-    if (record["stale"].get<bool>()) {
+    if (stale) {
         std::string msg = fmt::format(
             "the recording of {} is stale: its inputs changed since it was "
             "recorded at commit {}:",
@@ -845,6 +888,11 @@ int bookrun::command_line_main(int argc, char** argv) {
     imp->add_option("--gpu-model", o.gpu_model)->required();
     imp->add_option("--out", o.out)->required();
     imp->add_option("--depfile", o.depfile);
+    imp->add_flag("--stale-ok", o.stale_ok,
+                  "a stale recording is imported as this GPU's last, its checks evaluated but not "
+                  "enforced (another reference GPU than the lead, or a pending run)");
+    imp->add_flag("--refuse-stale", o.refuse_stale,
+                  "a stale recording is an error (a release build, for the lead GPU)");
 
     auto* ver = app.add_subcommand(
         "verify", "check a committed recording: complete, unedited, right GPU, fresh, checks hold");
@@ -852,6 +900,12 @@ int bookrun::command_line_main(int argc, char** argv) {
     add_sanitizer_expectation(ver, o);
     ver->add_option("--recording", o.recording)->required();
     ver->add_option("--gpu-model", o.gpu_model)->required();
+    ver->add_option("--pending", o.pending,
+                    "why the run waits for this GPU (recordings/pending.json): a missing or stale "
+                    "recording is reported skipped (exit 77), a fresh one is an error");
+    ver->add_flag("--stale-ok", o.stale_ok,
+                  "a GPU whose recordings may lag (a reference GPU other than the lead): a missing "
+                  "or stale recording is reported skipped (exit 77), a fresh one verified");
 
     auto* chk = app.add_subcommand(
         "check", "check the build's live record of a run: unedited, current, checks hold");

@@ -142,6 +142,51 @@ book_bad_test(runner-checks-verify ${r_copy} ${r_record}
   -- ${bookrun_exe} verify ${r_inputs} --checks "${rfx}/checks/misspelt-min.checks.json"
      --gpu-model "NVIDIA H200" --recording rec/fixture.json)
 
+# ---- a GPU's recording that may lag: pending runs, other reference GPUs -----------
+# (recordings/pending.json, book/gpus.json; cmake/BookRuns.cmake gives the options.)
+set(r_stale --replace src/cuda_only.cuh "= 256" "= 512")
+set(r_stale_says "rec/fixture\\.json \\(the NVIDIA H200\\) is stale: recorded at commit 0123456789ab, and since then src/cuda_only\\.cuh changed")
+# A run pending on this GPU: missing or stale, its test is reported skipped with the
+# reason (never passed); fresh, the entry is out of date, which fails.
+book_bad_test(runner-pending-never-recorded ${r_copy} --code 77
+  --expect "^skipped: pending \\(recordings/pending\\.json: the kernel changed\\): t/fixture has never been recorded on the NVIDIA H200"
+  -- ${r_verify} --pending "the kernel changed")
+book_bad_test(runner-pending-stale ${r_copy} ${r_record} ${r_stale} --code 77
+  --expect "^skipped: pending \\(recordings/pending\\.json: the kernel changed\\): ${r_stale_says}. its checks are not counted"
+  -- ${r_verify} --pending "the kernel changed")
+book_bad_test(runner-pending-fresh ${r_copy} ${r_record}
+  --expect "t/fixture is declared pending on the NVIDIA H200 \\(recordings/pending\\.json: the kernel changed\\), but its recording rec/fixture\\.json is fresh"
+  -- ${r_verify} --pending "the kernel changed")
+# A reference GPU other than the lead: missing or stale is skipped, not passed.
+book_bad_test(runner-other-gpu-missing ${r_copy} --code 77
+  --expect "^skipped: t/fixture has never been recorded on the NVIDIA H200 \\(rec/fixture\\.json\\)"
+  -- ${r_verify} --stale-ok)
+book_bad_test(runner-other-gpu-stale ${r_copy} ${r_record} ${r_stale} --code 77
+  --expect "^skipped: ${r_stale_says}"
+  -- ${r_verify} --stale-ok)
+# ... and an edited one is an error all the same.
+book_bad_test(runner-other-gpu-edited ${r_copy} ${r_record}
+  --json-set rec/fixture.json "results>ratio>value" 1.05
+  --expect "rec/fixture\\.json: the record does not match its digest"
+  -- ${r_verify} --stale-ok)
+# Imported: a stale recording of such a GPU is taken as its last, its checks (which
+# the older program need not meet: impossible.checks.json) not enforced ...
+set(r_import ${bookrun_exe} import ${r_inputs} --gpu-model "NVIDIA H200" --recording rec/fixture.json
+             --out imported.json)
+book_runner_test(import-stale-ok ${r_copy} ${r_record} ${r_stale}
+  --has imported.json "stale" "^true$"
+  --has imported.json "checks>0>ok" "^false$"
+  -- ${r_import} --stale-ok --checks "${rfx}/checks/impossible.checks.json")
+# ... but a fresh one's must hold.
+book_bad_test(runner-import-fresh-checks ${r_copy} ${r_record}
+  --expect "t/fixture is recorded, but: 1 of 1 checks failed"
+  -- ${r_import} --stale-ok --checks "${rfx}/checks/impossible.checks.json")
+# A release build refuses a stale recording of the lead GPU.
+book_bad_test(runner-import-release-stale ${r_copy} ${r_record} ${r_stale}
+  --expect "a release build shows only fresh recordings of the lead GPU, but ${r_stale_says}"
+  --absent imported.json
+  -- ${r_import} --refuse-stale)
+
 # ---- output-kept: what a program prints -----------------------------------------
 book_bad_test(runner-stdout-not-utf8 ${r_copy}
   --expect "program t/fixture stdout is not valid UTF-8: byte 18 \\(line 2\\) is 0xff"

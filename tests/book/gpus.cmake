@@ -1,0 +1,65 @@
+# Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root):
+# the reference GPUs (book/gpus.json), the runs that wait for a GPU
+# (recordings/pending.json) and the GPU a GPU machine records (cmake/BookGpus.cmake).
+# Each configures the project of fixtures/cmake (configure.cmake) with its good
+# chapter, ch97-good (a CPU run r, GPU runs gr and hr), and one file of fixtures/gpus.
+set(gfx "${fx}/gpus")
+set(gpus_configure "${CMAKE_COMMAND}" -S "${fx}/cmake" -B build -G Ninja "-DBOOK_SOURCE=${root}"
+    -DCASE=ch97-good)
+# ---- book/gpus.json, read strictly ----------------------------------------------------
+foreach(c
+    "unknown-key|unknown-key\\.json:3: unknown key 'leed' \\(the file has \"about\", \"lead\" and \"gpus\"\\)"
+    "lead-unknown|lead-unknown\\.json:6: \"lead\" should name one of the reference GPUs \\(NVIDIA H100 80GB HBM3, NVIDIA H200\\)"
+    "twice|twice\\.json:2: two reference GPUs have the name 'NVIDIA H200'"
+    "no-short|no-short\\.json:3: GPU 0 of \"gpus\" needs a \"name\" \\(as the device gives it\\) and a \"short\" name"
+    "malformed|malformed\\.json:4: malformed JSON")
+  string(FIND "${c}" "|" bar)
+  string(SUBSTRING "${c}" 0 ${bar} file)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${c}" ${bar} -1 message)
+  string(REPLACE " " "\\s+" message "${message}")  # CMake wraps its messages
+  book_bad_test(gpus-${file} --expect "${message}"
+    -- ${gpus_configure} "-DBOOK_GPUS_FILE=${gfx}/${file}.json")
+endforeach()
+# ---- recordings/pending.json, read strictly ------------------------------------------
+foreach(c
+    "unknown-gpu|pending-unknown-gpu\\.json:5: pending run ch97-good/hr: 'NVIDIA H100' is no reference GPU"
+    "undeclared|pending-undeclared\\.json:4: pending run ch97-good/nope is not declared"
+    "cpu-run|pending-cpu-run\\.json:3: pending run ch97-good/r is a CPU run"
+    "no-reason|pending-no-reason\\.json:3: pending run ch97-good/gr needs a \"reason\"")
+  string(FIND "${c}" "|" bar)
+  string(SUBSTRING "${c}" 0 ${bar} file)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${c}" ${bar} -1 message)
+  string(REPLACE " " "\\s+" message "${message}")
+  book_bad_test(pending-${file} --expect "${message}"
+    -- ${gpus_configure} "-DBOOK_PENDING_FILE=${gfx}/pending-${file}.json")
+endforeach()
+# A release build refuses a run pending on the lead GPU, at its line ...
+set(message "pending-good\\.json:4: a release build \\(BOOK_RELEASE, tools/book build --release\\) shows only fresh recordings of the lead GPU, the NVIDIA H200, but run ch97-good/gr waits for it: book_common changed")
+string(REPLACE " " "\\s+" message "${message}")
+book_bad_test(pending-release --expect "${message}"
+  -- ${gpus_configure} "-DBOOK_PENDING_FILE=${gfx}/pending-good.json" -DBOOK_RELEASE=ON)
+# ... and without it, the manifest says, for each GPU run and reference GPU, what
+# waits and what record there is: gr waits for both (no recording: no record), hr
+# for the H100 only (the H200's, the lead's, is imported: its record is named).
+book_runner_test(pending-in-manifest
+  --before ${gpus_configure} "-DBOOK_PENDING_FILE=${gfx}/pending-good.json" --before-end
+  --has build/book-manifest.json "runs>ch97-good/gr>gpus>NVIDIA H200>pending" "^book_common changed$"
+  --has build/book-manifest.json "runs>ch97-good/gr>gpus>NVIDIA H200>record" "^null$"
+  --has build/book-manifest.json "runs>ch97-good/gr>gpus>NVIDIA H100 80GB HBM3>pending" "^book_common changed$"
+  --has build/book-manifest.json "runs>ch97-good/hr>gpus>NVIDIA H200>pending" "^null$"
+  --has build/book-manifest.json "runs>ch97-good/hr>gpus>NVIDIA H200>record" "/records/ch97-good/hr\\.json$"
+  --has build/book-manifest.json "runs>ch97-good/hr>gpus>NVIDIA H100 80GB HBM3>pending" "^its kernel changed$"
+  --has build/book-manifest.json "runs>ch97-good/r>gpus" "^null$"
+  --has build/book-manifest.json "gpus>lead" "^NVIDIA H200$"
+  --has build/book-manifest.json "gpus>reference>0>slug" "^nvidia-h100-80gb-hbm3$"
+  -- "${CMAKE_COMMAND}" -E true)
+# ---- the GPU a GPU machine records: whatever nvidia-smi names ---------------------------
+add_test(NAME book.gpus-live-model
+         COMMAND "${CMAKE_COMMAND}" "-DSMI=${gfx}/nvidia-smi-h100" -P "${gfx}/live_model.cmake")
+set_tests_properties(book.gpus-live-model PROPERTIES LABELS book TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "live GPU: NVIDIA H100 80GB HBM3 -> recordings/nvidia-h100-80gb-hbm3/")
+book_bad_test(gpus-live-mixed
+  --expect "This\\s+machine\\s+has\\s+GPUs\\s+of\\s+several\\s+models\\s+\\(NVIDIA\\s+H100\\s+80GB\\s+HBM3,\\s+NVIDIA\\s+A100-SXM4-40GB\\)"
+  -- "${CMAKE_COMMAND}" "-DSMI=${gfx}/nvidia-smi-mixed" -P "${gfx}/live_model.cmake")
