@@ -25,11 +25,13 @@ set(BOOK_CXX_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE}")
 set(BOOK_CUDA_FLAGS "-lineinfo")
 string(REPLACE ";" "," _archs_id "${BOOK_CUDA_ARCHITECTURES}")
 set(BOOK_CUDA_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE} arch=${_archs_id} ${BOOK_CUDA_FLAGS}")
-# Where nvcc exists: its version and the flags CMake gives it besides the
-# project's (CMAKE_CUDA_FLAGS, CMAKE_CUDA_FLAGS_<CONFIG>: a toolkit or a
-# CUDAFLAGS change shows), as toolchain entries: a recording compares them
-# only where the build has nvcc, so a machine without it does not call every
-# recording stale.
+# Where nvcc exists: its version and the flags CMake gives nvcc and the host
+# compiler besides the project's (CMAKE_CUDA_FLAGS, CMAKE_CXX_FLAGS and their
+# _<CONFIG> forms: a toolkit, CUDAFLAGS or CXXFLAGS change shows), as toolchain
+# entries: a recording compares them only where the build has nvcc, so a
+# machine without it does not call every recording stale. (The host compiler's
+# version is not one: the GPU machine's and a reader's differ, and a CUDA
+# program's timed code is its kernels.)
 function(_book_used_flags out lang)
   string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
   set(used "${CMAKE_${lang}_FLAGS} ${CMAKE_${lang}_FLAGS_${config}}")
@@ -39,11 +41,15 @@ function(_book_used_flags out lang)
   string(STRIP "${used}" used)
   set(${out} "${used}" PARENT_SCOPE)
 endfunction()
+_book_used_flags(_cxx_used CXX)
+set(BOOK_CXX_TOOLCHAIN --toolchain "cxx-flags=${_cxx_used}")
 set(BOOK_CUDA_TOOLCHAIN "")
 if(BOOK_HAVE_CUDA)
   _book_used_flags(_cuda_used CUDA)
+  _book_used_flags(_cxx_used CXX)
   set(BOOK_CUDA_TOOLCHAIN --toolchain "nvcc=${CMAKE_CUDA_COMPILER_VERSION}"
-                          --toolchain "nvcc-flags=${_cuda_used}")
+                          --toolchain "nvcc-flags=${_cuda_used}"
+                          --toolchain "cxx-flags=${_cxx_used}")
 endif()
 
 # A folder's variables: CMake reads many of them when it generates a compile or a
@@ -349,6 +355,10 @@ function(_book_hash_args out id args env)
       list(APPEND a --cuda-arch "${arch}")
     endforeach()
     list(APPEND a ${BOOK_CUDA_TOOLCHAIN})
+  else()
+    # A CPU program's runs are made again by every build, so no recording can go
+    # stale; its flags are still named, so that its record says what built it.
+    list(APPEND a ${BOOK_CXX_TOOLCHAIN})
   endif()
   foreach(x IN LISTS args)
     list(APPEND a "--arg=${x}")

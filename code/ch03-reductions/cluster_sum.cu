@@ -29,7 +29,6 @@
 // sizes and alignments, alone, back to back and in a CUDA graph, against the
 // exact sum (the inputs are small whole numbers).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

@@ -55,9 +55,9 @@ std::string program_name(int argc, char** argv) {
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-options::options(std::string description) : impl_(std::make_unique<impl>(std::move(description))) {}
+options::options(std::string description) : impl_(new impl(std::move(description))) {}
 
-options::~options() = default;
+options::~options() { delete impl_; }
 
 void options::flag(const std::string& name, bool& target, const std::string& help) {
     impl_->app.add_flag(name, target, help);

@@ -2,6 +2,7 @@
 #include "book/timing.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -24,6 +25,12 @@ timing_stats summarize_times(std::vector<double> ms) {
                         ms.back(),
                         quantile(0.1),
                         quantile(0.9)};
+}
+
+double steady_ms() {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 cuda_event::cuda_event() { BOOK_CUDA_CHECK(cudaEventCreate(&e_)); }

@@ -5,7 +5,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 #include <utility>
@@ -89,7 +88,9 @@ public:
         stride_ = (n_ + align - 1) / align * align;
         const std::size_t want = 2 * l2_cache_bytes();
         const std::size_t per = n_ * sizeof(T);
-        count_ = std::max<std::size_t>({2, min_count, (want + per - 1) / per});
+        count_ = (want + per - 1) / per;  // the largest of this, 2 and min_count
+        if (count_ < 2) count_ = 2;
+        if (count_ < min_count) count_ = min_count;
         storage_ = device_buffer<T>(count_ * stride_);
     }
 

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <climits>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -55,7 +54,10 @@ public:
 
 private:
     struct impl;
-    std::unique_ptr<impl> impl_;
+    // Owned: made by the constructor, deleted by the destructor (a plain pointer,
+    // so that this header does not include the memory header, which every CUDA file
+    // pays for).
+    impl* impl_;
 };
 
 }  // namespace book

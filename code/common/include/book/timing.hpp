@@ -6,7 +6,6 @@
 
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -98,19 +97,23 @@ timing_stats time_launches(F&& launch, const repeat_counts& counts) {
     return time_launches(std::forward<F>(launch), counts.warmup, counts.reps);
 }
 
+/// Milliseconds on the host's steady clock (std::chrono::steady_clock), from an
+/// arbitrary start: for intervals only. (Compiled in timing.cpp, so that this
+/// header does not include the chrono header, which every CUDA file would pay for.)
+double steady_ms();
+
 /// Bring the GPU to its working clocks before measuring: call `launch()`
 /// again and again (waiting after each) until `ms` milliseconds have passed.
 /// An idle GPU runs at low clocks and takes a moment to speed up; the first
 /// configuration timed would otherwise look slower than the rest.
 template <class F>
 void warm_up_clocks(F&& launch, double ms) {
-    const auto start = std::chrono::steady_clock::now();
+    const double start = steady_ms();
     do {
         launch();
         BOOK_CHECK_LAUNCH();
         BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-    } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                 .count() < ms);
+    } while (steady_ms() - start < ms);
 }
 
 /// Report timing stats as results: `<name>_ms` (the median), `<name>_p10_ms`,
