@@ -4,8 +4,11 @@
 # Each configures the project of fixtures/cmake (configure.cmake) with its good
 # chapter, ch97-good (a CPU run r, GPU runs gr and hr), and one file of fixtures/gpus.
 set(gfx "${fx}/gpus")
+# Their reference GPUs are fixtures/gpus/lead-h200.json (the lead is the H200), not the
+# book's own book/gpus.json, whose lead may change; a case that reads another file names it
+# after this (the last -D wins).
 set(gpus_configure "${CMAKE_COMMAND}" -S "${fx}/cmake" -B build -G Ninja "-DBOOK_SOURCE=${root}"
-    -DCASE=ch97-good)
+    -DCASE=ch97-good "-DBOOK_GPUS_FILE=${gfx}/lead-h200.json")
 # ---- book/gpus.json, read strictly ----------------------------------------------------
 foreach(c
     "unknown-key|unknown-key\\.json:3: unknown key 'leed' \\(the file has \"about\", \"lead\" and \"gpus\"\\)"
