@@ -66,8 +66,10 @@ endif()
 # machine, not a choice of the chapter. Cache variables are the project's: one
 # that a folder creates or changes is refused (_book_check_cache_settled).
 set(_BOOK_SETTING_VARIABLES "^(CMAKE|BOOK)_")
+# CMAKE_WARN_DEPRECATED and CMAKE_ERROR_DEPRECATED steer CMake's own messages, not a
+# compile, and a CMake with policy CMP0218 warns when they are read.
 set(_BOOK_NOT_SETTING_VARIABLES
-    "^CMAKE_(CURRENT_|PARENT_LIST_FILE$|MATCH_|ARGC$|ARGV[0-9]|HAVE_|REQUIRED_|USE_[A-Z0-9_]*THREADS_INIT$|THREAD_LIBS_INIT$|HP_PTHREADS_INIT$)")
+    "^CMAKE_(CURRENT_|PARENT_LIST_FILE$|MATCH_|ARGC$|ARGV[0-9]|HAVE_|REQUIRED_|USE_[A-Z0-9_]*THREADS_INIT$|THREAD_LIBS_INIT$|HP_PTHREADS_INIT$|WARN_DEPRECATED$|ERROR_DEPRECATED$)")
 
 # The names of the setting variables among `names` (sorted, once each).
 function(_book_setting_names out)
