@@ -11,6 +11,14 @@ add_test(NAME unit.runner.python-reader
                  $<TARGET_FILE:bookrun> "${CMAKE_SOURCE_DIR}" "${_bookpy_scratch}/python-reader")
 set_tests_properties(unit.runner.python-reader PROPERTIES LABELS unit TIMEOUT 120)
 
+# The Python reader writes a double as bookrun's JSON library does (records/jsonfloat.py),
+# so that the digest it computes is bookrun's: float_text.cpp is that library.
+add_executable(bookpy_float_text "${_bookpy}/records/tests/float_text.cpp")
+target_link_libraries(bookpy_float_text PRIVATE book_json)
+add_test(NAME unit.records.float-text
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_float_text.py" $<TARGET_FILE:bookpy_float_text>)
+set_tests_properties(unit.records.float-text PROPERTIES LABELS unit TIMEOUT 300)
+
 # The compile database against what the runs hash (inputs/compile_check.py):
 # every flag this build gives a book program's compile, or a book library's it
 # links, is one its runs' input hash accounts for.
