@@ -56,6 +56,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 from .common import BookError, PerPageCollector, load_json, source_path
+from .config import site_file
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -86,8 +87,7 @@ def source_ref_node(path: str, ranges: list, text: str) -> source_ref:
 
 def site_settings(config: Config) -> dict:
     """BUILD/site/site.json as a dict ({} where the build wrote none)."""
-    path = getattr(config, "book_site_file", "") or (
-        os.path.join(config.book_build_dir, "site", "site.json") if config.book_build_dir else "")
+    path = site_file(config)
     if not path or not os.path.exists(path):
         return {}
     data = load_json(path, "site settings")
@@ -699,11 +699,6 @@ def depart_source_ref(self: SphinxTranslator, node: nodes.Node) -> None:
 
 
 def setup(app: Sphinx) -> None:
-    app.add_config_value("book_site_file", "", "env")
-    app.add_config_value("book_repository_url", "", "env")
-    app.add_config_value("book_repository_ref", "", "env")
-    app.add_config_value("book_repository_line_url", "", "env")
-    app.add_config_value("book_pdf", "", "html")
     plain = (visit_source_ref, depart_source_ref)
     app.add_node(source_ref, html=plain, latex=plain, text=plain, man=plain, texinfo=plain)
     app.add_node(run_yourself, html=plain, latex=plain, text=plain, man=plain, texinfo=plain)

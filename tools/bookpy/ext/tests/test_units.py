@@ -291,3 +291,35 @@ def test_every_hidden_character_is_found_where_it_is(point):
 def test_visible_neighbours_are_not_hidden(point):
     from bookpy.ext.hidden import find
     assert find(f"a{chr(point)}b") is None
+
+
+# ---- settings ------------------------------------------------------------------------------------
+
+def test_the_settings_are_one_typed_dataclass_and_each_is_read():
+    """ext/config.py declares every Sphinx value book_<field>, typed by its default;
+    book/conf.py sets only declared ones; and each is read by some module."""
+    import dataclasses
+    import glob
+    from types import SimpleNamespace
+
+    from bookpy.ext import config
+    declared = []
+    config.declare(SimpleNamespace(add_config_value=lambda *a, **k: declared.append((a, k))))
+    names = [f"book_{f.name}" for f in dataclasses.fields(config.BookConfig)]
+    assert [a[0] for a, _ in declared] == names
+    assert all(k["types"] == (type(a[1]),) for a, k in declared)
+    assert {a[0]: a[2] for a, _ in declared}["book_pdf"] == "html"
+    conf = {"__file__": os.path.join(BOOK, "conf.py")}
+    with open(conf["__file__"], encoding="utf-8") as f:
+        exec(compile(f.read(), conf["__file__"], "exec"), conf)
+    assert {k for k in conf if k.startswith("book_")} <= set(names)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sources = ""
+    for path in glob.glob(os.path.join(here, "*.py")):
+        if not path.endswith("config.py"):
+            with open(path, encoding="utf-8") as f:
+                sources += f.read()
+    fns = {"book_plots_dir": "plots_dir(", "book_downloads_file": "downloads_file(",
+           "book_site_file": "site_file("}
+    unread = [n for n in names if n not in sources and fns.get(n, n) not in sources]
+    assert not unread, f"declared but read by no module: {unread}"
