@@ -54,7 +54,7 @@ def made_from(out: str, doctrees: str, html_doctrees: str) -> None:
     """<out>.made-from.json: the PDF's sha256, that of every file its pages read
     (as Sphinx's LaTeX run read them) and of every file the HTML pages read (as
     they are now), which the site compares to tell whether this PDF is the book
-    as it is (tools/bookpy/ext/site.py, pdf_stale)."""
+    as it is (tools/bookpy/ext/pdfedition.py, pdf_stale)."""
     with open(os.path.join(doctrees, "book-inputs.sha256.json"), encoding="utf-8") as f:
         inputs = json.load(f)
     html = {}

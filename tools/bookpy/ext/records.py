@@ -31,7 +31,7 @@ from .common import (BookDirective, BookError, cap_text, literal, load_json, res
                      visible_text)
 from .inline import role_line
 from .manifest import manifest
-from .site import run_yourself_node
+from .runyourself import run_yourself_node
 
 if TYPE_CHECKING:
     from typing import Any
@@ -139,7 +139,7 @@ def run_block(record: dict, body: list, text: str = "", picked: bool = False) ->
     container += stale_banner(record)
     container += body
     container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
-    container += run_yourself_node(record, text, picked)  # site.py: "Run it yourself"
+    container += run_yourself_node(record, text, picked)  # runyourself.py: "Run it yourself"
     return container
 
 
