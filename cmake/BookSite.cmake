@@ -255,8 +255,3 @@ else()
     VERBATIM)
   add_custom_target(pdf DEPENDS "${BOOK_PDF}")
 endif()
-
-# ---- the site's tests -----------------------------------------------------------------------
-if(BOOK_TESTS)
-  add_subdirectory("${CMAKE_SOURCE_DIR}/tests/site" "${CMAKE_BINARY_DIR}/tests/site")
-endif()
