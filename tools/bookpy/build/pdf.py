@@ -92,20 +92,9 @@ def main() -> int:
     edition = sys.argv[4] if len(sys.argv) > 4 else "reader"
     stage = os.path.join(build, "latex-stage")
     doctrees = os.path.join(build, "latex-doctrees")
-    env = dict(os.environ, BOOK_BUILD_DIR=build)
-    tags = ["-t", "instructor"] if edition == "instructor" else []
     started = time.monotonic()
-    # The extension's code changed since these doctrees were made: read every page
-    # again (bookpy.build.html's extension_changed, the same rule as the HTML's).
-    html_step.extension_changed(repo, doctrees)
-    cmd = [sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", *tags,
-           "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
-    if subprocess.run(cmd, env=env).returncode != 0:
+    if not html_step.run_sphinx("latex", repo, build, doctrees, stage, edition):
         print(f"build-pdf: Sphinx (LaTeX) failed; {out} is unchanged", file=sys.stderr)
-        try:
-            os.unlink(os.path.join(doctrees, "environment.pickle"))
-        except FileNotFoundError:
-            pass
         return 1
     sphinx_s = time.monotonic() - started
     latexmk = shutil.which("latexmk")
