@@ -83,6 +83,8 @@ import threading
 import time
 import urllib.parse
 
+from site_report import finish
+
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -713,13 +715,7 @@ def main() -> int:
         print(f"  figure {src}: {fig['width']:.0f} px wide at {COLUMN_WIDTH} px, smallest text {size}")
     if shots:
         print(f"  screenshots: {shots}")
-    if problems:
-        print(f"check_site: {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
-        for p in problems:
-            print("  " + p)
-        return 1
-    print("check_site: every page passes")
-    return 0
+    return finish("check_site", problems, "every page passes")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The site's Python parts, piece by piece (pytest; a few seconds). The whole
+"""The site's Python parts, piece by piece (pytest). The whole
 site is checked in a browser by check_site.py (test site.browser)."""
 from __future__ import annotations
 
@@ -239,7 +239,7 @@ def test_run_it_yourself_of_every_recording_names_a_program_of_its_chapter():
 def test_pages_are_read_again_when_the_extension_changes(tmp_path):
     """bookpy.build.html drops Sphinx's environment when the extension's code is not
     the code it was built with: pages read by the old extension (a "Run it
-    yourself" as it used to be) are never published as new."""
+    yourself" the old code made) are never published as new."""
     repo, doctrees = tmp_path / "repo", tmp_path / "doctrees"
     write(repo / "tools/bookpy/ext/site.py", "A = 1\n")
     write(repo / "tools/bookpy/ext/tests/test_x.py", "B = 1\n")
