@@ -35,3 +35,16 @@ add_test(NAME book.drift-exact
          COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_drift.py"
                  "${CMAKE_SOURCE_DIR}" "${_bookpy_scratch}/drift-exact")
 set_tests_properties(book.drift-exact PROPERTIES LABELS book TIMEOUT 120)
+
+# What tools/book record does to recordings/pending.json once a GPU has recorded runs.
+add_test(NAME book.pending-recorded
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_pending.py" "${_bookpy_scratch}/pending")
+set_tests_properties(book.pending-recorded PROPERTIES LABELS book TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "^ok")
+
+# What a build says of each GPU run on each GPU, and a release's refusal of a lead
+# GPU's run that is not fresh (records/gpustates.py).
+add_test(NAME book.gpu-states
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_gpustates.py" "${_bookpy_scratch}/gpu-states")
+set_tests_properties(book.gpu-states PROPERTIES LABELS book TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "^ok")
