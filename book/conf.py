@@ -50,18 +50,17 @@ breathe_projects = {"book": os.path.join(BUILD, "doxygen", "xml")}
 breathe_default_project = "book"
 breathe_domain_by_extension = {"hpp": "cpp", "cuh": "cpp"}
 
-# The book's extension (tools/bookpy/ext). Where the build wrote its manifest
-# (BUILD/book-manifest.json), the folders come from it; these are the fallback.
+# The book's extension (tools/bookpy/ext; its settings: tools/bookpy/ext/config.py).
+# What the build declared (runs, records, diagrams, chapters) comes from the build
+# folder's manifest, BUILD/book-manifest.json, which must exist. The site's parts
+# read what cmake/BookSite.cmake wrote into the build folder: BUILD/plots
+# (book_plots_dir), BUILD/downloads/downloads.json (book_downloads_file) and
+# BUILD/site/site.json (book_site_file: where a listing's caption links, the
+# toolchain for the page on how the book was built). Each can be set with -D on
+# the Sphinx line.
 book_source_root = ROOT
 book_build_dir = BUILD
-book_records_dir = os.path.join(BUILD, "records")
-book_diagrams_dir = os.path.join(BUILD, "diagrams")
 book_schema = os.path.join(HERE, "record-schema.json")
-# The site's parts read what cmake/BookSite.cmake wrote into the build folder:
-# BUILD/plots (book_plots_dir), BUILD/downloads/downloads.json
-# (book_downloads_file) and BUILD/site/site.json (book_site_file: where a
-# listing's caption links, the toolchain for the page on how the book was
-# built). Each can be set with -D on the Sphinx line.
 
 # ---- the PDF edition (tools/bookpy/build/pdf.py) --------------------------------------------
 # XeLaTeX, for the Unicode the chapters and the programs' output use, with

@@ -298,8 +298,8 @@ if(BOOK_TESTS)
   # Test code (Catch2's runners and the tests) is compiled for a quick build,
   # not for speed: -O0 after the build type's -O3. The tests check answers and
   # models on small inputs; the code they test is compiled in the chapters'
-  # libraries with the book's flags. (At -O1 the three check-yourself programs
-  # took about 4 s of CPU more, in the budget of the book's build.) The
+  # libraries with the book's flags, and the check-yourself programs are part of
+  # the book's build, whose time they add to. The
   # exercises' code is compiled the same way (BOOK_EXERCISE_CXX_OPTIONS, which the
   # grader's kit uses too), so that it can share the tests' precompiled header.
   # The programs the book measures never link Catch2 and keep their flags.

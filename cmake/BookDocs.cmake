@@ -32,8 +32,8 @@ set(BOOK_DOXYGEN_DIR "${CMAKE_BINARY_DIR}/doxygen")
 # BOOK_DIAGRAMS_OUT/<chapter>/<name>.svg and .pdf. One step renders every SVG of
 # the build in one browser session (tools/bookpy/build/render_diagram.py), and another every
 # PDF, which only the PDF edition (the target pdf, not the default build) asks
-# for: Chromium starts once per format, not once per diagram (about 4.5 s of CPU
-# each start). A diagram's error still names its file and line; a diagram edited
+# for: Chromium starts once per format, not once per diagram (a start costs
+# more than a diagram). A diagram's error still names its file and line; a diagram edited
 # re-renders the others of its format.
 #   book_render_diagrams(<svg var> <pdf var> <sources>...)
 # adds those steps and sets the two variables to their outputs.

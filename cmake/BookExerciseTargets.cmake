@@ -60,9 +60,8 @@ endfunction()
 # its kernels through the CUDA runtime API. The host compiler compiles it, with
 # cuda_runtime.h included first as nvcc includes it, at BOOK_EXERCISE_CXX_OPTIONS
 # like a CPU exercise's tests: nvcc's front end (cudafe++, cicc) parses all of
-# Catch2 (and nlohmann's JSON, in a bridge) for no device code, at about 15 s of
-# CPU for a test set and 35 s for a bridge, against 4 s and 7 s for g++. The
-# student bundle still compiles the visible set with nvcc (exercises.bundle).
+# Catch2 (and nlohmann's JSON, in a bridge) for no device code, several times
+# slower than g++ for the same file. The student bundle still compiles the visible set with nvcc (exercises.bundle).
 # With PRECOMPILED (a test set, a judge's bridge: Catch2 code), cuda_runtime.h
 # comes first through the tests' precompiled headers (book_test_headers,
 # tests/CMakeLists.txt), with Catch2's and JSON's after it.

@@ -188,5 +188,3 @@ foreach(_bx_id IN LISTS _bx_ids)
   _bx_declare_exercise("${_bx_id}")
 endforeach()
 _bx_write_kit("${_j_cxx_compile}" "${_j_cxx_link}" "${_j_cuda}")
-
-include("${_bx_root}/tools/grader/tests/tests.cmake" OPTIONAL)

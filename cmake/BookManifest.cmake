@@ -167,6 +167,39 @@ function(_book_write_manifest)
   file(GENERATE OUTPUT "${BOOK_MANIFEST}" CONTENT "${j}\n")
 endfunction()
 
+# gpu-states.json: each GPU run on each GPU the build shows, fresh, stale,
+# pending or not recorded (bookpy.records.gpustates, which prints it per GPU in
+# the build's output: the build summary of what is stale); a release build
+# (BOOK_RELEASE) fails there when a run of the lead GPU is not fresh.
+function(_book_gpu_states_rule)
+  set(records "")
+  get_property(names GLOBAL PROPERTY BOOK_RUNS)
+  foreach(name IN LISTS names)
+    get_property(gpus GLOBAL PROPERTY "BOOK_R_${name}_GPUS")
+    foreach(gpu IN LISTS gpus)
+      book_gpu_slug(slug "${gpu}")
+      get_property(rec GLOBAL PROPERTY "BOOK_R_${name}_GPU_RECORD_${slug}")
+      list(APPEND records ${rec})
+    endforeach()
+  endforeach()
+  if(NOT records)
+    return()
+  endif()
+  set(release "")
+  if(BOOK_RELEASE)
+    set(release --release)
+  endif()
+  set(out "${CMAKE_BINARY_DIR}/gpu-states.json")
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND ${BOOK_PY} -m bookpy.records.gpustates --manifest "${BOOK_MANIFEST}" --out "${out}"
+            ${release}
+    DEPENDS "${BOOK_MANIFEST}" ${records} "${CMAKE_SOURCE_DIR}/tools/bookpy/records/gpustates.py"
+    COMMENT "The GPU runs on each GPU: fresh, stale, pending or not recorded"
+    VERBATIM)
+  add_custom_target(book_gpu_states ALL DEPENDS "${out}")
+endfunction()
+
 # cy-tags.json: asks every registered, built Catch2 program for its tests and
 # tags (tools/bookpy/build/cy_tags.py). It is rewritten only when the tags change, so a
 # test edit relinks and re-lists, and the HTML step runs again only if a tag moved.

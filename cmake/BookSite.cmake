@@ -243,20 +243,19 @@ if(_pdf_missing)
     COMMAND "${CMAKE_COMMAND}" -E false
     VERBATIM)
 else()
+  # The PDF is a release: it refuses a recording of the lead GPU that is stale
+  # or pending (bookpy.records.gpustates --release), as tools/book build --release does.
   add_custom_command(
     OUTPUT "${BOOK_PDF}"
+    COMMAND ${BOOK_PY} -m bookpy.records.gpustates --manifest "${BOOK_MANIFEST}" --release
     COMMAND ${BOOK_PY} -m bookpy.build.pdf
             "${CMAKE_SOURCE_DIR}" "${CMAKE_BINARY_DIR}" "${BOOK_PDF}" "${BOOK_EDITION}"
     DEPENDS "${BOOK_HTML_STAMP}" ${_diagram_pdfs} ${_plots_pdf}
             "${CMAKE_SOURCE_DIR}/tools/bookpy/build/pdf.py"
+            "${CMAKE_SOURCE_DIR}/tools/bookpy/records/gpustates.py"
     DEPFILE "${BOOK_PDF}.d"
     COMMENT "Sphinx and XeLaTeX: chapters -> PDF"
     USES_TERMINAL
     VERBATIM)
   add_custom_target(pdf DEPENDS "${BOOK_PDF}")
-endif()
-
-# ---- the site's tests -----------------------------------------------------------------------
-if(BOOK_TESTS)
-  add_subdirectory("${CMAKE_SOURCE_DIR}/tests/site" "${CMAKE_BINARY_DIR}/tests/site")
 endif()

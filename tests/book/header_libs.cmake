@@ -4,7 +4,7 @@
 #   prepare      only write the folders under WORK: sys/ (plays /usr/include on the
 #                GPU machine: nlohmann-json 3.11.3 alone), old-carry/ (all four
 #                libraries in one folder, Debian 12's versions: nlohmann-json 3.11.2,
-#                as `tools/book carry` used to make), carry/<library>/ (one folder
+#                one folder for all, which `tools/book carry` must not make), carry/<library>/ (one folder
 #                each, the same versions), full-sys/ (all four, 3.11.2),
 #                cuda-include/ (an nvcc folder with another fmt)
 #   gpu-machine  sys/ + carry/: nlohmann-json from sys/ (3.11.3), the rest carried

@@ -27,6 +27,7 @@ import sys
 import tarfile
 
 from grader.student_markdown import student_bytes
+from site_report import finish
 
 
 def digest(data: bytes) -> str:
@@ -112,13 +113,7 @@ def main() -> int:
                 problems.append(f"{chapter}: the solution solutions/{chapter}/{rel} is in "
                                 f"{os.path.basename(archive)}")
         print(f"check_downloads: {chapter}: {os.path.basename(archive)}, {len(members)} files")
-    if problems:
-        print(f"check_downloads: {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
-        for p in problems:
-            print("  " + p)
-        return 1
-    print("check_downloads: every download holds its starters and visible tests, and no solution")
-    return 0
+    return finish("check_downloads", problems, "every download holds its starters and visible tests, and no solution")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ import sys
 import tempfile
 import unicodedata
 
+from site_report import finish
+
 BLANK_FRACTION = 0.001
 
 
@@ -211,13 +213,7 @@ def main() -> int:
         if not a.out:
             shutil.rmtree(out, ignore_errors=True)
     print(f"check_pdf: {a.pdf}: {pages} pages rendered, {len(a.expect_text)} texts looked for")
-    if problems:
-        print(f"check_pdf: {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
-        for p in problems:
-            print("  " + p)
-        return 1
-    print("check_pdf: every page has content")
-    return 0
+    return finish("check_pdf", problems, "every page has content")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The site's Python parts, piece by piece (pytest; a few seconds). The whole
+"""The site's Python parts, piece by piece (pytest). The whole
 site is checked in a browser by check_site.py (test site.browser)."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from bookpy import ROOT
 from bookpy.build import html as build_html
 from bookpy.build import plotting, render_diagram
-from bookpy.ext import figures, outtables, site, theme
+from bookpy.ext import figures, navigation, outtables, runyourself, sourcelinks, theme
 
 
 FURO = "/usr/lib/python3/dist-packages/furo/theme/furo"
@@ -147,17 +147,17 @@ class Config:
 
 def test_a_listing_links_to_the_repository_or_to_the_local_page():
     c = Config()
-    assert site.repository_link(c, "code/a.cu", [(3, 9)]) is None
+    assert sourcelinks.repository_link(c, "code/a.cu", [(3, 9)]) is None
     c.book_repository_url = "https://github.com/o/r/"
-    assert (site.repository_link(c, "code/a.cu", [(3, 9)])
+    assert (sourcelinks.repository_link(c, "code/a.cu", [(3, 9)])
             == "https://github.com/o/r/blob/main/code/a.cu#L3-L9")
     c.book_repository_ref = "v1"
-    assert site.repository_link(c, "code/a.cu", [(3, 3)]) == "https://github.com/o/r/blob/v1/code/a.cu#L3"
-    assert site.repository_link(c, "code/a.cu", []) == "https://github.com/o/r/blob/v1/code/a.cu"
+    assert sourcelinks.repository_link(c, "code/a.cu", [(3, 3)]) == "https://github.com/o/r/blob/v1/code/a.cu#L3"
+    assert sourcelinks.repository_link(c, "code/a.cu", []) == "https://github.com/o/r/blob/v1/code/a.cu"
     c.book_repository_line_url = "{url}/-/blob/{ref}/{path}{lines}"
-    assert site.repository_link(c, "x", []) == "https://github.com/o/r/-/blob/v1/x"
-    assert site.local_link([(3, 9), (20, 22)]) == "?lines=3-9,20-22#L-3"
-    assert site.local_link([]) == ""
+    assert sourcelinks.repository_link(c, "x", []) == "https://github.com/o/r/-/blob/v1/x"
+    assert sourcelinks.local_link([(3, 9), (20, 22)]) == "?lines=3-9,20-22#L-3"
+    assert sourcelinks.local_link([]) == ""
 
 
 # ---- "Run it yourself" ----------------------------------------------------------------------------
@@ -169,7 +169,7 @@ def run_record(name, command, args, env=None, gpu="NVIDIA H200"):
 
 
 def run_parts(record, text="", picked=False):
-    return site.run_yourself_parts(Config(), site.run_yourself_node(record, text, picked))
+    return runyourself.run_yourself_parts(Config(), runyourself.run_yourself_node(record, text, picked))
 
 
 def test_run_it_yourself_runs_the_program_where_tools_book_builds_it():
@@ -201,7 +201,7 @@ def test_run_it_yourself_of_a_kernels_sass_is_cuobjdump_on_the_binary():
 
 
 def test_run_it_yourself_refuses_a_command_that_does_not_end_with_the_programs_arguments():
-    with pytest.raises(site.BookError, match="does not end with the program's arguments"):
+    with pytest.raises(runyourself.BookError, match="does not end with the program's arguments"):
         run_parts(run_record("ch02-x/r", ["compute-sanitizer", "prog", "--a"], ["--b"]))
 
 
@@ -215,7 +215,7 @@ def test_run_it_yourself_of_every_recording_names_a_program_of_its_chapter():
     book = by_name["book"]
     binary_dir = book.get("binaryDir") or by_name[book["inherits"] if isinstance(book.get("inherits"), str)
                                                   else book["inherits"][0]]["binaryDir"]
-    assert binary_dir.replace("${sourceDir}/", "").replace("${presetName}", "book") == site.TOOLS_BOOK_BUILD
+    assert binary_dir.replace("${sourceDir}/", "").replace("${presetName}", "book") == runyourself.TOOLS_BOOK_BUILD
     import glob
     recordings = [f for f in glob.glob(os.path.join(ROOT, "recordings", "*", "*", "*.json"))
                   if not f.endswith(".volatile.json")]
@@ -239,7 +239,7 @@ def test_run_it_yourself_of_every_recording_names_a_program_of_its_chapter():
 def test_pages_are_read_again_when_the_extension_changes(tmp_path):
     """bookpy.build.html drops Sphinx's environment when the extension's code is not
     the code it was built with: pages read by the old extension (a "Run it
-    yourself" as it used to be) are never published as new."""
+    yourself" the old code made) are never published as new."""
     repo, doctrees = tmp_path / "repo", tmp_path / "doctrees"
     write(repo / "tools/bookpy/ext/site.py", "A = 1\n")
     write(repo / "tools/bookpy/ext/tests/test_x.py", "B = 1\n")
@@ -261,7 +261,7 @@ def test_the_index_lists_a_term_once_in_any_case_or_number():
     items = [("bank conflict", ([(0, "a.html#1")], [], None)), ("bank conflicts", ([(0, "b.html#2")], [], None)),
              ("banks", ([(0, "c.html#3")], [], None)), ("Shared memory", ([(0, "d.html#4")], [], None)),
              ("shared memory", ([(0, "e.html#5")], [], None)), ("SIMT", ([(0, "f.html#6")], [], None))]
-    assert site.one_entry_per_term(items) == [
+    assert navigation.one_entry_per_term(items) == [
         ("bank conflict", ([(0, "a.html#1"), (0, "b.html#2")], [], None)), ("banks", ([(0, "c.html#3")], [], None)),
         ("shared memory", ([(0, "d.html#4"), (0, "e.html#5")], [], None)), ("SIMT", ([(0, "f.html#6")], [], None))]
 

@@ -11,6 +11,14 @@ add_test(NAME unit.runner.python-reader
                  $<TARGET_FILE:bookrun> "${CMAKE_SOURCE_DIR}" "${_bookpy_scratch}/python-reader")
 set_tests_properties(unit.runner.python-reader PROPERTIES LABELS unit TIMEOUT 120)
 
+# The Python reader writes a double as bookrun's JSON library does (records/jsonfloat.py),
+# so that the digest it computes is bookrun's: float_text.cpp is that library.
+add_executable(bookpy_float_text "${_bookpy}/records/tests/float_text.cpp")
+target_link_libraries(bookpy_float_text PRIVATE book_json)
+add_test(NAME unit.records.float-text
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_float_text.py" $<TARGET_FILE:bookpy_float_text>)
+set_tests_properties(unit.records.float-text PROPERTIES LABELS unit TIMEOUT 300)
+
 # The compile database against what the runs hash (inputs/compile_check.py):
 # every flag this build gives a book program's compile, or a book library's it
 # links, is one its runs' input hash accounts for.
@@ -27,3 +35,16 @@ add_test(NAME book.drift-exact
          COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_drift.py"
                  "${CMAKE_SOURCE_DIR}" "${_bookpy_scratch}/drift-exact")
 set_tests_properties(book.drift-exact PROPERTIES LABELS book TIMEOUT 120)
+
+# What tools/book record does to recordings/pending.json once a GPU has recorded runs.
+add_test(NAME book.pending-recorded
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_pending.py" "${_bookpy_scratch}/pending")
+set_tests_properties(book.pending-recorded PROPERTIES LABELS book TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "^ok")
+
+# What a build says of each GPU run on each GPU, and a release's refusal of a lead
+# GPU's run that is not fresh (records/gpustates.py).
+add_test(NAME book.gpu-states
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_gpustates.py" "${_bookpy_scratch}/gpu-states")
+set_tests_properties(book.gpu-states PROPERTIES LABELS book TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "^ok")

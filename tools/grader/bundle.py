@@ -252,6 +252,19 @@ starters compile and fail their tests until you solve them.
 Your work is graded with these visible tests and with hidden ones that check
 the same promises (the headers say what each function promises). Only the
 files you edit are graded: the grader uses its own copy of everything else.
+
+## What to hand in
+
+The files you edit, in any of these shapes (the grade's notes say what was
+done with each file):
+
+- this folder, or its `exercises/` folder, as a `.zip` or `.tar.gz`;
+- the files themselves, uploaded loose (`warp_map.cpp`, `banks.cpp`, ...): each
+  name belongs to one exercise;
+- a folder holding one such archive.
+
+Another file is ignored, and said to be; an exercise whose file is missing
+scores 0 for it, with the note "missing".
 """
 
 

@@ -355,7 +355,8 @@ def summary(rows: list[tuple[str, str, GradeResult | None, str]], out: Path, gra
                 rec["error"] = "unreadable: " + result.error
             for e in result.exercises:
                 for s in e.sets:
-                    rec["sets"][f"{e.id} {s.name}"] = {"status": s.status, "score": s.score,
+                    status = "missing" if s.missing else s.status
+                    rec["sets"][f"{e.id} {s.name}"] = {"status": status, "score": s.score,
                                                        "points": s.points}
         records.append(rec)
     reports.write_atomically(out / "summary.json", json.dumps({"submissions": records}, indent=2) + "\n")

@@ -76,6 +76,7 @@ class SetResult:
     output: str = ""
     cases_passed: int = 0
     wall: float = 0.0
+    missing: bool = False      # an error because the student's file was not handed in
 
 
 @dataclass
@@ -267,9 +268,15 @@ class Grader:
             res.build = sub.error
             every_set("error", "not graded: " + sub.error, sub.error)
             return res
-        if not files.present:
-            res.build = f"missing: no folder {ex.id}/ in the submission"
+        # A file not handed in has one label everywhere: "missing" (the table, the
+        # Gradescope test's name and output, JUnit's message, the class summary).
+        missing = {n for n, why in files.problems.items() if why == "missing"}
+        if not files.present or (files.problems and missing == set(files.problems)):
+            res.build = (f"missing: no folder {ex.id}/ in the submission" if not files.present
+                         else "missing: " + ", ".join(submission.shown(n) for n in sorted(missing)))
             every_set("error", res.build, res.build)
+            for r in res.sets:
+                r.missing = True
             return res
         if files.problems:
             res.build = "did not compile: " + "; ".join(

@@ -89,7 +89,7 @@ def gradescope(result: GradeResult, hidden_visibility: str = "hidden", policy: s
         for s in e.sets:
             name = set_title(e, s)
             if s.status == "error":
-                name += " (did not build)"
+                name += " (missing)" if s.missing else " (did not build)"
             elif s.status == "left out":
                 name += " (not run here)"
                 left.append(f"{e.id} [{s.name} tests], {s.points} points: {s.note}")
@@ -174,7 +174,7 @@ def table(result: GradeResult) -> str:
         for s in e.sets:
             status = STATUS_WORD[s.status]
             if s.status == "error":
-                status = s.note or status
+                status = s.note or status  # "missing: ..." for a file not handed in
             elif s.status == "passed":
                 status += f" ({len(s.tests)}/{len(s.tests)} cases)"
             elif s.status == "failed" and s.note:

@@ -8,7 +8,10 @@ an archive is read member by member (no path leaves it, links and devices are
 not files, sizes are capped before anything is decompressed further).
 
 The submission's root is the folder that holds the chapter folders (<key>/); a
-folder or archive that holds only one folder (alice/ or exercises/) is entered.
+folder or archive that holds only one folder (alice/ or exercises/) is entered,
+and so is the exercises/ folder of the student bundle as handed out. A folder
+that holds no chapter folder but one archive is that archive; files named as an
+exercise's files, handed in loose, are taken for that exercise.
 """
 from __future__ import annotations
 
@@ -65,7 +68,7 @@ def submission_name(path: Path) -> str:
 
 
 def read(path: Path, exercises: Mapping[str, Sequence[str]],
-         known: Iterable[str] | None = None) -> Submission:
+         known: Iterable[str] | None = None, depth: int = 0) -> Submission:
     """Read a submission (folder or archive) for the given exercises
     ({id: [student file names]}); `known` lists every exercise id there is (an
     exercise folder not graded now is no stranger). Never raises for what the
@@ -94,6 +97,18 @@ def read(path: Path, exercises: Mapping[str, Sequence[str]],
         root, entered = tree.find_root(keys)
         if entered:
             sub.notes.append(f"graded the folder {shown(entered)} of the submission")
+        top = tree.listdir(root) or {}
+        if not any(top.get(k) == "dir" for k in keys):
+            # No chapter folders: a folder holding one archive (as a course site hands
+            # them out) is that archive; files named as the exercises' are taken loose.
+            archives = [n for n, kind in top.items() if kind == "file" and is_archive(Path(n))]
+            if isinstance(tree, _FolderTree) and len(archives) == 1 and depth == 0:
+                inner = read(path / Path(*root) / archives[0], exercises, known, depth=1)
+                inner.name, inner.source = sub.name, sub.source
+                inner.notes.insert(0, f"graded the archive {shown(archives[0])} of the submission")
+                return inner
+            if _read_loose(tree, root, top, exercises, sub):
+                return sub
         for ex_id, student_files in exercises.items():
             key, ex = ex_id.split("/")
             got = ExerciseFiles()
@@ -139,6 +154,41 @@ def read(path: Path, exercises: Mapping[str, Sequence[str]],
                         sub.notes.append(f"ignored: {shown(name)}/{shown(sub_name)}"
                                          f"{'/' if sub_kind == 'dir' else ''} (no such exercise)")
     return sub
+
+
+def _read_loose(tree, root, top, exercises, sub) -> bool:
+    """Files handed in loose (warp_map.cpp, not ch01-.../ex01-.../warp_map.cpp): each
+    taken for the exercise whose contract names a file of that name (the names differ
+    between exercises), with a note of what was done with each. False if none is."""
+    owner = {name: ex_id for ex_id, names in exercises.items() for name in names}
+    taken = [n for n, kind in top.items() if n in owner]
+    if not taken:
+        return False
+    for ex_id in exercises:
+        sub.exercises[ex_id] = ExerciseFiles()
+    for name in sorted(taken):
+        got = sub.exercises[owner[name]]
+        got.present = True
+        if top[name] != "file":
+            got.problems[name] = f"not a regular file ({top[name]})"
+            continue
+        data, why = tree.read(list(root) + [name])
+        if why:
+            got.problems[name] = why
+        else:
+            got.files[name] = data
+            sub.notes.append(f"took {shown(name)} (handed in loose) for {owner[name]}")
+    for ex_id, names in exercises.items():
+        got = sub.exercises[ex_id]
+        if got.present:
+            for name in names:
+                if name not in got.files and name not in got.problems:
+                    got.problems[name] = "missing"
+    for name, kind in sorted(top.items()):
+        if name not in owner:
+            sub.notes.append(f"ignored: {shown(name)}{'/' if kind == 'dir' else ''} "
+                             "(no exercise has a file of that name)")
+    return True
 
 
 class _FolderTree:
@@ -402,6 +452,12 @@ def _find_root(tree, keys):
     for _ in range(4):
         listing = tree.listdir(root) or {}
         if any(k in listing and listing[k] == "dir" for k in keys):
+            break
+        # The student bundle as handed out (cuda-book-exercises/ with exercises/,
+        # tests/ and its build files beside it): its exercises/ folder.
+        if listing.get("exercises") == "dir" and any(
+                (tree.listdir(root + ["exercises"]) or {}).get(k) == "dir" for k in keys):
+            root.append("exercises")
             break
         dirs = [n for n, kind in listing.items() if kind == "dir" and n not in ("__MACOSX",)]
         others = [n for n, kind in listing.items() if kind != "dir" and not n.startswith(".")]

@@ -83,6 +83,27 @@ def record_extension(repo: str, doctrees: str) -> None:
         f.write(extension_digest(repo) + "\n")
 
 
+def run_sphinx(builder: str, repo: str, build: str, doctrees: str, stage: str, edition: str) -> bool:
+    """Sphinx's <builder> (html, latex) over the chapters into <stage>, warnings
+    as errors, its environment in <doctrees>; whether it succeeded. Also the PDF's
+    step (bookpy.build.pdf). The environment is dropped first when the extension's
+    code changed (extension_changed), and after a failure: Sphinx would not read a
+    failed page again while it is unchanged, and so would not report it again."""
+    env = dict(os.environ, BOOK_BUILD_DIR=build)
+    # The instructor edition shows the solutions ({only} instructor blocks).
+    tags = ["-t", "instructor"] if edition == "instructor" else []
+    cmd = [sys.executable, "-m", "sphinx", "-b", builder, "-W", "--keep-going", "-q", *tags,
+           "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
+    extension_changed(repo, doctrees)
+    if subprocess.run(cmd, env=env).returncode == 0:
+        return True
+    try:
+        os.unlink(os.path.join(doctrees, "environment.pickle"))
+    except FileNotFoundError:
+        pass
+    return False
+
+
 def tests_notice(build: str) -> None:
     """One line when the build did not build the tests: no question is checked."""
     try:
@@ -101,21 +122,8 @@ def main() -> int:
     stage = os.path.join(build, "sphinx-stage")
     doctrees = os.path.join(build, "sphinx-doctrees")
     html = os.path.join(build, "html")
-    env = dict(os.environ, BOOK_BUILD_DIR=build)
-    # The instructor edition shows the solutions ({only} instructor blocks).
-    tags = ["-t", "instructor"] if edition == "instructor" else []
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q", *tags,
-           "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
-    extension_changed(repo, doctrees)
-    proc = subprocess.run(cmd, env=env)
-    if proc.returncode != 0:
+    if not run_sphinx("html", repo, build, doctrees, stage, edition):
         print(f"build-html: Sphinx failed; the published book at {html} is unchanged", file=sys.stderr)
-        # Sphinx would not re-read a failed page that has not changed, and so would
-        # not report it again: drop its environment so the next build reads all.
-        try:
-            os.unlink(os.path.join(doctrees, "environment.pickle"))
-        except FileNotFoundError:
-            pass
         return 1
     record_extension(repo, doctrees)
     tests_notice(build)

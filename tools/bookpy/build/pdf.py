@@ -54,7 +54,7 @@ def made_from(out: str, doctrees: str, html_doctrees: str) -> None:
     """<out>.made-from.json: the PDF's sha256, that of every file its pages read
     (as Sphinx's LaTeX run read them) and of every file the HTML pages read (as
     they are now), which the site compares to tell whether this PDF is the book
-    as it is (tools/bookpy/ext/site.py, pdf_stale)."""
+    as it is (tools/bookpy/ext/pdfedition.py, pdf_stale)."""
     with open(os.path.join(doctrees, "book-inputs.sha256.json"), encoding="utf-8") as f:
         inputs = json.load(f)
     html = {}
@@ -92,20 +92,9 @@ def main() -> int:
     edition = sys.argv[4] if len(sys.argv) > 4 else "reader"
     stage = os.path.join(build, "latex-stage")
     doctrees = os.path.join(build, "latex-doctrees")
-    env = dict(os.environ, BOOK_BUILD_DIR=build)
-    tags = ["-t", "instructor"] if edition == "instructor" else []
     started = time.monotonic()
-    # The extension's code changed since these doctrees were made: read every page
-    # again (bookpy.build.html's extension_changed, the same rule as the HTML's).
-    html_step.extension_changed(repo, doctrees)
-    cmd = [sys.executable, "-m", "sphinx", "-b", "latex", "-W", "--keep-going", "-q", *tags,
-           "-d", doctrees, "-c", os.path.join(repo, "book"), os.path.join(repo, "chapters"), stage]
-    if subprocess.run(cmd, env=env).returncode != 0:
+    if not html_step.run_sphinx("latex", repo, build, doctrees, stage, edition):
         print(f"build-pdf: Sphinx (LaTeX) failed; {out} is unchanged", file=sys.stderr)
-        try:
-            os.unlink(os.path.join(doctrees, "environment.pickle"))
-        except FileNotFoundError:
-            pass
         return 1
     sphinx_s = time.monotonic() - started
     latexmk = shutil.which("latexmk")

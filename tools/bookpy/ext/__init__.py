@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import (booknodes, buildinfo, checkyourself, claims, confine, diagrams, downloads,
+from . import (booknodes, buildinfo, checkyourself, claims, config, confine, diagrams, downloads,
                exercises, figures, hidden, inline, listings, outtables, plots, publish, records,
                reveal,
                selection, site, structure, terms, theme)
@@ -52,14 +52,7 @@ if TYPE_CHECKING:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_config_value("book_source_root", "", "env")
-    app.add_config_value("book_build_dir", "", "env")
-    app.add_config_value("book_records_dir", "", "env")
-    app.add_config_value("book_diagrams_dir", "", "env")
-    app.add_config_value("book_schema", "", "env")
-    # The most of a run's output a page shows; a note in the block says what was cut.
-    app.add_config_value("book_output_max_lines", 400, "env")
-    app.add_config_value("book_output_max_bytes", 32 * 1024, "env")
+    config.declare(app)
 
     booknodes.register(app)
     app.add_directive("program-output", records.ProgramOutput)

@@ -22,6 +22,10 @@ from docutils.parsers.rst import Directive
 from sphinx import addnodes
 from sphinx.util import logging
 
+from .common import BookError
+from .config import downloads_file, plots_dir
+from .manifest import read_manifest
+
 if TYPE_CHECKING:
     from docutils.parsers.rst.directives.tables import CSVTable
     from sphinx.application import Sphinx
@@ -69,12 +73,21 @@ def csv_table() -> type[CSVTable]:
     return BookCSVTable
 
 
+def _diagrams_dir(app: Sphinx) -> str:
+    """The rendered diagrams' folder, as the build manifest names it (diagrams.py
+    reads the same); none where there is no manifest, which the pages that read
+    the build report."""
+    try:
+        return read_manifest(app.config).diagrams_dir
+    except BookError:
+        return ""
+
+
 def forbidden(app: Sphinx, path: str) -> str | None:
     """Why a file a page links or shows may not be, or None."""
     real = os.path.realpath(path)
     root = os.path.realpath(app.config.book_source_root)
-    for own in (app.config.book_plots_dir, app.config.book_diagrams_dir,
-                os.path.dirname(app.config.book_downloads_file or "")):
+    for own in (plots_dir(app.config), _diagrams_dir(app), os.path.dirname(downloads_file(app.config))):
         if own and os.path.commonpath([os.path.realpath(own), real]) == os.path.realpath(own):
             return None
     build = os.path.realpath(app.config.book_build_dir) if app.config.book_build_dir else None

@@ -23,6 +23,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
 from .common import BookError, chapter_of, load_json
+from .config import downloads_file
 
 if TYPE_CHECKING:
     from typing import Any
@@ -31,11 +32,10 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 
 logger = logging.getLogger(__name__)
-LIST = "downloads.json"
 
 
 def list_path(config: Config) -> str:
-    return config.book_downloads_file or os.path.join(config.book_build_dir, "downloads", LIST)
+    return downloads_file(config)
 
 
 def downloads(config: Config) -> dict | None:
@@ -106,5 +106,4 @@ class ExerciseDownload(SphinxTransform):
 
 
 def setup(app: Sphinx) -> None:
-    app.add_config_value("book_downloads_file", "", "env")
     app.add_transform(ExerciseDownload)

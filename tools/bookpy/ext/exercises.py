@@ -26,7 +26,8 @@ from docutils.statemachine import StringList
 
 from .booknodes import fold
 from .common import BookDirective, BookError, load_json, resolve_key, source_path
-from .listings import LANGUAGES, build_listing
+from .listings import build_listing
+from .sourcelinks import LANGUAGES
 from .manifest import manifest
 
 if TYPE_CHECKING:

@@ -27,14 +27,11 @@ from docutils.parsers.rst import directives
 from . import hidden
 from .common import BookDirective, BookError, load_json, source_path, visible_text
 from .manifest import manifest
-from .site import source_ref_node
+from .sourcelinks import LANGUAGES, source_ref_node
 
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
-LANGUAGES = {".cpp": "cpp", ".hpp": "cpp", ".cu": "cuda", ".cuh": "cuda", ".h": "cpp", ".cc": "cpp",
-             ".py": "python", ".cmake": "cmake", ".txt": "text", ".json": "json", ".sh": "bash",
-             ".md": "markdown"}
 ELISION = {"cpp": "// ...", "cuda": "// ...", "python": "# ...", "cmake": "# ...", "bash": "# ..."}
 MARKER = re.compile(r"^\s*(?://|#)\s*\[(/?)listing:([A-Za-z0-9_.-]+)\]\s*$")
 #: A comment that starts like a marker but is not one (a typo would hide a region).

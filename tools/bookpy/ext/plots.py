@@ -23,6 +23,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from .common import BookDirective, BookError, resolve_key, source_path
+from .config import plots_dir
 from .figures import describe, zoom
 from ..build.plotting import PlotError, read_spec
 from .records import load_record, provenance_text, stale_banner
@@ -48,8 +49,7 @@ class Plot(BookDirective):
                 spec = read_spec(spec_path, key)
             except PlotError as e:
                 raise BookError(str(e)) from None
-            plots = os.path.abspath(self.config.book_plots_dir
-                                    or os.path.join(self.config.book_build_dir, "plots"))
+            plots = os.path.abspath(plots_dir(self.config))
             light = os.path.join(plots, key + ".svg")
             dark = os.path.join(plots, key + "-dark.svg")
             for path in (light, dark):
@@ -88,5 +88,4 @@ class Plot(BookDirective):
 
 
 def setup(app: Sphinx) -> None:
-    app.add_config_value("book_plots_dir", "", "env")
     app.add_directive("plot", Plot)

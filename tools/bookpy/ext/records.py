@@ -25,12 +25,13 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from . import hidden
+from ..records import schema as record_schema
 from ..records.checkeval import lookup_value, lookup_values  # noqa: F401
 from .common import (BookDirective, BookError, cap_text, literal, load_json, resolve_key,
                      visible_text)
 from .inline import role_line
 from .manifest import manifest
-from .site import run_yourself_node
+from .runyourself import run_yourself_node
 
 if TYPE_CHECKING:
     from typing import Any
@@ -39,86 +40,15 @@ if TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
 
-TYPES = {"string": str, "integer": int, "number": (int, float), "array": list,
-         "object": dict, "boolean": bool}
-
-
-def _is(value, type_name: str, where: str, schema: dict | None = None) -> bool:
-    """Whether value has the schema type: a basic type, 'array<T>', 'object<T>',
-    'A|B', 'null', or the name of a section of the schema (an object of that shape)."""
-    schema = schema or {}
-    alternatives = [t.strip() for t in type_name.split("|")]
-    if len(alternatives) > 1:
-        return any(_is(value, t, where, schema) for t in alternatives)
-    t = alternatives[0]
-    for kind, container in (("array<", list), ("object<", dict)):
-        if t.startswith(kind) and t.endswith(">"):
-            inner = t[len(kind):-1]
-            if not isinstance(value, container):
-                return False
-            items = value if container is list else value.values()
-            return all(_is(v, inner, where, schema) for v in items)
-    if t == "null":
-        return value is None
-    if t in TYPES:
-        if isinstance(value, bool) and t != "boolean":
-            return False  # JSON's true is no number
-        return isinstance(value, TYPES[t])
-    section = schema.get(t)
-    if isinstance(section, dict) and t != "record":
-        if not isinstance(value, dict):
-            return False
-        for key, sub in section.items():
-            if key == "about":
-                continue
-            name = key.rstrip("?")
-            if name not in value:
-                if key.endswith("?"):
-                    continue
-                return False
-            if not _is(value[name], sub, where, schema):
-                return False
-        return True
-    raise BookError(f"record schema: unknown type '{type_name}' ({where})")
-
 
 def validate(record: object, path: str, schema: dict, gpu: bool) -> None:
     """The record has the shape book/record-schema.json gives it, under the
-    schema version it was made with, which must be the file's."""
-    if not isinstance(record, dict):
-        raise BookError(f"run record {path}: not a JSON object")
-    if "schema" not in record:
-        raise BookError(f"run record {path}: field 'schema' is missing")
-    version = record.get("schema")
-    if "version" in schema and version != schema["version"]:
-        raise BookError(f"run record {path}: schema {version}, but this book reads "
-                        f"schema {schema['version']} only (book/record-schema.json): re-record "
-                        "it with `tools/book record`")
-    for key, type_name in schema["record"].items():
-        name = key.rstrip("?")
-        if name not in record:
-            if key.endswith("?"):
-                continue
-            raise BookError(f"run record {path}: field '{name}' is missing")
-        if name == "results":
-            continue  # below, result by result
-        if not _is(record[name], type_name, name, schema):
-            raise BookError(f"run record {path}: field '{name}' should be {type_name}")
-    if not isinstance(record.get("results"), dict):
-        raise BookError(f"run record {path}: field 'results' should be an object")
-    for name, result in record.get("results", {}).items():
-        for key, type_name in schema.get("result", {}).items():
-            if not isinstance(result, dict) or key.rstrip("?") not in result:
-                if key.endswith("?"):
-                    continue
-                raise BookError(f"run record {path}: result '{name}' has no '{key}'")
-            if not _is(result[key.rstrip("?")], type_name, f"result {key}", schema):
-                raise BookError(f"run record {path}: result '{name}': '{key}' should be {type_name}")
-    prov = schema.get("provenance_required", schema.get("provenance", {}))
-    needed = list(prov.get("always", [])) + (list(prov.get("gpu", [])) if gpu else [])
-    for key in needed:
-        if key not in record.get("provenance", {}):
-            raise BookError(f"run record {path}: provenance '{key}' is missing")
+    schema version it was made with (bookpy.records.schema, the one Python
+    reader of a record: unknown fields refused, as bookrun refuses them)."""
+    try:
+        record_schema.validate(record, schema, needs_gpu=gpu, where=f"run record {path}")
+    except record_schema.RecordError as e:
+        raise BookError(str(e)) from None
 
 
 def load_record(env: BuildEnvironment, name: str) -> tuple[dict, dict]:
@@ -140,7 +70,10 @@ def load_record(env: BuildEnvironment, name: str) -> tuple[dict, dict]:
     record = load_json(path, "run record")
     schema_path = env.config.book_schema
     env.note_dependency(schema_path)
-    schema = load_json(schema_path, "record schema")
+    try:
+        schema = record_schema.load_schema(schema_path)
+    except (OSError, ValueError) as e:
+        raise BookError(f"record schema {schema_path}: {e}") from None
     gpu = bool(run.get("gpu"))
     validate(record, path, schema, gpu)
     return record, run
@@ -206,7 +139,7 @@ def run_block(record: dict, body: list, text: str = "", picked: bool = False) ->
     container += stale_banner(record)
     container += body
     container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
-    container += run_yourself_node(record, text, picked)  # site.py: "Run it yourself"
+    container += run_yourself_node(record, text, picked)  # runyourself.py: "Run it yourself"
     return container
 
 

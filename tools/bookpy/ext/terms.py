@@ -179,7 +179,7 @@ class GlossaryCollector(PerPageCollector):
                 for n in doctree.findall(nodes.target) if n.get("book_term")]
 
 
-def _glossary_key(term: str, singulars: set) -> str:
+def glossary_key(term: str, singulars: set) -> str:
     """One key for a term and its plural ("bank conflict", "bank conflicts"), in any case."""
     key = term.lower()
     for ending in ("es", "s"):
@@ -201,7 +201,7 @@ def glossary_entries(app: Sphinx) -> list:
     singulars = {e[0].lower() for e in found}
     first = {}
     for entry in sorted(found, key=lambda e: (chapter_of(e[1]) is None, e[1], e[0].lower())):
-        first.setdefault(_glossary_key(entry[0], singulars), entry)
+        first.setdefault(glossary_key(entry[0], singulars), entry)
     return sorted(first.values(), key=lambda e: (e[0].lower(), e[1]))
 
 

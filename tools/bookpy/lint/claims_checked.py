@@ -224,9 +224,7 @@ def main(argv=None) -> int:
             if CHECK.search(s):
                 checked += 1
                 continue
-            hit = next((i for i, (k, piece, _) in enumerate(ALLOWED) if k == key and piece in s), None)
-            if hit is not None:
-                used.add(hit)
+            if allowed_entry(ALLOWED, key, s, used):
                 allowed += 1
                 continue
             said = ", ".join(sorted(set(w.lower() for w in words)))
@@ -235,6 +233,17 @@ def main(argv=None) -> int:
         rows.append((key, comparative, checked, allowed, comparative - checked - allowed))
     return finish(problems, rows, ("comparative", "checked", "allowed", "unchecked"), ALLOWED, used,
                   args.chapters, __file__, args.counts)
+
+
+def allowed_entry(allowed: list, key: str, sentence: str, used: set) -> bool:
+    """Whether an ALLOWED entry of chapter <key> (a piece of the sentence, and
+    why it may stand) matches the sentence; the first that does is added to used
+    (finish reports the entries no sentence used)."""
+    hit = next((i for i, (k, piece, _) in enumerate(allowed) if k == key and piece in sentence), None)
+    if hit is None:
+        return False
+    used.add(hit)
+    return True
 
 
 def finish(problems: list, rows: list, columns: tuple, allowed: list, used: set, paths: list,

@@ -31,7 +31,7 @@ import os
 import re
 import sys
 
-from .claims_checked import arguments, finish, sentences  # the same prose, cut the same way
+from .claims_checked import allowed_entry, arguments, finish, sentences  # the same prose, cut the same way
 
 #: Units a typed figure carries (whole words; after the number, with a space, a
 #: hyphen or nothing between).
@@ -140,9 +140,7 @@ def main(argv=None) -> int:
             figures = typed(s)
             if not figures:
                 continue
-            hit = next((i for i, (k, piece, _) in enumerate(ALLOWED) if k == key and piece in s), None)
-            if hit is not None:
-                used.add(hit)
+            if allowed_entry(ALLOWED, key, s, used):
                 allowed += 1
                 continue
             flagged += 1

@@ -2,6 +2,7 @@
 
     python3 -m bookpy.records.drift --root . --old recordings/nvidia-h200 --new build/gpu/recordings-new/nvidia-h200
              [--manifest build/gpu/book-manifest.json] [--chapter KEY] [--out FILE]
+             [--other "NVIDIA H100 80GB HBM3=recordings/nvidia-h100-80gb-hbm3" ...]
 
 A figure the book quotes is a ``{value}`run:result|format``` role in a chapter
 (chapters/*.md). For each, the table gives the committed recording's median and
@@ -17,6 +18,11 @@ stderr with the chapter line that quotes it, and the exit status is 3. That is
 how a committed recording edited with its digest recomputed (the digest is no
 signature: anyone can recompute it) fails the next GPU run. Exit status 0
 otherwise.
+
+With --other, each other reference GPU's recordings are listed after the table:
+how many of the GPU runs recorded here they hold fresh at this commit (the same
+input hash as this GPU's new recording), and which are stale there (with the
+commit they were made at) or not recorded: what is stale, per GPU.
 """
 from __future__ import annotations
 
@@ -139,6 +145,42 @@ def load(folder: str, run: str, schema: dict, cache: dict[str, dict | None]) -> 
     return cache[run]
 
 
+def other_gpus(others: list[str], new: str, manifest: str | None, chapter: str | None,
+               schema: dict) -> list[str]:
+    """For each other GPU's recordings ("<GPU name>=<folder>"), which of the GPU runs
+    just recorded (the manifest's, of the chapter) it has fresh at this commit (the
+    same input hash as this GPU's new recording), which stale (and the commit it was
+    made at) and which not at all: what is stale on each reference GPU."""
+    if not others or not manifest:
+        return []
+    with open(manifest, encoding="utf-8") as f:
+        runs = sorted(n for n, r in json.load(f).get("runs", {}).items()
+                      if r.get("gpu") and (not chapter or n.startswith(chapter + "/")))
+    new_cache: dict[str, dict | None] = {}
+    lines = []
+    for other in others:
+        gpu, sep, folder = other.partition("=")
+        if not sep:
+            raise SystemExit(f"drift: --other '{other}' should read <GPU name>=<recordings folder>")
+        cache: dict[str, dict | None] = {}
+        fresh, stale, missing = 0, [], []
+        for run in runs:
+            theirs, ours = load(folder, run, schema, cache), load(new, run, schema, new_cache)
+            if theirs is None:
+                missing.append(run)
+            elif ours is not None and theirs["inputs"]["hash"] == ours["inputs"]["hash"]:
+                fresh += 1
+            else:
+                stale.append(f"{run} (recorded at {theirs['provenance'].get('commit', '?')})")
+        line = f"drift: the {gpu}'s recordings ({folder}): {fresh} of {len(runs)} fresh at this commit"
+        if stale:
+            line += f"; stale: {', '.join(stale)}"
+        if missing:
+            line += f"; not recorded: {', '.join(missing)}"
+        lines.append(line)
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", required=True)
@@ -147,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--manifest", help="the build's book-manifest.json (the runs' EXACT results)")
     ap.add_argument("--chapter")
     ap.add_argument("--out")
+    ap.add_argument("--other", action="append", default=[], metavar="GPU=FOLDER",
+                    help="another reference GPU's recordings: list which of the runs are "
+                         "stale there, or not recorded (repeatable; needs --manifest)")
     a = ap.parse_args(argv)
     schema = record_schema.load_schema(os.path.join(a.root, "book", "record-schema.json"))
     exact = exact_patterns(a.manifest)
@@ -173,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     flagged = sum(1 for r in rows if r[3] in ("MOVED", "CHANGED"))
     lines.append(f"drift: {len(rows)} quoted figures of GPU runs; {flagged} moved beyond the "
                  "committed range")
+    lines += other_gpus(a.other, a.new, a.manifest, a.chapter, schema)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if a.out:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 import os
 import json
-import math
+
+from . import jsonfloat
 
 BASE_TYPES = {"string", "integer", "number", "boolean", "null", "array", "object"}
 
@@ -130,21 +131,6 @@ def validate(record: object, schema: dict, needs_gpu: bool = False, where: str =
             raise RecordError(f"{where}: field 'provenance.{key}' is missing")
 
 
-def _float_text(x: float) -> str:
-    # nlohmann::json writes the shortest round-trip digits, as Python does, but
-    # uses an exponent from 1e15 on (Python from 1e16).
-    if not math.isfinite(x):
-        return "null"
-    text = repr(x)
-    if 1e15 <= abs(x) < 1e16:
-        sign = "-" if x < 0 else ""
-        whole, _, frac = text.lstrip("-").partition(".")
-        digits = (whole + frac).rstrip("0")
-        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{sign}{mantissa}e+15"
-    return text
-
-
 def canonical(value: object) -> str:
     """The record's canonical JSON, as nlohmann::json::dump() writes it."""
     if isinstance(value, dict):
@@ -153,7 +139,7 @@ def canonical(value: object) -> str:
     if isinstance(value, list):
         return "[" + ",".join(canonical(v) for v in value) + "]"
     if isinstance(value, float):
-        return _float_text(value)
+        return jsonfloat.text(value)
     return json.dumps(value, ensure_ascii=False)
 
 

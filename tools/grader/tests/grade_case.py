@@ -267,7 +267,8 @@ class Case:
                 continue
             got = t["status"]
             if want == "error":
-                ok = got == "failed" and t["score"] == 0 and "(did not build)" in t["name"] and \
+                label = "(missing)" if t["output"].startswith("missing") else "(did not build)"
+                ok = got == "failed" and t["score"] == 0 and label in t["name"] and \
                     re.search(r"did not (compile|link)|missing|not a regular file|not graded",
                               t["output"])
             elif want == "passed":

@@ -357,3 +357,46 @@ def test_a_half_written_file_is_removed(tmp_path):
     with pytest.raises(OSError):
         reports.write_atomically(tmp_path / "summary.csv", "x")
     assert [p.name for p in tmp_path.iterdir()] == ["summary.csv"]
+
+
+# -- the shapes students hand in ---------------------------------------------------------
+SHAPES = {"ch01/ex01": ["warp_map.cpp"], "ch02/ex03": ["banks.cpp"]}
+
+
+def _put(z, name, text):
+    info = zipfile.ZipInfo(name)
+    info.external_attr = (stat.S_IFREG | 0o644) << 16  # a regular file, as zip tools write
+    z.writestr(info, text)
+
+
+def test_the_bundle_folder_zipped_as_handed_out_is_read(tmp_path):
+    z = tmp_path / "alice.zip"
+    with zipfile.ZipFile(z, "w") as f:
+        _put(f, "cuda-book-exercises/CMakeLists.txt", "project(x)\n")
+        _put(f, "cuda-book-exercises/tests/ch01/exercises/ex01/visible.test.cpp", "//\n")
+        _put(f, "cuda-book-exercises/exercises/ch01/ex01/warp_map.cpp", "int a;\n")
+        _put(f, "cuda-book-exercises/exercises/ch02/ex03/banks.cpp", "int b;\n")
+    sub = submission.read(z, SHAPES)
+    assert not sub.error
+    assert sub.exercises["ch01/ex01"].files == {"warp_map.cpp": b"int a;\n"}
+    assert sub.exercises["ch02/ex03"].files == {"banks.cpp": b"int b;\n"}
+
+
+def test_loose_files_go_to_the_exercise_that_names_them(tmp_path):
+    (tmp_path / "warp_map.cpp").write_text("int a;\n")
+    (tmp_path / "notes.txt").write_text("hello\n")
+    sub = submission.read(tmp_path, SHAPES)
+    assert sub.exercises["ch01/ex01"].files == {"warp_map.cpp": b"int a;\n"}
+    assert not sub.exercises["ch02/ex03"].present
+    assert any("took warp_map.cpp" in n for n in sub.notes)
+    assert any("ignored: notes.txt" in n for n in sub.notes)
+
+
+def test_a_folder_holding_one_archive_is_that_archive(tmp_path):
+    folder = tmp_path / "alice_12345_assignsubmission_file"
+    folder.mkdir()
+    with zipfile.ZipFile(folder / "work.zip", "w") as f:
+        _put(f, "ch01/ex01/warp_map.cpp", "int a;\n")
+    sub = submission.read(folder, SHAPES)
+    assert sub.exercises["ch01/ex01"].files == {"warp_map.cpp": b"int a;\n"}
+    assert sub.notes[0].startswith("graded the archive work.zip")

@@ -1,4 +1,5 @@
-# The grader's tests (label exercises), included by cmake/BookExercises.cmake.
+# The grader's tests (label exercises), included from tests/CMakeLists.txt once
+# cmake/BookExercises.cmake has declared the kit.
 #
 #   exercises.grader-units   pytest: the grader's judging of Catch2's reports, its
 #                            reading of folders and archives (test_grader_units.py)

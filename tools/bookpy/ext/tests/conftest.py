@@ -1,5 +1,5 @@
 """Helpers for the extension's tests: the fixture chapter tree and a Sphinx
-build of it, in process (a build takes a fraction of a second)."""
+build of it, in process (no interpreter started per build)."""
 from __future__ import annotations
 
 import io

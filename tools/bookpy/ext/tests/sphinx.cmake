@@ -144,7 +144,7 @@ book_sphinx_case(unknown-answer-value
 book_sphinx_case(unstated-answer-value
   --expect "${_ch}:3: ERROR: check-yourself 'ch90-q1': tests/ch90-fixture/answers\\.json gives its answer the figure\\(s\\) lanes, which the answer never states")
 
-# The extension's parsing and formatting, and what must work (pytest; a few seconds).
+# The extension's parsing and formatting, and what must work (pytest).
 execute_process(COMMAND ${BOOK_PY} -c "import pytest"
                 RESULT_VARIABLE _sphinx_no_pytest OUTPUT_QUIET ERROR_QUIET)
 if(NOT _sphinx_no_pytest EQUAL 0)

@@ -1,7 +1,6 @@
 """The extension's parsing and formatting, one function at a time."""
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
@@ -11,6 +10,7 @@ from bookpy.ext.common import BookError, cap_text, load_json, resolve_key, sourc
 from bookpy.ext.exercises import split_markdown
 from bookpy.ext.listings import describe_lines, extract, marker_list, parse_markers
 from bookpy.ext.records import format_value, lookup_value, provenance_text, validate
+from bookpy.records import schema as record_schema
 
 
 # ---- listing markers -------------------------------------------------------------
@@ -122,7 +122,7 @@ def test_output_is_cut_at_the_stated_lines_and_bytes_with_a_note():
 
 # ---- records -------------------------------------------------------------------------
 
-SCHEMA = json.load(open(os.path.join(BOOK, "record-schema.json"), encoding="utf-8"))
+SCHEMA = record_schema.load_schema(os.path.join(BOOK, "record-schema.json"))
 
 
 def record(**changes):
@@ -145,17 +145,33 @@ def test_the_record_shape_comes_from_the_schema_file():
             validate(r, "r.json", SCHEMA, gpu=False)
     with pytest.raises(BookError, match="field 'exit_status' should be integer"):
         validate(record(exit_status=True), "r.json", SCHEMA, gpu=False)
-    with pytest.raises(BookError, match="result 'x': 'value' should be number"):
+    with pytest.raises(BookError, match=r"field 'results\.x\.value' should be number, not string"):
         validate(record(results={"x": {"value": "1", "unit": "ms"}}), "r.json", SCHEMA, gpu=False)
-    with pytest.raises(BookError, match="provenance 'gpu_name' is missing"):
+    with pytest.raises(BookError, match=r"field 'provenance\.gpu_name' is missing"):
         validate(record(), "r.json", SCHEMA, gpu=True)
-    with pytest.raises(BookError, match=f"schema 9, but this book reads schema {SCHEMA['version']}"):
+    with pytest.raises(BookError, match=f"the record has schema 9, .* describes schema {SCHEMA['version']} only"):
         validate(record(schema=9), "r.json", SCHEMA, gpu=False)
     # No schema of the past is read: a record made to look older than digests fails.
     old = record(schema=1)
     del old["digest"]
-    with pytest.raises(BookError, match="schema 1, but this book reads schema"):
+    with pytest.raises(BookError, match="the record has schema 1, "):
         validate(old, "r.json", SCHEMA, gpu=False)
+    # A field the schema does not name is an error, at any depth, as bookrun says.
+    with pytest.raises(BookError, match="r.json: field 'extra' is not in the record schema"):
+        validate(record(extra=1), "r.json", SCHEMA, gpu=False)
+    with pytest.raises(BookError, match=r"field 'results\.x\.extra' is not in the record schema"):
+        validate(record(results={"x": {"value": 1.5, "unit": "ms", "extra": 1}}), "r.json", SCHEMA, gpu=False)
+
+
+def test_a_type_with_nested_brackets_splits_only_at_its_top_level():
+    """'object<A|B>|null' is two alternatives, not three: a '|' inside brackets
+    belongs to the inner type."""
+    schema = dict(SCHEMA, record={"schema": "integer", "m": "object<string|integer>|null"},
+                  provenance_required={"always": [], "gpu": []})
+    validate({"schema": SCHEMA["version"], "m": {"a": "x", "b": 1}}, "r.json", schema, gpu=False)
+    validate({"schema": SCHEMA["version"], "m": None}, "r.json", schema, gpu=False)
+    with pytest.raises(BookError, match=r"field 'm' should be object<string\|integer>\|null, not boolean"):
+        validate({"schema": SCHEMA["version"], "m": True}, "r.json", schema, gpu=False)
 
 
 def test_provenance_names_no_host():
@@ -275,3 +291,35 @@ def test_every_hidden_character_is_found_where_it_is(point):
 def test_visible_neighbours_are_not_hidden(point):
     from bookpy.ext.hidden import find
     assert find(f"a{chr(point)}b") is None
+
+
+# ---- settings ------------------------------------------------------------------------------------
+
+def test_the_settings_are_one_typed_dataclass_and_each_is_read():
+    """ext/config.py declares every Sphinx value book_<field>, typed by its default;
+    book/conf.py sets only declared ones; and each is read by some module."""
+    import dataclasses
+    import glob
+    from types import SimpleNamespace
+
+    from bookpy.ext import config
+    declared = []
+    config.declare(SimpleNamespace(add_config_value=lambda *a, **k: declared.append((a, k))))
+    names = [f"book_{f.name}" for f in dataclasses.fields(config.BookConfig)]
+    assert [a[0] for a, _ in declared] == names
+    assert all(k["types"] == (type(a[1]),) for a, k in declared)
+    assert {a[0]: a[2] for a, _ in declared}["book_pdf"] == "html"
+    conf = {"__file__": os.path.join(BOOK, "conf.py")}
+    with open(conf["__file__"], encoding="utf-8") as f:
+        exec(compile(f.read(), conf["__file__"], "exec"), conf)
+    assert {k for k in conf if k.startswith("book_")} <= set(names)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sources = ""
+    for path in glob.glob(os.path.join(here, "*.py")):
+        if not path.endswith("config.py"):
+            with open(path, encoding="utf-8") as f:
+                sources += f.read()
+    fns = {"book_plots_dir": "plots_dir(", "book_downloads_file": "downloads_file(",
+           "book_site_file": "site_file("}
+    unread = [n for n in names if n not in sources and fns.get(n, n) not in sources]
+    assert not unread, f"declared but read by no module: {unread}"

@@ -83,6 +83,33 @@ def main(root: str, scratch: str) -> int:
     expect("l2_mb forged, no manifest: status 0, flagged MOVED",
            p.returncode == 0 and "MOVED" in p.stdout, p)
 
+    # Another reference GPU's recordings: of the runs recorded here, one as this
+    # GPU's (fresh), one made for other inputs (stale, with its commit), one missing.
+    other = os.path.join(scratch, "other")
+    os.makedirs(os.path.join(other, "ch01-execution-model"))
+    for run in ("div-sweep", "div-first-launch"):
+        for suffix in (".json", ".volatile.json"):
+            shutil.copy(os.path.join(fresh, "ch01-execution-model", run + suffix),
+                        os.path.join(other, "ch01-execution-model", run + suffix))
+    stale = os.path.join(other, "ch01-execution-model", "div-first-launch.json")
+    with open(stale, encoding="utf-8") as f:
+        raw = json.load(f)
+    raw["inputs"]["hash"] = "0" * len(raw["inputs"]["hash"])
+    with open(stale, "w", encoding="utf-8") as f:
+        json.dump(raw, f, indent=1)
+    with open(os.path.join(other, "ch01-execution-model", "div-first-launch.volatile.json"),
+              encoding="utf-8") as f:
+        commit = json.load(f)["provenance"]["commit"]
+    runs = os.path.join(scratch, "gpu-runs.json")
+    with open(runs, "w", encoding="utf-8") as f:
+        json.dump({"runs": {f"ch01-execution-model/{r}": {"gpu": True, "exact": []}
+                            for r in ("device-query", "div-first-launch", "div-sweep")}}, f)
+    p = drift("--manifest", runs, "--other", f"NVIDIA H100 80GB HBM3={other}")
+    expect("another GPU's recordings: what is stale there, and what is not recorded",
+           p.returncode == 0 and f"drift: the NVIDIA H100 80GB HBM3's recordings ({other}): 1 of 3 "
+           f"fresh at this commit; stale: ch01-execution-model/div-first-launch (recorded at "
+           f"{commit}); not recorded: ch01-execution-model/device-query" in p.stdout, p)
+
     for f in failures:
         print(f"book.drift-exact: FAIL: {f}")
     if failures:

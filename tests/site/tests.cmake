@@ -1,5 +1,6 @@
-# The reader's site and the PDF edition (cmake/BookSite.cmake adds this folder
-# when the tests are built). Labels: book, site (and pdf).
+# The reader's site and the PDF edition (included from tests/CMakeLists.txt at
+# the end of the top folder, once cmake/BookSite.cmake has declared them; each
+# test runs in <build>/tests/site). Labels: book, site (and pdf).
 #
 #   site.browser            every page of the built book in headless Chromium at 1280 px
 #                           and 390 px, in the light theme and (the front page and the
@@ -32,13 +33,15 @@
 #   site.pdf.bad.broken-number the check on a PDF whose wrapped line splits a number must fail
 #   site.pdf.bad.no-glossary the glossary check on a PDF without one must fail
 set(_py ${BOOK_PY})
-set(_here "${CMAKE_CURRENT_SOURCE_DIR}")
+set(_here "${CMAKE_CURRENT_LIST_DIR}")
+set(_site_bin "${CMAKE_BINARY_DIR}/tests/site")
+file(MAKE_DIRECTORY "${_site_bin}")
 set(_check "${_here}/check_site.py")
 set(_html "${CMAKE_BINARY_DIR}/html")
 set(_expect "${CMAKE_SOURCE_DIR}/tests/book/expect_failure.py")
-set(_scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch")
+set(_scratch "${_site_bin}/scratch")
 
-add_test(NAME site.browser
+add_test(NAME site.browser WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${_check}" --html "${_html}" --out "${CMAKE_BINARY_DIR}/site-test")
 set_tests_properties(site.browser PROPERTIES LABELS "book;site" TIMEOUT 180
                      RESOURCE_LOCK book_html)
@@ -54,7 +57,7 @@ function(book_site_bad case page)
   if(NOT B_WIDTHS)
     set(B_WIDTHS 1280)
   endif()
-  add_test(NAME "site.browser.bad.${case}"
+  add_test(NAME "site.browser.bad.${case}" WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/${case}" --copy "${_html}" html
                    ${B_UNPARSED_ARGUMENTS}
                    -- ${_py} "${_check}" --html html --pages "${page}" --widths "${B_WIDTHS}"
@@ -171,11 +174,11 @@ book_site_bad(unclosed-element ch01-execution-model.html
   --replace html/ch01-execution-model.html "</figcaption>\n</figure>" "</figure>"
   --expect "ch01-execution-model\\.html: invalid HTML: line [0-9]+: <figcaption> is never closed")
 
-add_test(NAME site.downloads
+add_test(NAME site.downloads WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${_here}/check_downloads.py" --repo "${CMAKE_SOURCE_DIR}"
                  --list "${BOOK_DOWNLOADS_DIR}/downloads.json")
 set_tests_properties(site.downloads PROPERTIES LABELS "book;site" TIMEOUT 60)
-add_test(NAME site.downloads.build
+add_test(NAME site.downloads.build WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${CMAKE_SOURCE_DIR}/tools/grader/tests/check_bundle.py"
                  --site "${_html}" --chapter ch01-execution-model
                  --grade "${CMAKE_SOURCE_DIR}/tools/grade" --kit "${CMAKE_BINARY_DIR}"
@@ -184,7 +187,7 @@ add_test(NAME site.downloads.build
 set_tests_properties(site.downloads.build PROPERTIES LABELS "book;site;exercises" TIMEOUT 600
                      RESOURCE_LOCK book_html)
 
-add_test(NAME site.pytest
+add_test(NAME site.pytest WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} -m pytest -q -p no:cacheprovider "${_here}")
 set_tests_properties(site.pytest PROPERTIES LABELS "unit;book;site" TIMEOUT 180
                      ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
@@ -192,10 +195,10 @@ set_tests_properties(site.pytest PROPERTIES LABELS "unit;book;site" TIMEOUT 180
 # The PDF edition: built by its own target (not part of the default build), then
 # checked page by page.
 if(TARGET pdf AND BOOK_PDFTOPPM)
-  add_test(NAME site.pdf.build COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target pdf)
+  add_test(NAME site.pdf.build WORKING_DIRECTORY "${_site_bin}" COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target pdf)
   set_tests_properties(site.pdf.build PROPERTIES LABELS "book;site;pdf" TIMEOUT 600
                        FIXTURES_SETUP book_pdf RESOURCE_LOCK book_html)
-  add_test(NAME site.pdf
+  add_test(NAME site.pdf WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_here}/check_pdf.py" --pdf "${BOOK_PDF}"
                    --log "${CMAKE_BINARY_DIR}/latex-stage/book.log"
                    --titles-from "${CMAKE_SOURCE_DIR}/chapters"
@@ -205,20 +208,20 @@ if(TARGET pdf AND BOOK_PDFTOPPM)
   set_tests_properties(site.pdf PROPERTIES LABELS "book;site;pdf" TIMEOUT 120
                        FIXTURES_REQUIRED book_pdf)
   # A PDF without the bookmarks a reader finds the index and glossary by.
-  add_test(NAME site.pdf.bad.no-bookmarks
+  add_test(NAME site.pdf.bad.no-bookmarks WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/no-bookmarks"
                    --before ${_py} "${_here}/make_test_pdf.py" two-pages.pdf --before-end
                    --expect "the PDF's bookmarks do not hold \"Index\""
                    -- ${_py} "${_here}/check_pdf.py" --pdf two-pages.pdf --bookmark Index)
   set_tests_properties(site.pdf.bad.no-bookmarks PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
-  add_test(NAME site.pdf.bad.blank-page
+  add_test(NAME site.pdf.bad.blank-page WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/blank-page"
                    --before ${_py} "${_here}/make_test_pdf.py" two-pages.pdf --blank 2 --before-end
                    --expect "page 2 is blank"
                    -- ${_py} "${_here}/check_pdf.py" --pdf two-pages.pdf)
   set_tests_properties(site.pdf.bad.blank-page PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
   # A number split by a wrapped line ("99." / "↪2%", as verbatimforcewraps did).
-  add_test(NAME site.pdf.bad.broken-number
+  add_test(NAME site.pdf.bad.broken-number WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/broken-number"
                    --before ${_py} "${_here}/make_test_pdf.py" two-pages.pdf
                             --line "efficiency=     99." --line "↪2%" --before-end
@@ -226,7 +229,7 @@ if(TARGET pdf AND BOOK_PDFTOPPM)
                    -- ${_py} "${_here}/check_pdf.py" --pdf two-pages.pdf)
   set_tests_properties(site.pdf.bad.broken-number PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
   # A PDF without the site's glossary (the glossary in the HTML only).
-  add_test(NAME site.pdf.bad.no-glossary
+  add_test(NAME site.pdf.bad.no-glossary WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/no-glossary"
                    --before ${_py} "${_here}/make_test_pdf.py" two-pages.pdf --before-end
                    --expect "the PDF has no glossary"
