@@ -27,6 +27,9 @@ import shutil
 import subprocess
 import sys
 
+from ..records import manifest
+from ..records.checkeval import BookError
+
 
 def write_depfile(stamp: str, doctrees: str) -> None:
     """<stamp>.d from the list of inputs the extension wrote after the build."""
@@ -107,11 +110,10 @@ def run_sphinx(builder: str, repo: str, build: str, doctrees: str, stage: str, e
 def tests_notice(build: str) -> None:
     """One line when the build did not build the tests: no question is checked."""
     try:
-        with open(os.path.join(build, "book-manifest.json"), encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError):
-        return
-    if isinstance(manifest, dict) and manifest.get("cy_tags", "") is None:
+        m = manifest.read(os.path.join(build, manifest.MANIFEST))
+    except BookError:
+        return  # Sphinx has already said what is wrong with it
+    if m.cy_tags is None:
         print("build-html: the tests were not built, so no check-yourself answer is checked "
               "against a test or marked as tested")
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import glob
-import json
 import os
 import re
 import sys
 
 from . import schema as record_schema
+from .manifest import read as read_manifest
 
 ROLE = re.compile(r"\{value\}`([^`]+)`")
 
@@ -129,8 +129,7 @@ def exact_patterns(manifest: str | None) -> dict[str, list[str]]:
     """Each run's EXACT patterns, from the build's manifest (none without one)."""
     if not manifest:
         return {}
-    with open(manifest, encoding="utf-8") as f:
-        runs = json.load(f).get("runs", {})
+    runs = read_manifest(manifest).runs
     return {name: list(r.get("exact") or []) for name, r in runs.items()}
 
 

@@ -37,8 +37,14 @@ def main(root: str, scratch: str) -> int:
     shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), fresh)
     manifest = os.path.join(scratch, "manifest.json")
     with open(manifest, "w", encoding="utf-8") as f:
-        json.dump({"runs": {"ch01-execution-model/device-query": {"exact": ["*"]},
-                            "ch01-execution-model/div-first-launch": {"exact": []}}}, f)
+        # A manifest as the build writes it (bookpy.records.manifest reads it), of
+        # the two runs the test needs.
+        json.dump({"source_root": root, "records_dir": "records", "diagrams_dir": "diagrams",
+                   "edition": "reader", "chapters": ["ch01-execution-model"], "cy_tags": None,
+                   "exercises": None,
+                   "runs": {"ch01-execution-model/device-query": {"record": "r1.json", "exact": ["*"]},
+                            "ch01-execution-model/div-first-launch": {"record": "r2.json", "exact": []}}},
+                  f)
 
     def forge(run: str, result: str, value: float) -> None:
         """Set a result in the committed recording and recompute its digest."""
