@@ -152,9 +152,8 @@ def other_gpus(others: list[str], new: str, manifest: str | None, chapter: str |
     made at) and which not at all: what is stale on each reference GPU."""
     if not others or not manifest:
         return []
-    with open(manifest, encoding="utf-8") as f:
-        runs = sorted(n for n, r in json.load(f).get("runs", {}).items()
-                      if r.get("gpu") and (not chapter or n.startswith(chapter + "/")))
+    runs = sorted(n for n, r in read_manifest(manifest).runs.items()
+                  if r.get("gpu") and (not chapter or n.startswith(chapter + "/")))
     new_cache: dict[str, dict | None] = {}
     lines = []
     for other in others:
