@@ -10,7 +10,8 @@ chapter is the bundle of that chapter alone):
       exercises/<key>/<ex>/...        statement, contract, starter
       tests/<key>/exercises/<ex>/visible.test.cpp (or .cu), and the headers
                                       the test sets share
-      tests/exercises/catch_main.cpp, catch_gpu_main.cpp
+      tests/exercises/catch_main.cpp, catch_gpu_main.cpp (with catch_session.cpp
+                                      and book/test/catch_run.hpp, the session it runs)
       lib/<repository path>/...       those libraries' sources and headers
 
 It is written from the kit's description of the exercises (kit.json), so that
@@ -120,8 +121,12 @@ class Bundle:
                              and "code=[sm_" in a) or "90"
         self.add_text("CMakeLists.txt", template.replace("@CUDA_ARCHITECTURES@", archs))
         self.add_text("tests/exercises/catch_main.cpp", CATCH_MAIN)
-        self.add_file("tests/exercises/catch_gpu_main.cpp",
-                      self.root / "tools" / "grader" / "judge" / "catch_gpu_main.cpp")
+        # The book's GPU main, over Catch2's session compiled beside it.
+        support = self.root / "tests" / "support"
+        self.add_file("tests/exercises/catch_gpu_main.cpp", support / "catch_gpu_main.cpp")
+        self.add_file("tests/exercises/catch_session.cpp", support / "catch_session.cpp")
+        self.add_file("tests/exercises/book/test/catch_run.hpp",
+                      support / "include" / "book" / "test" / "catch_run.hpp")
         self.add_text("cmake/libraries.cmake", self._libraries(libs_needed))
         self.add_text("README.md", self._readme(included))
         return included
