@@ -123,7 +123,7 @@ set_tests_properties(book.cmake-folder-settings-hashed PROPERTIES LABELS book TI
                      FIXTURES_REQUIRED book-cmake-folder-settings)
 # ... and the compile database agrees: every flag they gave the compile is one
 # the runs hash (tools/bookpy/inputs/compile_check.py).
-set(_check ${BOOK_PY} -m bookpy.inputs.compile_check)
+set(_check ${BOOK_PY} -m bookpy.inputs.compile_check --bookrun $<TARGET_FILE:bookrun>)
 add_test(NAME book.compile-commands-folder-settings
          COMMAND ${_check}
                  --inputs "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/compile-inputs.json"

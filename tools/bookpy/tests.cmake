@@ -25,7 +25,8 @@ set_tests_properties(unit.records.float-text PROPERTIES LABELS unit TIMEOUT 300)
 add_test(NAME book.compile-commands-hashed
          COMMAND ${BOOK_PY} -m bookpy.inputs.compile_check
                  --inputs "${CMAKE_BINARY_DIR}/compile-inputs.json"
-                 --commands "${CMAKE_BINARY_DIR}/compile_commands.json")
+                 --commands "${CMAKE_BINARY_DIR}/compile_commands.json"
+                 --bookrun $<TARGET_FILE:bookrun>)
 set_tests_properties(book.compile-commands-hashed PROPERTIES LABELS book TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "hold only flags their runs hash")
 

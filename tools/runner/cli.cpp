@@ -8,6 +8,7 @@
 //   bookrun save    --record R --recording P  commit a live record as a recording
 //                                             (those four: recordings.cpp)
 //   bookrun sanitize --sanitizer S --tool T -- <program> <args>   (sanitizer.cpp)
+//   bookrun inputs  ...                       print a run's inputs and their hash
 //   bookrun skip <reason>                     report a skipped test (exit 77)
 #include <iostream>
 
@@ -36,6 +37,7 @@ struct CommandLine {
     std::string schema_path;
     std::vector<std::string> env_items, toolchain_items;
     std::string skip_reason;
+    bool given_only = false;  ///< inputs: no header scan, no hash
 };
 
 void add_schema_option(CLI::App* app, std::string& path) {
@@ -207,9 +209,18 @@ void check_options(const CommandLine& c, bool running) {
         throw Error("a run is either profiled (--ncu) or sanitized (--sanitizer), not both");
 }
 
+CLI::App* add_inputs_command(CLI::App& app, CommandLine& c) {
+    auto* inp = app.add_subcommand(
+        "inputs", "print a run's inputs as bookrun reads them, and their hash (JSON)");
+    add_input_options(inp, c);
+    inp->add_flag("--given-only", c.given_only,
+                  "only what the options give (no header scan, no files, no hash)");
+    return inp;
+}
+
 /// The subcommands, as CLI11 parsed them.
 struct Commands {
-    CLI::App *run, *imp, *ver, *chk, *save, *san, *skip;
+    CLI::App *run, *imp, *ver, *chk, *save, *san, *skip, *inp;
 };
 
 int dispatch(CommandLine& c, const Commands& cmd) {
@@ -223,6 +234,7 @@ int dispatch(CommandLine& c, const Commands& cmd) {
         c.sanitize.env = c.run.inputs.env;
         return cmd_sanitize(c.sanitize);
     }
+    if (*cmd.inp) return cmd_inputs(c.run, c.given_only);
     check_options(c, cmd.run->parsed());
     Schema schema = load_schema(c.schema_path.empty() ? default_schema_path() : c.schema_path);
     if (*cmd.run) return cmd_run(c.run, c.live, c.san, c.reports, schema);
@@ -264,6 +276,7 @@ int bookrun::command_line_main(int argc, char** argv) {
     cmd.chk = add_check_command(app, c);
     cmd.save = add_save_command(app, c);
     cmd.san = add_sanitize_command(app, c);
+    cmd.inp = add_inputs_command(app, c);
     cmd.skip = app.add_subcommand("skip", "report a skipped test");
     cmd.skip->add_option("reason", c.skip_reason)->required();
 

@@ -83,6 +83,12 @@ int cmd_check(const RunSpec& run, const std::string& record, const Schema& schem
 /// `bookrun save`: a live record becomes a committed recording.
 int cmd_save(const std::string& record, const std::string& recording, const Schema& schema);
 int cmd_sanitize(const SanitizeSpec& s);
+/// `bookrun inputs`: prints what the run's input options give bookrun ("given":
+/// sources, library sources, include folders, CUDA architectures, flags identity,
+/// toolchain) and, unless given_only, its inputs as a record holds them (files
+/// and hash): the one reading of a run's inputs, for the compile database's
+/// cross-check (tools/bookpy/inputs/compile_check.py) and for a reader.
+int cmd_inputs(const RunSpec& run, bool given_only);
 
 // ---- running a program with repeats (repeats.cpp) ----------------------------------
 

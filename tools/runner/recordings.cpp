@@ -1,6 +1,7 @@
 // A run's committed recordings and the build's records of it: `bookrun import`
 // and `verify` (a recording, against the sources as they are now), `check` (the
-// build's own live record) and `save` (a live record becomes a recording).
+// build's own live record) and `save` (a live record becomes a recording); and
+// `inputs`, a run's inputs as bookrun reads them and hashes them.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -254,6 +255,20 @@ int cmd_save(const std::string& record_path, const std::string& recording, const
     write_file_atomically(recording, to_recording_lines(stable, schema).dump(2) + "\n");
     write_file_atomically(volatile_path(recording), vol.dump(2) + "\n");
     std::cout << fmt::format("recorded {} -> {}\n", record["name"].get<std::string>(), recording);
+    return 0;
+}
+
+int cmd_inputs(const RunSpec& run, bool given_only) {
+    const InputSpec& in = run.inputs;
+    json out = {{"given",
+                 {{"sources", in.sources},
+                  {"lib_sources", in.lib_sources},
+                  {"include_dirs", in.include_dirs},
+                  {"cuda_archs", in.cuda_archs},
+                  {"flags", in.flags},
+                  {"toolchain", in.toolchain}}}};
+    if (!given_only) out["inputs"] = compute_inputs(in, input_files(in));
+    std::cout << out.dump(2) << "\n";
     return 0;
 }
 
