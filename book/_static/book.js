@@ -3,8 +3,9 @@
 // - A listing's caption links to the page of its file with ?lines=a-b[,c-d]#L-a:
 //   mark those lines, so the reader sees which part of the file the listing showed.
 // - A code block's lines become one block each, so that a line longer than the
-//   column wraps with a hanging indent and is marked as wrapped (class
-//   book-wrapped: a bar beside its continuation rows), never read as indentation.
+//   column wraps with a hanging indent inside its own indentation and is marked
+//   as wrapped (class book-wrapped: a bar beside its continuation rows), never
+//   read as indentation; a highlighted line stays highlighted on every row.
 // - An output block keeps its lines whole (a table stays a table): where it is
 //   wider than the column it scrolls sideways, and says so (class book-scrolls
 //   and a cue above it). An output's table (outtables.py) does the same in its box.
@@ -63,6 +64,14 @@
         });
         at.appendChild(document.createTextNode(piece[0]));
       });
+      // Its indentation, for the continuation rows (book.css), and Pygments'
+      // highlight of a whole line (emphasize-lines) given to the line itself.
+      var text = pieces.map(function (piece) { return piece[0]; }).join("");
+      var indent = text.length - text.replace(/^[ \t]+/, "").length;
+      if (indent) line.style.setProperty("--book-indent", indent + "ch");
+      if (pieces.length && pieces.every(function (piece) {
+        return piece[1].some(function (el) { return el.classList && el.classList.contains("hll"); });
+      })) line.classList.add("book-hll");
       out.appendChild(line);
     });
     pre.textContent = "";
@@ -135,7 +144,20 @@
       var list = window.matchMedia(query);
       if (list.addEventListener) list.addEventListener("change", later);
     });
-    window.addEventListener("beforeprint", layout);
+    // Printed, every fold (answers, hints, "Run it yourself") is open: paper
+    // cannot be clicked. The ones the reader had closed close again after.
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      document.querySelectorAll("article details:not([open])").forEach(function (d) {
+        d.open = true;
+        opened.push(d);
+      });
+      layout();
+    });
+    window.addEventListener("afterprint", function () {
+      opened.splice(0).forEach(function (d) { d.open = false; });
+      layout();
+    });
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(layout);
     window.addEventListener("load", layout);
   }
