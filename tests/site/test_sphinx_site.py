@@ -47,7 +47,8 @@ def add_plot(tree):
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
         "## Exercises", "```{plot} bars\n:name: fig-bars\nThe **fixture** plot.\n```\n\n"
-        "A **fixture term** is defined here.\n\n## Exercises"))
+        "A **fixture term** is defined here.\n\n```{define} fixture term\nA word the fixture chapter "
+        "sets in bold to test the glossary.\n```\n\n## Exercises"))
 
 
 def latex_with_plot(tree):
@@ -211,9 +212,41 @@ def test_the_pdf_ends_with_the_glossary(tree):
     glossary = tex[at:]
     assert r"\sphinxlineitem{fixture term" in glossary
     # the definition, linked to where the chapter gives it, with its page
-    assert "A fixture term is defined here. See" in glossary
-    assert r"\hyperref[\detokenize{ch90-fixture:term-fixture-term}]" in glossary
-    assert r"\autopageref*{\detokenize{ch90-fixture:term-fixture-term}}" in glossary
+    assert "A word the fixture chapter sets in bold to test the glossary. See" in glossary
+    assert r"\hyperref[\detokenize{ch90-fixture:define-fixture-term}]" in glossary
+    assert r"\autopageref*{\detokenize{ch90-fixture:define-fixture-term}}" in glossary
+
+
+def define(tree, text):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", text + "\n\n## Exercises", 1))
+    _, warnings, _ = tree.sphinx(strict=False)
+    return warnings
+
+
+@pytest.mark.parametrize("definition, message", [
+    ("That is the fixture term.", r"starts with a pronoun \('That'\)"),
+    ("Its lanes wait for the fixture term.", r"starts with a pronoun \('Its'\)"),
+    ("The fixture term is the fixture term.", r"only repeats the term"),
+    ("This is a fixture term.", r"starts with a pronoun \('This'\)"),
+    ("A fixture term takes the overlap one step further.", r"points back at the text around it \('further'\)"),
+    ("A word of the fixture. A second sentence.", r"is more than one sentence"),
+])
+def test_a_glossary_definition_that_cannot_stand_alone_is_an_error_at_its_line(tree, definition, message):
+    warnings = define(tree, f"A **fixture term** is used here.\n\n```{{define}} fixture term\n{definition}\n```")
+    assert re.search(r"ch90-fixture\.md:\d+: ERROR: the definition of 'fixture term' " + message, warnings), warnings
+
+
+def test_a_bold_term_or_a_concept_without_a_definition_is_an_error(tree):
+    tree.write("repo/book/concepts.txt", "# concepts\nthings\n")
+    warnings = define(tree, "A **fixture term** is used here.")
+    assert re.search(r"ch90-fixture\.md:\d+: WARNING: the term 'fixture term' is set in bold, so the glossary "
+                     r"lists it, but no chapter defines it", warnings), warnings
+    assert re.search(r"concepts\.txt:2: the concept 'things' has no definition for the glossary", warnings), warnings
+    warnings = define(tree, "```{define} fixture term\nA word the fixture sets in bold.\n```\n\n"
+                            "```{define} thing\nAn object the fixture counts, one per line.\n```")
+    assert "no chapter defines" not in warnings and "has no definition" not in warnings, warnings
+    assert "A word the fixture sets in bold." in tree.read("out/html/glossary.html")
 
 
 TRY_IT = """## Try it
@@ -274,7 +307,9 @@ def test_a_concept_no_chapter_names_is_an_error_at_its_line(tree):
     # added (its apostrophe a smart quote on the page); the last is nowhere.
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
-        "## Exercises", "Little's law counts the work in flight.\n\n## Exercises", 1))
+        "## Exercises", "Little's law counts the work in flight.\n\n```{define} Little's law\nThe rule "
+        "that the work in flight is throughput times latency.\n```\n\n```{define} things\nWhat the "
+        "fixture program counts, one per line of input.\n```\n\n## Exercises", 1))
     tree.write("repo/book/concepts.txt", "# concepts\nthings\nLittle's law\nwarp scheduler\n")
     _, warnings, _ = tree.sphinx()
     assert re.search(r"concepts\.txt:4: the concept 'warp scheduler' is named in no chapter's running text",
