@@ -154,7 +154,7 @@ book_site_bad(no-glossary-link ch01-execution-model.html
 # "On this page" as furo shows it (hidden below 1312 px), no skip link, and on a
 # phone "Back to top" and the copy buttons where furo puts them.
 book_site_bad(on-this-page ch01-execution-model.html
-  --replace html/_static/book.css "@media (min-width: 75em) and (max-width: 82em)" "@media (min-width: 999em)"
+  --replace html/_static/book.css "@media (min-width: 75em) and (max-width: 88em)" "@media (min-width: 999em)"
   --expect "\"On this page\" is not shown at 1280 px")
 book_site_bad(no-skip-link ch01-execution-model.html
   --replace html/ch01-execution-model.html "class=\"book-skip-link\"" "class=\"x\""
