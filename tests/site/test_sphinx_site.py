@@ -217,6 +217,34 @@ def test_the_pdf_ends_with_the_glossary(tree):
     assert r"\autopageref*{\detokenize{ch90-fixture:define-fixture-term}}" in glossary
 
 
+def test_the_pdf_has_the_front_page_as_front_matter_and_each_page_as_a_chapter(tree):
+    # A front page with sections of its own before its table of contents, as the
+    # book's has: in the PDF they are one chapter, "About this book", and the
+    # chapter a chapter of its own after it, not a section inside the last.
+    tree.write("repo/chapters/index.md", "# Fixture book\n\nThe book.\n\n## What you need\n\nA GPU.\n\n"
+               "## Where to start\n\nChapter 90.\n\n```{toctree}\n:glob:\n\nch[0-9][0-9]-*\n```\n")
+    _, warnings, _ = latex_with_plot(tree)
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    chapters = re.findall(r"\\chapter\{([^}]*)\}", tex)
+    assert chapters[:2] == ["About this book", "90. A fixture chapter"], chapters
+    assert r"\section{What you need}" in tex and r"\section{Where to start}" in tex
+    assert tex.index("The book.") < tex.index(r"\section{What you need}") < tex.index(r"\chapter{90.")
+
+
+def test_the_pdf_sets_try_it_answers_at_the_chapters_end(tree):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", TRY_IT, 1))
+    _, warnings, _ = latex_with_plot(tree)
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    question = tex.index("Twice the things")
+    pointer = tex.index("Answer 1 is at the end of the chapter.", question)
+    heading = tex.index(r"\section{Answers to Try it}", pointer)
+    assert tex.index("again.", question) > heading, "the answer is printed under its question"
+    assert r"\textbf{Answer.}" not in tex
+
+
 def define(tree, text):
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", text + "\n\n## Exercises", 1))
