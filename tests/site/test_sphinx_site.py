@@ -166,6 +166,28 @@ def test_the_build_info_page_lists_runs_figures_and_tools(tree):
     assert 'href="ch90-fixture.html"' in tree.html("built")
 
 
+def test_the_build_info_page_says_a_run_is_shown_only_where_a_page_shows_it(tree):
+    # A page that reads hello's record for a check, and shows nothing of it, is not
+    # where it is shown (a page that only reads a record once counted as one).
+    tree.write("repo/chapters/built.md", "---\norphan: true\n---\n# Built\n\n"
+               "It counts more than one {check}`ch90-fixture/hello:count > 1`.\n\n```{build-info}\n```\n")
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = tree.html("built")
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*ch90-fixture/hello(?:(?!</tr>).)*</tr>", page, re.S)
+    assert row, "no row for ch90-fixture/hello"
+    shown_in = re.findall(r'href="([^"]*)"', row.group(0))
+    assert shown_in == ["ch90-fixture.html"], shown_in
+
+
+def test_a_measured_figure_has_a_readable_name():
+    from bookext.buildinfo import readable
+    assert readable({}, "best_over_cub_2e16") == "best over CUB, 2^16"
+    assert readable({}, "graph_us_2e20_pdl") == "graph µs PDL, 2^20"
+    record = {"checks": [{"id": "step2-beats-step1", "what": "Step 2 takes less time than step 1."}]}
+    assert readable(record, "check:step2-beats-step1") == "Step 2 takes less time than step 1."
+
+
 def test_bold_terms_of_a_chapter_are_in_the_index(tree):
     add_plot(tree)
     tree.sphinx()

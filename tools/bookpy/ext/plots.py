@@ -26,7 +26,7 @@ from .common import BookDirective, BookError, resolve_key, source_path
 from .config import plots_dir
 from .figures import describe, zoom
 from ..build.plotting import PlotError, read_spec
-from .records import load_record, provenance_text, stale_banner
+from .records import load_record, provenance_text, shows, stale_banner
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -67,7 +67,7 @@ class Plot(BookDirective):
         alt = describe(self.options.get("alt"), spec.alt, caption_nodes)
         docdir = os.path.dirname(self.env.doc2path(self.env.docname))
         stem = os.path.relpath(light, docdir)[:-len(".svg")]
-        figure = nodes.figure(classes=["book-plot"])
+        figure = shows(nodes.figure(classes=["book-plot"]), *spec.runs)
         figure += zoom("", nodes.image(uri=stem + ".*", alt=alt), classes=["only-light"])
         figure += zoom("", nodes.image(uri=os.path.relpath(dark, docdir), alt=alt), classes=["only-dark"])
         if caption_nodes:
