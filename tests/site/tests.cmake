@@ -24,6 +24,8 @@
 #                           --bundle writes from these sources; unpacked in an empty
 #                           folder it builds, its starters fail their visible tests and
 #                           the solutions pass them (tools/grader/tests/check_bundle.py)
+#   site.downloads.programs chapter 1's programs as its page offers them, unpacked in an
+#                           empty folder, built and run by their README's commands alone
 #   site.pytest             the site's Python parts (theme fixes, plots, downloads, ...)
 #   site.pdf.build          builds the PDF edition (the `pdf` target) for:
 #   site.pdf                its pages rendered to PNG: as many as XeLaTeX wrote, none
@@ -185,6 +187,14 @@ add_test(NAME site.downloads.build WORKING_DIRECTORY "${_site_bin}"
                  --work "${_scratch}/downloads-build" --catch2-include "${BOOK_CATCH2_INCLUDE}"
                  --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")
 set_tests_properties(site.downloads.build PROPERTIES LABELS "book;site;exercises" TIMEOUT 600
+                     RESOURCE_LOCK book_html)
+
+# Chapter 1's programs as its page offers them, unpacked in an empty folder and
+# built and run by the commands of their README alone.
+add_test(NAME site.downloads.programs WORKING_DIRECTORY "${_site_bin}"
+         COMMAND ${_py} "${_here}/check_programs.py" --html "${_html}" --chapter ch01-execution-model
+                 --work "${_scratch}/programs-build")
+set_tests_properties(site.downloads.programs PROPERTIES LABELS "book;site" TIMEOUT 900
                      RESOURCE_LOCK book_html)
 
 add_test(NAME site.pytest WORKING_DIRECTORY "${_site_bin}"
