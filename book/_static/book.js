@@ -108,6 +108,59 @@
     cue.hidden = !scrolls;
   }
 
+  // A figure (an SVG: a diagram or a plot) is drawn no smaller than the width at
+  // which its smallest text is 12 px: on a narrow column it then scrolls
+  // sideways, with the cue (markScrolling), rather than shrinking its text. The
+  // smallest text is measured once per image, in a hidden frame at the image's
+  // own size (where the frame cannot read the SVG, as from file://, the figure
+  // just fits the column).
+  var MIN_TEXT_PX = 12;
+  function smallestText(img, done) {
+    var frame = document.createElement("iframe");
+    frame.setAttribute("aria-hidden", "true");
+    frame.tabIndex = -1;
+    frame.style.cssText = "position:absolute;left:-20000px;top:0;border:0;width:" +
+      (img.naturalWidth + 40) + "px;height:200px";
+    frame.onload = function () {
+      var min = Infinity;
+      try {
+        var doc = frame.contentDocument, svg = doc && doc.documentElement;
+        if (svg && svg.tagName.toLowerCase() === "svg") {
+          var walker = doc.createTreeWalker(svg, NodeFilter.SHOW_TEXT);
+          for (var t = walker.nextNode(); t; t = walker.nextNode()) {
+            var el = t.parentElement;
+            if (!t.textContent.trim() || !el || !el.getClientRects().length) continue;
+            var style = doc.defaultView.getComputedStyle(el);
+            if (style.display === "none" || style.visibility === "hidden") continue;
+            var g = el.closest("foreignObject") || el.closest("text") || el;
+            var m = g.getScreenCTM ? g.getScreenCTM() : null;
+            var px = parseFloat(style.fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+            if (px > 0 && px < min) min = px;
+          }
+        }
+      } catch (e) { min = Infinity; }
+      frame.remove();
+      done(min);
+    };
+    frame.src = img.currentSrc || img.src;
+    document.body.appendChild(frame);
+  }
+  function readableFigures() {
+    document.querySelectorAll("article figure a.book-zoom img").forEach(function (img) {
+      if (!/\.svg(\?|#|$)/.test(img.currentSrc || img.src) || img.dataset.bookFitted) return;
+      img.dataset.bookFitted = "1";
+      var fit = function () {
+        if (!img.naturalWidth) return;
+        smallestText(img, function (px) {
+          if (px === Infinity) return;
+          img.style.minWidth = Math.ceil(img.naturalWidth * MIN_TEXT_PX / px) + "px";
+          layout();
+        });
+      };
+      if (img.complete) fit(); else img.addEventListener("load", fit, {once: true});
+    });
+  }
+
   function layout() {
     document.querySelectorAll("article .highlight pre").forEach(function (pre) {
       if (!pre.closest(".book-output")) markWrapped(pre);
@@ -130,6 +183,7 @@
       splitIntoLines(pre);
     });
     layout();
+    readableFigures();
     var pending = null;
     function later() {
       if (pending) cancelAnimationFrame(pending);

@@ -32,7 +32,7 @@ fails on:
     neither);
   - an image that did not load;
   - a figure whose smallest text is under 12 px at the column width of the
-    1280 px window, or under 9 px on the phone (measured in the SVG as the page
+    1280 px window, or under 12 px on the phone (measured in the SVG as the page
     shows it);
   - an output block (a program's output, often a table) that breaks a line
     over two rows, or that is wider than its column without scrolling sideways

@@ -94,6 +94,16 @@ def test_a_diagram_opens_at_full_size_and_has_an_alt_text(tree):
     assert 'alt="Two boxes. Box a points to box b."' in tree.html()
 
 
+def test_a_figure_without_a_caption_is_an_error_and_one_with_is_numbered(tree):
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert re.search(r'<span class="caption-number">Fig\. \d+ </span>', tree.html())
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("A fixture diagram.\n", "", 1))
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert re.search(r"ch90-fixture\.md:\d+: ERROR: diagram 'pic' has no caption", warnings), warnings
+
+
 def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
     add_plot(tree)
     _, warnings, _ = tree.sphinx()

@@ -82,8 +82,14 @@ class Plot(BookDirective):
             para += nodes.Text(provenance_text(record))
             legend += para
         figure += legend
-        if "name" in self.options:
-            self.add_name(figure)
+        # Every figure is numbered and captioned: a caption is required, and a
+        # figure without a :name: gets one from its key (Sphinx numbers only
+        # figures that have an id).
+        if not caption_nodes:
+            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
+                             "directive's content (every figure is numbered and captioned)")
+        self.options.setdefault("name", "fig-" + key.replace("/", "-"))
+        self.add_name(figure)
         return [figure]
 
 
