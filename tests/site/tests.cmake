@@ -176,6 +176,38 @@ book_site_bad(unclosed-element ch01-execution-model.html
   --replace html/ch01-execution-model.html "</figcaption>\n</figure>" "</figure>"
   --expect "ch01-execution-model\\.html: invalid HTML: line [0-9]+: <figcaption> is never closed")
 
+# A text column as narrow as furo's: chapter 1's listings wrap at 1280 px.
+book_site_bad(listing-wraps-desktop ch01-execution-model.html
+  --replace html/_static/book.css ".content { width: 52em" ".content { width: 40em"
+  --expect "at 1280 px a listing wraps [0-9]+ line")
+# A wrapped line's continuation rows at the left margin, not inside its indentation.
+book_site_bad(continuation-indent ch03-reductions.html WIDTHS 390
+  --replace html/_static/book.js "if (indent) line.style.setProperty" "if (false) line.style.setProperty"
+  --expect "wrapped line\\(s\\) whose continuation rows start left of the line's own indentation")
+# Figures shrunk to a phone's column, their text under 12 px (as a forced width
+# once blew them up and cut them off).
+book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
+  --replace html/_static/book.js "    readableFigures();" "    void 0;"
+  --expect "a figure's smallest text is [0-9.]+ px on a phone \\(under 12 px\\)")
+# Printed with the copy buttons showing.
+book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
+  --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
+  --expect "\\[print 1280px\\]: printed, the page shows [0-9]+ copy button")
+# No way in: a footer without the licences, a Sources entry without its link,
+# and the sentence on the missing public address on more than one page.
+book_site_bad(footer-licence index.html
+  --replace html/index.html "class=\"book-licence-line\"" "class=\"x\""
+  --expect "index\\.html: the footer does not name the licences")
+book_site_bad(sources-unlinked ch01-execution-model.html
+  --replace html/ch01-execution-model.html "<a class=\"reference external\" href=\"https://docs.nvidia.com/cuda/hopper-tuning-guide/\">" "<a href=\"#sources\">"
+  --expect "ch01-execution-model\\.html: a Sources entry links no document: NVIDIA, Hopper Tuning Guide")
+book_site_bad(no-address-twice index.html,ch01-execution-model.html
+  --replace html/ch01-execution-model.html "<summary>Run it yourself</summary>" "<summary>Run it yourself</summary><p>This copy was built without its public address.</p>"
+  --expect "the site says it was built without a public address on 2 pages")
+book_site_bad(no-programs-download ch01-execution-model.html
+  --replace html/ch01-execution-model.html "ch01-execution-model-programs.tar.gz" "programs.tar.gz"
+  --expect "does not link its programs' download")
+
 add_test(NAME site.downloads WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${_here}/check_downloads.py" --repo "${CMAKE_SOURCE_DIR}"
                  --list "${BOOK_DOWNLOADS_DIR}/downloads.json")
