@@ -481,13 +481,17 @@ SEARCH_RESULTS = _js("search_results.js")
 def search_problems(driver, server, query: str = "bank+conflicts") -> list:
     """The search page for a term that is also a section's title (Sphinx lists
     such a page once per way it matched): one result per page (a
-    section of a page already listed joins its result)."""
+    section of a page already listed joins its result), and the count it states
+    is the count it lists."""
     driver.get(server.url(f"search.html?q={query}"))
     wait_ready(driver)
-    results = driver.execute_async_script(SEARCH_RESULTS)
+    status, results = driver.execute_async_script(SEARCH_RESULTS)
     out, seen = [], set()
     if not results:
         return [f"search.html?q={query}: no result"]
+    said = re.search(r"found (\d+) page", status)
+    if said and int(said.group(1)) != len(results):
+        out.append(f"search.html?q={query}: the page says it found {said.group(1)} pages and lists {len(results)}")
     for href, snippet in results:
         page = urllib.parse.urlsplit(href).path
         if page in seen:

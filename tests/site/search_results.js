@@ -7,6 +7,7 @@ const done = arguments[0], started = Date.now();
   const finished = status && /finished|did not match/i.test(status.textContent);
   const snippets = Array.from(items).every((li) => li.querySelector('.context'));
   if ((finished && snippets) || Date.now() - started > 20000)
-    done(Array.from(items).map((li) => [li.querySelector('a').href, (li.querySelector('.context') || {}).textContent || '']));
+    done([(status || {}).textContent || '',
+          Array.from(items).map((li) => [li.querySelector('a').href, (li.querySelector('.context') || {}).textContent || ''])]);
   else setTimeout(poll, 200);
 })();
