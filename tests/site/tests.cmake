@@ -31,6 +31,9 @@
 #   site.pdf                its pages rendered to PNG: as many as XeLaTeX wrote, none
 #                           blank, no glyph missing, every chapter's title in its text,
 #                           the site's glossary (every term, in order) as its last chapter
+#                           and the book's structure: front matter, then the chapters at the
+#                           outline's top, each opening a page; metadata; web links
+#   site.pdf.bad.structure  the structure check on a PDF without it must fail
 #   site.pdf.bad.blank-page the page check on a PDF with a blank page must fail
 #   site.pdf.bad.broken-number the check on a PDF whose wrapped line splits a number must fail
 #   site.pdf.bad.no-glossary the glossary check on a PDF without one must fail
@@ -251,6 +254,7 @@ if(TARGET pdf AND BOOK_PDFTOPPM)
                    --titles-from "${CMAKE_SOURCE_DIR}/chapters"
                    --glossary-of "${_html}/glossary.html"
                    --bookmark Glossary --bookmark Index
+                   --structure "About this book" --not-top "What you need" --not-top "Where to start"
                    --out "${CMAKE_BINARY_DIR}/site-test/pdf-pages")
   set_tests_properties(site.pdf PROPERTIES LABELS "book;site;pdf" TIMEOUT 120
                        FIXTURES_REQUIRED book_pdf SKIP_RETURN_CODE 77)
@@ -275,6 +279,16 @@ if(TARGET pdf AND BOOK_PDFTOPPM)
                    --expect "a line is wrapped inside a number: \"efficiency= +99\\.\""
                    -- ${_py} "${_here}/check_pdf.py" --pdf two-pages.pdf)
   set_tests_properties(site.pdf.bad.broken-number PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
+  # A PDF without the book's structure: no front matter, no chapter at the
+  # outline's top, no metadata, no web link.
+  add_test(NAME site.pdf.bad.structure
+           COMMAND "${_py}" "${_expect}" --scratch "${_scratch}/structure"
+                   --before "${_py}" "${_here}/make_test_pdf.py" two-pages.pdf --before-end
+                   --expect "the outline's top level does not hold \"About this book\""
+                   --expect "the PDF has no Title in its metadata"
+                   --expect "the PDF has no web links"
+                   -- "${_py}" "${_here}/check_pdf.py" --pdf two-pages.pdf --structure "About this book")
+  set_tests_properties(site.pdf.bad.structure PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
   # A PDF without the site's glossary (the glossary in the HTML only).
   add_test(NAME site.pdf.bad.no-glossary WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/no-glossary"
