@@ -119,6 +119,9 @@ its code is under the \href{https://opensource.org/license/mit}{MIT licence}.\pa
 % never after '.' or ',' (Sphinx's default list has both), which would split a
 % number: "0." / "0f", "409," / "600" (check_pdf.py: broken_numbers).
 \renewcommand*\sphinxbreaksafteractivelist{\do\;\do\?\do\!\do\/}
+% The table of contents is titled "Contents" (Sphinx titles it with the first
+% toctree's caption, "Before you start").
+\makeatletter\g@addto@macro\sphinxtableofcontentshook{\renewcommand{\contentsname}{Contents}}\makeatother
 % The PDF's metadata: its title, author and subject, as a reader's viewer lists them.
 \AtBeginDocument{\hypersetup{pdftitle={How GPUs Run Code},
   pdfauthor={The maintainers of How GPUs Run Code},

@@ -153,7 +153,8 @@
         if (!img.naturalWidth) return;
         smallestText(img, function (px) {
           if (px === Infinity) return;
-          img.style.minWidth = Math.ceil(img.naturalWidth * MIN_TEXT_PX / px) + "px";
+          // (a quarter pixel to spare: the text is drawn at a fraction of a pixel)
+          img.style.minWidth = Math.ceil(img.naturalWidth * (MIN_TEXT_PX + 0.25) / px) + "px";
           layout();
         });
       };

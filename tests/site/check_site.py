@@ -339,6 +339,8 @@ def archive_problems(root: str, origin: str, hrefs) -> list:
         full = os.path.join(root, path)
         if not os.path.isfile(full) or not path.endswith((".tar.gz", ".tgz", ".zip")):
             continue
+        if path.startswith("_downloads/source/"):
+            continue  # the book's own source: MyST is what it is written in
         try:
             if path.endswith(".zip"):
                 with zipfile.ZipFile(full) as z:

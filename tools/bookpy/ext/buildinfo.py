@@ -384,7 +384,37 @@ def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         parts.append(toolchain_section(app))
         container = nodes.container(classes=["book-buildinfo"])
         container.extend(parts)
+        if app.builder.format == "latex":
+            _fit_latex_tables(container)
         node.replace_self(container)
+
+
+def _fit_latex_tables(container: nodes.Element) -> None:
+    """The PDF: each table set small, and a long name (a run's key, a path, a
+    commit) allowed to break after '/', '-', '_' or ':' (and a commit anywhere),
+    so that no cell runs into the next."""
+    for table in list(container.findall(nodes.table)):
+        parent = table.parent
+        at = parent.index(table)
+        parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
+        parent.insert(at, nodes.raw("", "\\begingroup\\footnotesize\n", format="latex"))
+    for text in list(container.findall(nodes.Text)):
+        if not isinstance(text.parent, (nodes.literal, nodes.paragraph)):
+            continue
+        pieces = re.split(r"(?<=[/_:-])|(?<=\b[0-9a-f]{6})(?=[0-9a-f]{6}\b)", str(text))
+        pieces = [p for p in pieces if p]
+        if len(pieces) < 2:
+            continue
+        parent = text.parent
+        at = parent.index(text)
+        new = []
+        for k, piece in enumerate(pieces):
+            if k:
+                new.append(nodes.raw("", "\\allowbreak{}", format="latex"))
+            new.append(nodes.Text(piece))
+        parent.remove(text)
+        for k, n in enumerate(new):
+            parent.insert(at + k, n)
 
 
 def always_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
