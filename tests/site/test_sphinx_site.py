@@ -191,7 +191,7 @@ def test_the_build_info_page_says_a_run_is_shown_only_where_a_page_shows_it(tree
 
 
 def test_a_measured_figure_has_a_readable_name():
-    from bookext.buildinfo import readable
+    from bookpy.ext.buildinfo import readable
     assert readable({}, "best_over_cub_2e16") == "best over CUB, 2^16"
     assert readable({}, "graph_us_2e20_pdl") == "graph µs PDL, 2^20"
     record = {"checks": [{"id": "step2-beats-step1", "what": "Step 2 takes less time than step 1."}]}

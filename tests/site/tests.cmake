@@ -282,12 +282,12 @@ if(TARGET pdf AND BOOK_PDFTOPPM)
   # A PDF without the book's structure: no front matter, no chapter at the
   # outline's top, no metadata, no web link.
   add_test(NAME site.pdf.bad.structure
-           COMMAND "${_py}" "${_expect}" --scratch "${_scratch}/structure"
-                   --before "${_py}" "${_here}/make_test_pdf.py" two-pages.pdf --before-end
+           COMMAND ${_py} "${_expect}" --scratch "${_scratch}/structure"
+                   --before ${_py} "${_here}/make_test_pdf.py" two-pages.pdf --before-end
                    --expect "the outline's top level does not hold \"About this book\""
                    --expect "the PDF has no Title in its metadata"
                    --expect "the PDF has no web links"
-                   -- "${_py}" "${_here}/check_pdf.py" --pdf two-pages.pdf --structure "About this book")
+                   -- ${_py} "${_here}/check_pdf.py" --pdf two-pages.pdf --structure "About this book")
   set_tests_properties(site.pdf.bad.structure PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
   # A PDF without the site's glossary (the glossary in the HTML only).
   add_test(NAME site.pdf.bad.no-glossary WORKING_DIRECTORY "${_site_bin}"
