@@ -207,7 +207,9 @@ def main() -> int:
         sources = sorted(glob.glob(os.path.join(a.titles_from, "*.md")))
         for path in sources:
             with open(path, encoding="utf-8") as f:
-                first = f.readline()
+                # (its title: the first line that is a level-one heading; MyST
+                # comments, such as the SPDX line, may come before it)
+                first = next((line for line in f if line.startswith("# ")), "")
             if first.startswith("# "):
                 a.expect_text.append(re.sub(r"[`*_]", "", first[2:]).strip())
                 if re.match(r"ch\d", os.path.basename(path)):
