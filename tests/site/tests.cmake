@@ -84,8 +84,11 @@ book_site_bad(theme-stylesheet index.html THEMES auto-dark
   --expect "a request got status 404: .*/javascript/normalize\.css/normalize\.css"
   --expect "the dark theme shows a light page")
 # A diagram drawn for a page twice as wide: its text shrinks under 12 px.
+# (book.js would draw it wider, so that its text is 12 px again: its sizing is
+# left out here, as where it cannot measure the figure.)
 book_site_bad(tiny-diagram ch01-execution-model.html
   --replace html/_images/divergence.svg "font-size:16px" "font-size:7px"
+  --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px at the column width \\(under 12 px\\): _images/divergence\\.svg")
 # An output block that scrolls inside again (as book.css once did). (No ';' in
 # the CSS: CMake would split the argument there.)
