@@ -401,7 +401,7 @@ def terms_defined(app: Sphinx, env: BuildEnvironment) -> None:
     log = logging.getLogger(__name__)
     for docname, terms in sorted(BoldTermCollector.pages(env).items()):
         for term, line in terms:
-            if _glossary_key(term, defined) not in defined:
+            if glossary_key(term, defined) not in defined:
                 log.warning(f"the term '{term}' is set in bold, so the glossary lists it, but no chapter "
                             "defines it: add a ```{define} ...``` after the paragraph",
                             location=(docname, line))
@@ -412,7 +412,7 @@ def terms_defined(app: Sphinx, env: BuildEnvironment) -> None:
                 if not line.strip() or line.lstrip().startswith("#"):
                     continue
                 names = [x.strip().strip("`").lower() for x in line.split("|")]
-                if not any(_glossary_key(x, defined) in defined for x in names):
+                if not any(glossary_key(x, defined) in defined for x in names):
                     log.warning(f"{path}:{n}: the concept '{names[0]}' has no definition for the "
                                 "glossary: add a ```{define} ...``` after the paragraph of the "
                                 "chapter that first uses it")
