@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sphinx configuration of the book. The build (CMake) passes the paths of its
 outputs through environment variables; see cmake/BookDocs.cmake. The book's
 extension is the package bookpy.ext (tools/bookpy/ext), which Sphinx finds

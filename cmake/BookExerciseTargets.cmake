@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The exercises' programs (cmake/BookExercises.cmake reads the exercises and
 # calls these, with BOOK_TESTS): the mains and the GPU probe (_bx_add_mains),
 # and per exercise (_bx_declare_exercise) where its code is built and its test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A chapter's programs as a download of their own (cmake -P; cmake/BookSite.cmake
 # runs it for each chapter):
 #

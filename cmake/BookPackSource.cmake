@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The source archive of the commit this book is built from (cmake -P; run by
 # every build, cmake/BookSite.cmake):
 #

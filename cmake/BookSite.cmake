@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The reader's site and the PDF edition, on top of cmake/BookDocs.cmake (which
 # includes this file last):
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The book's search page (site.py adds this script to every page; it acts only
 // where Sphinx's search runs). Sphinx lists a page once per way it matched (its
 // title, a section's title, an index entry, the text), each with the page's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The book's own script (tools/bookpy/ext/site.py adds it to every page).
 //
 // - A listing's caption links to the page of its file with ?lines=a-b[,c-d]#L-a:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's CMake functions, as a chapter's program download needs them
 # (cmake/standalone/CMakeLists.txt includes this file): the same calls that
 # code/<key>/CMakeLists.txt makes in the book's own build, here meaning only

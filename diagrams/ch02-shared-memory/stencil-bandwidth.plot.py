@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The stencil against the copy ceiling (runs stencil-steps and stencil-sweep):
 each step's bandwidth as a fraction of cudaMemcpy's at R = 3, and the sweep's
 kernels over the radius R."""

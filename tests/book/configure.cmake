@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # the configure step's refusals: declaring programs and runs, the chapters of a build,
 # and a new chapter's wiring.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # the tools: the runner, the fixture chapter, committed recordings, tools/book, the
 # header libraries, a failing CUDA call.

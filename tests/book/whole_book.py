@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The built book has every chapter of the source tree.
 
     whole_book.py --root REPO --build BUILD [--html]

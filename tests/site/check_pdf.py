@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The PDF edition, page by page: every page rendered to PNG with poppler's
 pdftoppm, and none of them blank.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A chapter's programs as the site offers them: the archive the chapter's page
 links, unpacked into an empty folder and built and run by its README's
 commands alone (the sh block of "Build and run"), as a reader would.

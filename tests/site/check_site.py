@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The browser test: open every page of the built book in Debian's headless
 Chromium, as a reader would, and fail on anything a reader would hit.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every check of one view of a page, run in the page by check_site.py (PAGE_CHECKS,
 // after a line that defines THEME_LOOKS from its THEMES): arguments
 // [chosen theme, width, measured drawings, done]; calls done with the problems found.

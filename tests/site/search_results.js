@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The results of Sphinx's search page once it has finished (or after 20 s), for
 // check_site.py's search check: calls arguments[0] with [[href, snippet], ...].
 const done = arguments[0], started = Date.now();

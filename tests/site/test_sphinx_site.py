@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The site's Sphinx parts on the extension's fixture chapter (tools/bookpy/ext/tests/
 fixtures), built in process with the fixture tree of tools/bookpy/ext/tests/conftest.py:
 listing links, figures, plots (HTML and LaTeX), downloads, the build-info

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The reader's site and the PDF edition (included from tests/CMakeLists.txt at
 # the end of the top folder, once cmake/BookSite.cmake has declared them; each
 # test runs in <build>/tests/site). Labels: book, site (and pdf).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's Python package's own tests (tools/bookpy), beside the modules they
 # test. Included from tests/CMakeLists.txt. The Sphinx extension's tests
 # (ext/tests/sphinx.cmake) are included from tests/book/CMakeLists.txt, whose

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The student bundle: one archive with what a student needs to build and test the
 exercises with Debian's Catch2, and nothing from solutions/ or the hidden tests.
 All the exercises, or those of the chapters chosen (the site's download of a

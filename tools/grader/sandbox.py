@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Running untrusted programs: Debian's bubblewrap (bwrap) around a small supervisor.
 
 Every compile, link and test of a submission runs as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Check every claim of the chapters against a folder of run records, without Sphinx.
 
     python3 -m bookpy.build.check_claims --records DIR [--chapters DIR] [--only KEY]...

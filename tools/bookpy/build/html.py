@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build the HTML book with Sphinx and publish it only when the build succeeds.
 
     python3 -m bookpy.build.html <repo> <build-dir> <stamp> [reader|instructor]

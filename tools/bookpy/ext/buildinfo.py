@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The page "How this book was built": ```{build-info}``` lists, from what the
 build itself recorded,
 

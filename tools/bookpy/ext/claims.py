@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Comparisons are checks: a sentence that orders or bounds recorded figures
 names, beside it in the chapter source, the check that makes it true.
 

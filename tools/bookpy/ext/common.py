@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What every feature of the extension shares: the error a chapter's reference
 raises, the directive base that reports it at the directive's line, chapter
 keys (the invariant chapter-key, docs/architecture.md: one key chNN-name names

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Diagrams: ```{diagram} <name>``` with a caption as content shows
 diagrams/<key>/<name>.mmd as the build rendered it (build/diagrams/<key>/<name>.svg).
 

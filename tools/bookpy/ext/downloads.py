@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A download per chapter of its exercises: the starter code, the visible tests
 and the build files, never a solution or a hidden test.
 

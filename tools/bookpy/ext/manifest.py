@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build manifest as the extension reads it (the invariant records-declared,
 docs/architecture.md: a page shows only runs the build declares now): the one
 reader, bookpy.records.manifest, on ``${book_build_dir}/book-manifest.json``,

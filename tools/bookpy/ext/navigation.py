@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How a reader finds their way: the front page's links, the sidebar and the index.
 
 - The front page's roles: ``{chapter}`ch01-execution-model``` (a link, or the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Plots: ```{plot} <name>``` with a caption as content shows the plot that
 diagrams/<key>/<name>.plot.py draws from run records (plotting.py), as the
 build rendered it (build/plots/<key>/<name>.svg, -dark.svg and .pdf).

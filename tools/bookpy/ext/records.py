@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Run records: what a program printed and measured, shown with where it ran.
 
 ``program-output``  a run's command and stdout (``:stderr:`` adds stderr)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Prediction made real: the answer to a "Try it" question, behind a reveal.
 
     :::{answer}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """"Run it yourself" under every output block: this module alone renders it.
 
 records.run_block adds a ``run_yourself`` node (``run_yourself_node``) to every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The book's structure: one title per page, and chapter numbers that agree.
 
 A chapter page chapters/chNN-<name>.md opens with its title, ``# N. Title``,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The index of terms: a chapter defines a term in bold where it first uses it
 (book/STYLE.md), so each bold term in a chapter's running text becomes an
 index entry pointing there: the PDF's index and the site's index page list

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every flag a book program is compiled with is one its runs hash.
 
 A run's input hash holds the program's flags identity (`--flags`), the toolchain

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """No claim bounds a measured figure by one GPU's number, unless it is scoped.
 
     python -m bookpy.lint.one_gpu_bounds [--counts] --recordings DIR [--code DIR] [--chapters DIR]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """No figure is typed beside the recorded ones.
 
     python3 -m bookpy.lint.typed_figures [--counts] CHAPTER.md|FOLDER...

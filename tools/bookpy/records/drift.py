@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Drift: every figure the book quotes, in a new recording against the committed one.
 
     python3 -m bookpy.records.drift --root . --old recordings/nvidia-h200 --new build/gpu/recordings-new/nvidia-h200

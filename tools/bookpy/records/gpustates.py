@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each GPU run's recording on each GPU a build shows: fresh, stale, pending or
 not recorded; and a release's refusal of any on the lead GPU that is not fresh.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A JSON file the book reads (a record schema, the build manifest, a page's
 data), with errors that name the file and, for bad JSON, its line."""
 from __future__ import annotations

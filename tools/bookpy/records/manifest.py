@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build manifest, ``${BUILD}/book-manifest.json`` (CMake writes it at
 generate time), and its one reader (``read``): what the build declared. The
 extension shows only runs declared in it (the invariant records-declared,

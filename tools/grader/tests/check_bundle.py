@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The student bundle holds what a student needs and nothing it must not, is the
 same bytes each time it is written from the same sources, and builds and runs
 from a clean folder with Debian's Catch2.

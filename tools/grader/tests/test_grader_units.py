@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Unit tests of the grader's judging and reading (pytest; CTest runs them as
 exercises.grader-units). The end-to-end cases are in cases/ (grade_case.py)."""
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The check role (tools/bookpy/ext/claims.py): a comparison of recorded
 figures that holds builds clean and shows nothing; one that a record or one of
 its repeats makes false fails at its line (tests/book/claims.cmake has those

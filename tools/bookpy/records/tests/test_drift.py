@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test book.drift-exact: a forged recording fails the next GPU run.
 
     python3 test_drift.py <source root> <scratch folder>   (PYTHONPATH=<repo>/tools)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test book.gpu-states: what a build says of each GPU run on each GPU
 (bookpy.records.gpustates), and a release's refusal of a lead GPU's run that is
 not fresh (tools/book build --release, the PDF).
