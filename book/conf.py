@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sphinx configuration of the book. The build (CMake) passes the paths of its
 outputs through environment variables; see cmake/BookDocs.cmake. The book's
 extension is the package bookpy.ext (tools/bookpy/ext), which Sphinx finds
@@ -99,6 +100,11 @@ latex_elements = {
 {\large Every listing compiled, every output run, every answer a test.\par}
 \vfill
 {\sffamily The maintainers of \emph{How GPUs Run Code}\par}
+\vspace{2em}
+{\footnotesize The text and figures of this book are under the Creative Commons
+Attribution-ShareAlike 4.0 licence,
+\href{https://creativecommons.org/licenses/by-sa/4.0/}{CC BY-SA 4.0};
+its code is under the \href{https://opensource.org/license/mit}{MIT licence}.\par}
 \end{titlepage}
 """,
     "preamble": r"""
@@ -114,6 +120,14 @@ latex_elements = {
 % never after '.' or ',' (Sphinx's default list has both), which would split a
 % number: "0." / "0f", "409," / "600" (check_pdf.py: broken_numbers).
 \renewcommand*\sphinxbreaksafteractivelist{\do\;\do\?\do\!\do\/}
+% The table of contents is titled "Contents" (Sphinx titles it with the first
+% toctree's caption, "Before you start").
+\makeatletter\g@addto@macro\sphinxtableofcontentshook{\renewcommand{\contentsname}{Contents}}\makeatother
+% The PDF's metadata: its title, author and subject, as a reader's viewer lists them.
+\AtBeginDocument{\hypersetup{pdftitle={How GPUs Run Code},
+  pdfauthor={The maintainers of How GPUs Run Code},
+  pdfsubject={An executable CUDA textbook: how a GPU runs the code you write},
+  pdfkeywords={CUDA, GPU, SIMT, warps, shared memory, reductions}}}
 % A figure and its caption fit on one page.
 \makeatletter\AtBeginDocument{\spx@image@maxheight=0.72\textheight}\makeatother
 """,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's programs, their libraries and their runs: the index of the
 # cmake/Book*.cmake files that declare them (CMakeLists.txt includes this one).
 #

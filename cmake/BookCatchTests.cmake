@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # book_catch_test: the book's Catch2 tests, registered with CTest (included by
 # tests/CMakeLists.txt, after the Catch2 mains book_catch_main and
 # book_catch_gpu_main are defined).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Chapter discovery: the chapter key (BOOK_CHAPTER_KEY_REGEX), the chapters
 # of the source tree (book_chapter_keys), the build of a few chapters only
 # (BOOK_CHAPTERS, book_select_chapter_paths), each chapter's code folder read

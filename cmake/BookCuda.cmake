@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # CUDA is optional. With nvcc, CUDA programs compile for BOOK_CUDA_ARCHITECTURES
 # (real SASS for each, PTX for the last). Without it, the book still builds from
 # the committed recordings and says what it left out.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the build runs and includes besides the compilers: Python, and the
 # header libraries of the book's C++: nlohmann-json, CLI11, fmt (header-only
 # mode where its compiled library is absent) and Catch2 v2.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The documentation half of the graph: Mermaid diagrams -> SVG, Doxygen -> XML,
 # and Sphinx (MyST chapters, Breathe, the book's extension) -> HTML.
 execute_process(COMMAND ${BOOK_PY} -c "import sphinx, myst_parser, breathe, furo"

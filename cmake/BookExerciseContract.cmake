@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An exercise's contract: what the student edits, what the tests are, what they
 # are worth. One copy of it, in exercises/<key>/<ex>/; read by the book's build
 # (cmake/BookExercises.cmake), by the student bundle's build, and in script mode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The grading kit, what tools/grade needs to build and judge a student's files
 # (cmake/BookExercises.cmake calls these, with BOOK_TESTS): how it compiles and
 # links them (_bx_grade_compilers), each exercise's entry (_bx_kit_entry, with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The libraries an exercise's tests link, for the kit (cmake/BookExerciseKit.cmake):
 # every target they need, each before what it needs, and the raw link items
 # (_bx_closure, through _bx_visit); and each library's own description, for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An exercise's test sets (cmake/BookExerciseTargets.cmake's _bx_declare_exercise
 # calls these, per set <set> of exercise <key>/<ex>, <tid> = <key>.<ex>): the set's
 # test objects exercise-tests.<tid>.<set>, the programs that link them with the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One exercise's contract and tests folder, read and checked: book_exercise_read's
 # helpers (cmake/BookExerciseContract.cmake includes this file, which the
 # student bundle ships beside it), one per concern. Each reads the contract's

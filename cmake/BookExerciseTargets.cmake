@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The exercises' programs (cmake/BookExercises.cmake reads the exercises and
 # calls these, with BOOK_TESTS): the mains and the GPU probe (_bx_add_mains),
 # and per exercise (_bx_declare_exercise) where its code is built and its test
@@ -33,9 +34,11 @@ function(_bx_add_mains)
   # needs it only for a GPU exercise without a bridge (none now); the programs that
   # use it are built on demand (tools/grader/tests/gpu_check.sh).
   if(BOOK_HAVE_CUDA)
+    # The book's GPU main (tests/support), its archive carrying Catch2's implementation.
     add_library(book_exercise_gpu_main STATIC EXCLUDE_FROM_ALL
-                "${_bx_root}/tools/grader/judge/catch_gpu_main.cpp")
-    target_include_directories(book_exercise_gpu_main PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
+                "${_bx_root}/tests/support/catch_gpu_main.cpp" $<TARGET_OBJECTS:book_catch_session>)
+    target_include_directories(book_exercise_gpu_main PRIVATE "${_bx_root}/tests/support/include"
+                                                              ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
     target_link_libraries(book_exercise_gpu_main PUBLIC book_catch2 book_cuda)
     add_executable(book_exercise_gpu_probe EXCLUDE_FROM_ALL "${_bx_root}/tools/grader/judge/gpu_probe.cu")
     set_target_properties(book_exercise_gpu_probe PROPERTIES

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The exercises: every folder exercises/<key>/exNN-name/ is one, its contract in
 # its exercise.cmake (cmake/BookExerciseContract.cmake describes the layout and
 # checks both sides: a drift between exercises/ and solutions/ stops here).

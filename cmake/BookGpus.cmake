@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's reference GPUs and the GPU a build's records are of.
 #
 # book/gpus.json names the reference GPUs (BOOK_REFERENCE_GPUS, names as the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The small helpers every cmake/Book*.cmake file uses: argument parsing that
 # names the call (_book_parse), the line of a match in a file's text
 # (_book_line_of, for errors that name file:line), absolute paths and "has a .cu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A run's input hash, which says whether a recording is stale: what CMake
 # declares of it. The flags identity of the programs (with the own flags of the
 # book libraries they link and the folder's settings), the sources of the book

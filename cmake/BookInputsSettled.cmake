@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The guard that keeps a run's input hash true (cmake/BookInputs.cmake): the
 # flags a program's runs hash are those book_program (or book_library) saw, so
 # book_finish refuses any compile or link setting of a program, of a book

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What the configure step hands to the HTML step: the build manifest
 # (book-manifest.json: the source root, the records, each run's record and
 # program, the chapters of this build, the compiled sources, the exercises)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's programs and libraries: book_library and book_program (what they
 # build, and what they note for their runs' input hash: cmake/BookInputs.cmake).
 # Tests: book.cmake-good, book.bad.cmake-ch92-unknown-lib,

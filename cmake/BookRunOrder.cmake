@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The order of the GPU runs in the build (cmake/BookRuns.cmake's
 # _book_run_register lists them): the measuring ones alone, after everything
 # else; then the GPU runs that time nothing. book_finish (cmake/Book.cmake)

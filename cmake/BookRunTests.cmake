@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The tests book_run adds for each run (where BOOK_TESTS is on): for a GPU run,
 # records.<key>.<run> (the committed recording: present, for this GPU, fresh,
 # its checks holding; skipped while the run is pending on this GPU),

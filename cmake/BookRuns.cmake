@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The runs: book_run (its checks of the call, and the rule that writes its
 # record: run live, or imported from the committed recording). The order of the
 # GPU runs in the build (_book_order_gpu_runs: the measuring ones alone, after

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The reader's site and the PDF edition, on top of cmake/BookDocs.cmake (which
 # includes this file last):
 #
@@ -221,6 +222,49 @@ else()
   message(STATUS "Site: no exercise downloads (they are written from the grader's kit "
                  "description, which a build with BOOK_TESTS=ON makes)")
 endif()
+
+# ---- each chapter's programs, and the source archive ------------------------------------
+# A chapter's programs are a download of their own (cmake/BookPackPrograms.cmake:
+# the chapter's folder, the book's library, a standalone CMakeLists.txt and a
+# README with the commands; site.downloads.programs builds chapter 1's by its
+# README alone), listed in programs.json. The source archive of the commit the
+# book is built from (cmake/BookPackSource.cmake, run by every build, which
+# rewrites the archive only when the commit changes) is what the pages offer
+# where the book has no public address.
+file(GLOB _code_chapters LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/code/ch[0-9][0-9]-*")
+book_select_chapter_paths(_code_chapters)  # BOOK_CHAPTERS
+file(GLOB_RECURSE _common_files CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/code/common/*")
+file(GLOB _standalone CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/cmake/standalone/*")
+set(_programs_list "{}")
+foreach(dir IN LISTS _code_chapters)
+  get_filename_component(key "${dir}" NAME)
+  if(NOT IS_DIRECTORY "${dir}" OR NOT EXISTS "${CMAKE_SOURCE_DIR}/chapters/${key}.md")
+    continue()
+  endif()
+  file(GLOB_RECURSE _files CONFIGURE_DEPENDS "${dir}/*")
+  set(_archive "${BOOK_DOWNLOADS_DIR}/${key}-programs.tar.gz")
+  add_custom_command(
+    OUTPUT "${_archive}"
+    COMMAND "${CMAKE_COMMAND}" "-DKEY=${key}" "-DROOT=${CMAKE_SOURCE_DIR}" "-DOUT=${_archive}"
+            -P "${CMAKE_SOURCE_DIR}/cmake/BookPackPrograms.cmake"
+    DEPENDS ${_files} ${_common_files} ${_standalone} "${CMAKE_SOURCE_DIR}/cmake/BookPackPrograms.cmake"
+            "${CMAKE_SOURCE_DIR}/chapters/${key}.md" "${CMAKE_SOURCE_DIR}/LICENSES/MIT.txt"
+    COMMENT "Packing the programs of ${key} for download"
+    VERBATIM)
+  list(APPEND _downloads "${_archive}")
+  _book_json_string(_q "${_archive}")
+  string(JSON _programs_list SET "${_programs_list}" "${key}" "${_q}")
+endforeach()
+file(GENERATE OUTPUT "${BOOK_DOWNLOADS_DIR}/programs.json"
+     CONTENT "{\"programs\": ${_programs_list}, \"source\": \"${BOOK_DOWNLOADS_DIR}/source.json\"}\n")
+list(APPEND _downloads "${BOOK_DOWNLOADS_DIR}/programs.json")
+add_custom_target(book_source_archive
+  COMMAND "${CMAKE_COMMAND}" "-DROOT=${CMAKE_SOURCE_DIR}" "-DOUTDIR=${BOOK_DOWNLOADS_DIR}"
+          -P "${CMAKE_SOURCE_DIR}/cmake/BookPackSource.cmake"
+  BYPRODUCTS "${BOOK_DOWNLOADS_DIR}/source.json"
+  COMMENT "The source archive of this commit (git archive HEAD), for the pages to offer"
+  VERBATIM)
+list(APPEND _downloads "${BOOK_DOWNLOADS_DIR}/source.json")
 
 # The HTML step reads all of these. (The APPEND form adds DEPENDS alone, with no
 # COMMAND; cmake-lint's E1125 does not know that form.)

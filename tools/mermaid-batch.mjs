@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Render several Mermaid diagrams in one browser session (tools/bookpy/build/render_diagram.py
 // drives it; it is not meant to be called by hand).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The book's search page (site.py adds this script to every page; it acts only
 // where Sphinx's search runs). Sphinx lists a page once per way it matched (its
 // title, a section's title, an index entry, the text), each with the page's
@@ -7,9 +8,24 @@
 //   link of its own;
 // - the snippet comes from the running text of the section the result lands
 //   on, never from code, output or tables.
+// - opened from file:// (where `tools/book build` points), no page is fetched
+//   for its snippet (the browser refuses it: CORS): the results are listed
+//   with their titles alone;
+// - the count the page states is the count of results it lists.
 (function () {
   "use strict";
   if (typeof Search === "undefined" || !document.getElementById("search-results")) return;
+  if (window.location.protocol === "file:" && typeof DOCUMENTATION_OPTIONS !== "undefined")
+    DOCUMENTATION_OPTIONS.SHOW_SEARCH_SUMMARY = false;
+
+  function recount() {
+    var status = Search.status;
+    if (!status) return;
+    var m = /found (\d+) page/.exec(status.textContent || "");
+    var listed = document.querySelectorAll("#search-results ul.search > li").length;
+    if (m && Number(m[1]) !== listed)
+      status.textContent = status.textContent.replace(/found \d+ page\(s\)/, "found " + listed + " page(s)");
+  }
 
   function runningText(root) {
     var copy = root.cloneNode(true);
@@ -89,6 +105,7 @@
   }
 
   new MutationObserver(function (changes) {
+    recount();
     changes.forEach(function (change) {
       change.addedNodes.forEach(function (node) {
         if (node.nodeType !== Node.ELEMENT_NODE) return;

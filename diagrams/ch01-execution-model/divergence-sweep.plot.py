@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The divergence sweep (run div-sweep): kernel time and the divergent/uniform
 ratio against the grid size in waves, the measured medians with both
 straight-line fits."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """K steps of the stencil per trip to global memory (run temporal-steps): the
 time per step of stencil_temporal, as a fraction of the fastest one-step
 kernel's, against K, beside 1/K (what the trip to memory alone would cost)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The benchmark (run reduce-bench), drawn: each step's bandwidth at 2^28 floats
 against the read-stream ceiling, and step 8 against CUB at the four sizes,
 timed in batches of 20 calls and as CUDA-graph replays."""

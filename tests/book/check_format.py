@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every C/C++/CUDA file of the book is formatted as .clang-format says.
 
     check_format.py <clang-format> <source root>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Comparisons are checks (tools/bookpy/ext/claims.py): a {check} that the
 # records, or one of their repeats, make false fails the build at its line;
 # and every comparative sentence of the chapters carries one (bookpy.lint.claims_checked).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # the configure step's refusals: declaring programs and runs, the chapters of a build,
 # and a new chapter's wiring.
@@ -123,7 +124,7 @@ set_tests_properties(book.cmake-folder-settings-hashed PROPERTIES LABELS book TI
                      FIXTURES_REQUIRED book-cmake-folder-settings)
 # ... and the compile database agrees: every flag they gave the compile is one
 # the runs hash (tools/bookpy/inputs/compile_check.py).
-set(_check ${BOOK_PY} -m bookpy.inputs.compile_check)
+set(_check ${BOOK_PY} -m bookpy.inputs.compile_check --bookrun $<TARGET_FILE:bookrun>)
 add_test(NAME book.compile-commands-folder-settings
          COMMAND ${_check}
                  --inputs "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cmake-folder-settings/compile-inputs.json"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Run a command that must fail, and check that it fails well (or, with --code 0,
 that it succeeds and writes what it should).
 

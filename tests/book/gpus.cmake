@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root):
 # the reference GPUs (book/gpus.json), the runs that wait for a GPU
 # (recordings/pending.json) and the GPU a GPU machine records (cmake/BookGpus.cmake).

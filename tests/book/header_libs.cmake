@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The header libraries come from one folder each (cmake/BookDependencies.cmake),
 # tested on made-up folders: `cmake -DSCENARIO=<s> -DWORK=<dir> -DSOURCE=<root> -P header_libs.cmake`.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # code style: clang-format, flake8, shellcheck, cmake-lint and codespell over the
 # tracked files.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Every Python file, shell script and CMake file of the book passes its linter,
 and its text passes the spelling checker.
 

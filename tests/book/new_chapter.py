@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A new chapter, added to a copy of the book, appears in it whole.
 
     new_chapter.py --root REPO --fixture DIR --scratch DIR [--cmake-arg -DX=Y]...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # what a build publishes: the reader's edition without solutions, and plots that draw
 # only the records the build hands them.

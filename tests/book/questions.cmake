@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # the check-yourself tags and the Catch2 programs that carry them (tools/bookpy/build/cy_tags.py,
 # tools/bookpy/build/catch_run.py).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tools/bookpy/bench/build.py: what it reports about a build, and that its clean build is cold.
 
 Run by CTest (book.bench-build) with Debian's pytest, on a made-up .ninja_log

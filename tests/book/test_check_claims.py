@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tools/bookpy/build/check_claims.py: the chapters' claims against a folder of records, as the
 GPU machine checks them after recording (tools/book record), without Sphinx.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tools/bookpy/build/cy_tags.py: the check-yourself tags of the registered Catch2 programs.
 
 Run by CTest (book.cy-tags) with Debian's pytest. Each test makes stand-ins for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # the tools: the runner, the fixture chapter, committed recordings, tools/book, the
 # header libraries, a failing CUDA call.
@@ -134,6 +135,19 @@ book_bad_test(concurrent-gives-up --copy "${book_sh}" repo/tools/book
   --expect "^tools/book: waiting for tools/book build \\(pid 4242, started 12:00:00\\) to finish"
   --expect "^tools/book: gave up after 1 s: tools/book build \\(pid 4242, started 12:00:00\\) still holds .*/repo/build/\\.book\\.lock"
   -- sh -c "${holder}BOOK_LOCK_WAIT=1 repo/tools/book build")
+# The reader's GPU architectures (BOOK_CUDA_ARCHITECTURES in the environment) reach
+# every configure tools/book runs, after the preset's default; a value that is not
+# a list of compute capabilities is refused, naming it. (A stand-in cmake prints
+# its arguments and fails.)
+set(fake_cmake --copy "${book_sh}" repo/tools/book
+  --before sh -c "mkdir -p repo/chapters fakebin && : >repo/chapters/ch01-x.md && printf '#!/bin/sh\\necho \"fake cmake: $*\"\\nexit 1\\n' >fakebin/cmake && chmod +x fakebin/cmake" --before-end)
+book_bad_test(reader-architectures ${fake_cmake}
+  --expect "^fake cmake: --preset gpu -DBOOK_CUDA_ARCHITECTURES=86 -DBOOK_RECORDINGS_ROOT="
+  -- sh -c "PATH=\"$PWD/fakebin:$PATH\" BOOK_CUDA_ARCHITECTURES=86 repo/tools/book explore ch01-x")
+book_bad_test(reader-architectures-refused ${fake_cmake} --code 2
+  --expect "^tools/book: BOOK_CUDA_ARCHITECTURES='sm_86' in the environment is not a list of compute capabilities"
+  --reject "fake cmake"
+  -- sh -c "PATH=\"$PWD/fakebin:$PATH\" BOOK_CUDA_ARCHITECTURES=sm_86 repo/tools/book explore ch01-x")
 book_bad_test(concurrent-waits --copy "${book_sh}" repo/tools/book
   ${snapshot_py}
   --expect "^tools/book: waiting for tools/book build \\(pid 4242, started 12:00:00\\) to finish(.|\n)*is not a git checkout and has no \\.carry/snapshot\\.json"

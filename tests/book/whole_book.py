@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The built book has every chapter of the source tree.
 
     whole_book.py --root REPO --build BUILD [--html]
@@ -14,10 +15,11 @@ the tests of the whole book need the whole book.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
+
+from bookpy.records.manifest import MANIFEST, read
 
 KEY = re.compile(r"^ch[0-9][0-9]-[a-z0-9]+(-[a-z0-9]+)*$")
 TREES = ("code", "tests", "diagrams", "exercises", "solutions")
@@ -43,9 +45,8 @@ def main() -> int:
     ap.add_argument("--build", required=True)
     ap.add_argument("--html", action="store_true", help="check the HTML pages too")
     args = ap.parse_args()
-    manifest = os.path.join(args.build, "book-manifest.json")
-    with open(manifest, encoding="utf-8") as f:
-        listed = json.load(f).get("chapters") or []
+    manifest = os.path.join(args.build, MANIFEST)
+    listed = list(read(manifest).chapters)
     want = found_keys(args.root)
     problems = []
     if set(listed) != want:

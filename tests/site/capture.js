@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // For check_site.py's screenshots: the first shown element matching the selector
 // arguments[0], scrolled to, as [x, y, width, height, window height]; null where
 // none is shown; [] (the page scrolled to its top) without a selector.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Each chapter's exercises download holds what a student needs and nothing
 the grader keeps back.
 

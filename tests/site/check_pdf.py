@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The PDF edition, page by page: every page rendered to PNG with poppler's
 pdftoppm, and none of them blank.
 
@@ -81,6 +82,63 @@ def bookmarks(pdf: str) -> list:
             for t in re.findall(r"<item[^>]*>(.*?)</item>", outline, re.S)]
 
 
+def outline_top(pdf: str) -> list:
+    """The titles of the outline's top level (its chapters), in order."""
+    import xml.etree.ElementTree as ET
+    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-q", "-stdout", pdf], capture_output=True,
+                         text=True, errors="replace").stdout
+    start, end = xml.find("<outline>"), xml.rfind("</outline>")
+    if start < 0 or end < 0:
+        return []
+    try:
+        tree = ET.fromstring(xml[start:end + len("</outline>")])
+    except ET.ParseError:
+        return []
+    return [" ".join("".join(item.itertext()).split()) for item in tree.findall("item")]
+
+
+def structure_problems(pdf: str, chapters: list, front: str, not_top: list) -> list:
+    """The book's structure: its front matter (`front`), then each chapter, at the
+    top of the outline in order; the front page's own sections (`not_top`) not
+    there; each chapter opening at the top of a page; Title, Author and Subject
+    in the metadata; web links (URIs) in the pages."""
+    out = []
+    top = outline_top(pdf)
+    have = [plain(t) for t in top]
+    wanted = [front] + chapters
+    at = -1
+    for title in wanted:
+        if plain(title) not in have:
+            out.append(f"the outline's top level does not hold \"{title}\" (it holds: {'; '.join(top[:8])})")
+            continue
+        i = have.index(plain(title))
+        if i < at:
+            out.append(f"the outline puts \"{title}\" before the chapters it follows")
+        at = i
+    for title in not_top:
+        if plain(title) in have:
+            out.append(f"the outline lists the front page's section \"{title}\" as a chapter")
+    info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout
+    for field in ("Title", "Author", "Subject"):
+        if not re.search(rf"^{field}:\s+\S", info, re.M):
+            out.append(f"the PDF has no {field} in its metadata")
+    urls = subprocess.run(["pdfinfo", "-url", pdf], capture_output=True, text=True).stdout
+    if not re.search(r"https?://", urls):
+        out.append("the PDF has no web links")
+    for title in chapters:
+        found = False
+        for n in range(1, pages_of(pdf) + 1):
+            page = subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), "-layout", pdf, "-"],
+                                  capture_output=True, text=True).stdout
+            lines = [plain(x) for x in page.splitlines() if x.strip()]
+            if any(plain(title) in x for x in lines[:3]):
+                found = True
+                break
+        if not found:
+            out.append(f"chapter \"{title}\" does not open at the top of a page")
+    return out
+
+
 def plain(text: str) -> str:
     """Text compared as a reader reads it: ligatures and typographic quotes and
     dashes as plain characters, runs of white space as one space."""
@@ -137,18 +195,28 @@ def main() -> int:
     ap.add_argument("--out")
     ap.add_argument("--glossary-of")
     ap.add_argument("--tagged", action="store_true")
+    ap.add_argument("--structure", metavar="FRONT",
+                    help="the book's structure (structure_problems): FRONT, the front matter's title, "
+                         "then every chapter of --titles-from at the outline's top level")
+    ap.add_argument("--not-top", action="append", default=[],
+                    help="a section of the front page that must not be a chapter of the outline")
     ap.add_argument("--bookmark", action="append", default=[],
                     help="a title the PDF's bookmarks must hold (with --titles-from: every chapter's too)")
     a = ap.parse_args()
+    chapters = []
     if a.titles_from:
         sources = sorted(glob.glob(os.path.join(a.titles_from, "*.md")))
         for path in sources:
             with open(path, encoding="utf-8") as f:
-                first = f.readline()
+                # (its title: the first line that is a level-one heading; MyST
+                # comments, such as the SPDX line, may come before it)
+                first = next((line for line in f if line.startswith("# ")), "")
             if first.startswith("# "):
                 a.expect_text.append(re.sub(r"[`*_]", "", first[2:]).strip())
-                if a.bookmark and re.match(r"ch\d", os.path.basename(path)):
-                    a.bookmark.append(a.expect_text[-1])  # (a chapter's; the front page's is the cover)
+                if re.match(r"ch\d", os.path.basename(path)):
+                    chapters.append(a.expect_text[-1])
+                    if a.bookmark:
+                        a.bookmark.append(a.expect_text[-1])  # (a chapter's; the front page's is the cover)
         a.min_pages = max(a.min_pages, len(sources) + 1)
     for tool in ("pdfinfo", "pdftoppm", "pdftotext", "pdftohtml"):
         if not shutil.which(tool):
@@ -170,6 +238,8 @@ def main() -> int:
         for want in a.bookmark:
             if plain(want) not in have:
                 problems.append(f"the PDF's bookmarks do not hold \"{want}\"")
+    if a.structure:
+        problems += structure_problems(a.pdf, chapters, a.structure, a.not_top)
     if pages < a.min_pages:
         problems.append(f"the PDF has {pages} pages, fewer than the {a.min_pages} its contents need")
     if a.log:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The browser test: open every page of the built book in Debian's headless
 Chromium, as a reader would, and fail on anything a reader would hit.
 
@@ -32,7 +33,7 @@ fails on:
     neither);
   - an image that did not load;
   - a figure whose smallest text is under 12 px at the column width of the
-    1280 px window, or under 9 px on the phone (measured in the SVG as the page
+    1280 px window, or under 12 px on the phone (measured in the SVG as the page
     shows it);
   - an output block (a program's output, often a table) that breaks a line
     over two rows, or that is wider than its column without scrolling sideways
@@ -59,7 +60,11 @@ fails on:
   - an archive the pages link (a student's bundle) with a Markdown file that
     shows MyST markup raw (``2{sup}`28```);
   - a search (for "bank conflicts": a term, an index entry and a section's
-    title) that lists a page twice.
+    title) that lists a page twice;
+  - no way in to the code (way_in_problems): a footer without the licences, a
+    "Run it yourself" that links neither the repository nor the source archive,
+    "built without a public address" said on more than one page, a chapter
+    without its programs' download, a Sources entry that links no document.
 
 Screenshots of each chapter's first screen in each theme and width, and of
 the first diagram and the first plot in each theme, go to <out>/shots.
@@ -335,6 +340,8 @@ def archive_problems(root: str, origin: str, hrefs) -> list:
         full = os.path.join(root, path)
         if not os.path.isfile(full) or not path.endswith((".tar.gz", ".tgz", ".zip")):
             continue
+        if path.startswith("_downloads/source/"):
+            continue  # the book's own source: MyST is what it is written in
         try:
             if path.endswith(".zip"):
                 with zipfile.ZipFile(full) as z:
@@ -352,6 +359,50 @@ def archive_problems(root: str, origin: str, hrefs) -> list:
                 line = text.count("\n", 0, m.start()) + 1
                 out.append(f"{path}: {name}:{line}: MyST markup a student would see raw: {m.group(0).strip()}")
                 break
+    return out
+
+
+NO_ADDRESS = re.compile(r"built without (its|a) public address")
+
+
+def way_in_problems(root: str, pages: list) -> list:
+    """A reader's way in to the code and its licence, page by page: every page's
+    footer names the licences (CC BY-SA 4.0 for the text and figures, MIT for the
+    code); where the book has no public address, the site says so once (on one
+    page, not under every output), and every "Run it yourself" links the source
+    archive of the commit (or, with an address, the repository); a chapter links
+    its programs' download; every entry of a chapter's Sources links its document."""
+    out, saying = [], []
+    for page in pages:
+        path = os.path.join(root, page)
+        if not page.endswith(".html") or not os.path.isfile(path) or page.startswith("_"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        footer = re.search(r'<p class="book-licence-line">(.*?)</p>', text, re.S)
+        if not footer or "CC&nbsp;BY-SA&nbsp;4.0" not in footer.group(1) or "MIT" not in footer.group(1):
+            out.append(f"{page}: the footer does not name the licences (CC BY-SA 4.0 and MIT)")
+        if NO_ADDRESS.search(re.sub(r"<[^>]+>", "", text)):
+            saying.append(page)
+        repository = 'class="book-source-line"' in text
+        folds = re.findall(r'<details class="[^"]*book-run-yourself[^"]*">(.*?)</details>', text, re.S)
+        if folds and not repository and not all("book-source-archive" in f for f in folds):
+            n = sum("book-source-archive" not in f for f in folds)
+            out.append(f"{page}: {n} of its {len(folds)} \u201cRun it yourself\u201d folds link neither the "
+                       "repository nor the source archive")
+        m = re.match(r"(ch\d\d-[a-z0-9-]+)\.html$", page)
+        if m:
+            if os.path.isdir(os.path.join(root, "_downloads")) and f"{m.group(1)}-programs.tar.gz" not in text:
+                out.append(f"{page}: the chapter does not link its programs' download "
+                           f"({m.group(1)}-programs.tar.gz)")
+            sources = re.search(r'<section id="sources">(.*?)</section>', text, re.S)
+            for item in re.findall(r"<li>(.*?)</li>", sources.group(1), re.S) if sources else []:
+                if not re.search(r'<a class="reference external" href="https?://', item):
+                    words = " ".join(re.sub(r"<[^>]+>", "", item).split())[:60]
+                    out.append(f"{page}: a Sources entry links no document: {words}")
+    if len(saying) > 1:
+        out.append(f"the site says it was built without a public address on {len(saying)} pages "
+                   f"({', '.join(saying[:4])}{', ...' if len(saying) > 4 else ''}): say it once")
     return out
 
 
@@ -433,13 +484,17 @@ SEARCH_RESULTS = _js("search_results.js")
 def search_problems(driver, server, query: str = "bank+conflicts") -> list:
     """The search page for a term that is also a section's title (Sphinx lists
     such a page once per way it matched): one result per page (a
-    section of a page already listed joins its result)."""
+    section of a page already listed joins its result), and the count it states
+    is the count it lists."""
     driver.get(server.url(f"search.html?q={query}"))
     wait_ready(driver)
-    results = driver.execute_async_script(SEARCH_RESULTS)
+    status, results = driver.execute_async_script(SEARCH_RESULTS)
     out, seen = [], set()
     if not results:
         return [f"search.html?q={query}: no result"]
+    said = re.search(r"found (\d+) page", status)
+    if said and int(said.group(1)) != len(results):
+        out.append(f"search.html?q={query}: the page says it found {said.group(1)} pages and lists {len(results)}")
     for href, snippet in results:
         page = urllib.parse.urlsplit(href).path
         if page in seen:
@@ -706,6 +761,7 @@ def main() -> int:
         problems += index_problems(root)
     problems += list(link_problems)
     problems += archive_problems(root, origin, archives)
+    problems += way_in_problems(root, pages)
     elapsed = time.monotonic() - started
     print(f"check_site: {len(pages)} pages, {len(widths)} widths, {len(themes)} themes: "
           f"{opened} page views ({loads} page loads) in {elapsed:.1f} s, {jobs} browser{'s' if jobs > 1 else ''}")

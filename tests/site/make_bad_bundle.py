@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """For the test site.browser.bad.raw-myst: rewrite every archive under a copy of
 the site so that each exercise's README.md in it is the statement as written
 (MyST, ``2{sup}`20```), as the bundle once shipped it.

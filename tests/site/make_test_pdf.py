@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A small PDF for check_pdf.py's own test: pages with text, one of them blank.
 
     make_test_pdf.py <out.pdf> [--pages N] [--blank K] [--line TEXT]...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every check of one view of a page, run in the page by check_site.py (PAGE_CHECKS,
 // after a line that defines THEME_LOOKS from its THEMES): arguments
 // [chosen theme, width, measured drawings, done]; calls done with the problems found.
@@ -5,7 +6,7 @@
 // drawing's text does not change with the theme or the page: each is measured
 // once); null at other widths.
 const [chosen, width, measured, done] = [arguments[0], arguments[1], arguments[2], arguments[3]];
-const phone = width < 600, MIN_PHONE_TEXT_PX = 9;
+const phone = width < 600, MIN_PHONE_TEXT_PX = 12;
 // What the page must look like: printed, always light; else what the reader chose,
 // or in "auto" what the system prefers.
 const theme = THEME_LOOKS[chosen];
@@ -116,6 +117,12 @@ async function smallestText(img) {
         if (a.width && row.some((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom))
           { say(`on a phone the copy button covers a code block's first line: ${describe(pre)}`); break; }
       }
+    }
+    // Printed: no copy buttons on the paper.
+    if (chosen.startsWith('print')) {
+      const buttons = Array.from(document.querySelectorAll('button.copybtn'))
+        .filter((b) => b.getClientRects().length && getComputedStyle(b).display !== 'none');
+      if (buttons.length) say(`printed, the page shows ${buttons.length} copy button(s)`);
     }
     // "On this page" shown from 1200 px, inside the window.
     const toc = document.querySelector('.toc-drawer:not(.no-toc)');
@@ -245,6 +252,26 @@ async function smallestText(img) {
         }
         if (unmarked)
           say(`a code block has ${unmarked} wrapped line(s) with no mark, read as indentation: ${describe(first)}`);
+        // A wrapped line keeps its indentation: its continuation rows start
+        // inside it (book.js sets --book-indent to the line's leading spaces).
+        let flat = 0, flatFirst = null, wrapped = 0;
+        for (const line of lines) {
+          if (line.getBoundingClientRect().height <= rowPx * 1.5) continue;
+          wrapped++;
+          const lead = (line.textContent.match(/^ */) || [''])[0].length;
+          const pad = parseFloat(getComputedStyle(line).paddingLeft);
+          const ch = parseFloat(getComputedStyle(pre).fontSize) * 0.55;
+          // (book.css caps the hang at 30% of the window: a line indented past
+          // that continues there.)
+          if (lead && pad < Math.min(lead * ch, window.innerWidth * 0.29)) { flat++; flatFirst = flatFirst || line; }
+        }
+        if (flat)
+          say(`a code block has ${flat} wrapped line(s) whose continuation rows start left of the line's own ` +
+              `indentation: ${describe(flatFirst)}`);
+        // On a desktop no listing of a chapter wraps: the column holds a
+        // listing's 100 columns (book.css).
+        if (width >= 1280 && wrapped && pre.closest('.book-listing') && !chosen.startsWith('print'))
+          say(`at ${width} px a listing wraps ${wrapped} line(s): ${describe(pre)}`);
       }
     }
     // A listing's caption: "Listing N" on one row, the caption set left, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What furo's theme toggle does (its setTheme), for check_site.py: the choice
 // arguments[0] stored and set on <body>; done (arguments[1]) two frames later.
 const [choice, done] = arguments;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The end of each site check (check_site.py, check_pdf.py, check_downloads.py):
 its problems, one a line, or its line of success; the exit status. Imported
 from the check's own folder (a script's folder is on Python's path)."""

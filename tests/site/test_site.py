@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The site's Python parts, piece by piece (pytest). The whole
 site is checked in a browser by check_site.py (test site.browser)."""
 from __future__ import annotations

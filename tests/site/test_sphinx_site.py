@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The site's Sphinx parts on the extension's fixture chapter (tools/bookpy/ext/tests/
 fixtures), built in process with the fixture tree of tools/bookpy/ext/tests/conftest.py:
 listing links, figures, plots (HTML and LaTeX), downloads, the build-info
@@ -47,7 +48,8 @@ def add_plot(tree):
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
         "## Exercises", "```{plot} bars\n:name: fig-bars\nThe **fixture** plot.\n```\n\n"
-        "A **fixture term** is defined here.\n\n## Exercises"))
+        "A **fixture term** is defined here.\n\n```{define} fixture term\nA word the fixture chapter "
+        "sets in bold to test the glossary.\n```\n\n## Exercises"))
 
 
 def latex_with_plot(tree):
@@ -91,6 +93,16 @@ def test_a_diagram_opens_at_full_size_and_has_an_alt_text(tree):
     tree.touch_later("repo/diagrams/ch90-fixture/pic.mmd")
     tree.sphinx()
     assert 'alt="Two boxes. Box a points to box b."' in tree.html()
+
+
+def test_a_figure_without_a_caption_is_an_error_and_one_with_is_numbered(tree):
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    assert re.search(r'<span class="caption-number">Fig\. \d+ </span>', tree.html())
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("A fixture diagram.\n", "", 1))
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert re.search(r"ch90-fixture\.md:\d+: ERROR: diagram 'pic' has no caption", warnings), warnings
 
 
 def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
@@ -165,6 +177,28 @@ def test_the_build_info_page_lists_runs_figures_and_tools(tree):
     assert 'href="ch90-fixture.html"' in tree.html("built")
 
 
+def test_the_build_info_page_says_a_run_is_shown_only_where_a_page_shows_it(tree):
+    # A page that reads hello's record for a check, and shows nothing of it, is not
+    # where it is shown (a page that only reads a record once counted as one).
+    tree.write("repo/chapters/built.md", "---\norphan: true\n---\n# Built\n\n"
+               "It counts more than one {check}`ch90-fixture/hello:count > 1`.\n\n```{build-info}\n```\n")
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = tree.html("built")
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*ch90-fixture/hello(?:(?!</tr>).)*</tr>", page, re.S)
+    assert row, "no row for ch90-fixture/hello"
+    shown_in = re.findall(r'href="([^"]*)"', row.group(0))
+    assert shown_in == ["ch90-fixture.html"], shown_in
+
+
+def test_a_measured_figure_has_a_readable_name():
+    from bookpy.ext.buildinfo import readable
+    assert readable({}, "best_over_cub_2e16") == "best over CUB, 2^16"
+    assert readable({}, "graph_us_2e20_pdl") == "graph µs PDL, 2^20"
+    record = {"checks": [{"id": "step2-beats-step1", "what": "Step 2 takes less time than step 1."}]}
+    assert readable(record, "check:step2-beats-step1") == "Step 2 takes less time than step 1."
+
+
 def test_bold_terms_of_a_chapter_are_in_the_index(tree):
     add_plot(tree)
     tree.sphinx()
@@ -211,9 +245,69 @@ def test_the_pdf_ends_with_the_glossary(tree):
     glossary = tex[at:]
     assert r"\sphinxlineitem{fixture term" in glossary
     # the definition, linked to where the chapter gives it, with its page
-    assert "A fixture term is defined here. See" in glossary
-    assert r"\hyperref[\detokenize{ch90-fixture:term-fixture-term}]" in glossary
-    assert r"\autopageref*{\detokenize{ch90-fixture:term-fixture-term}}" in glossary
+    assert "A word the fixture chapter sets in bold to test the glossary. See" in glossary
+    assert r"\hyperref[\detokenize{ch90-fixture:define-fixture-term}]" in glossary
+    assert r"\autopageref*{\detokenize{ch90-fixture:define-fixture-term}}" in glossary
+
+
+def test_the_pdf_has_the_front_page_as_front_matter_and_each_page_as_a_chapter(tree):
+    # A front page with sections of its own before its table of contents, as the
+    # book's has: in the PDF they are one chapter, "About this book", and the
+    # chapter a chapter of its own after it, not a section inside the last.
+    tree.write("repo/chapters/index.md", "# Fixture book\n\nThe book.\n\n## What you need\n\nA GPU.\n\n"
+               "## Where to start\n\nChapter 90.\n\n```{toctree}\n:glob:\n\nch[0-9][0-9]-*\n```\n")
+    _, warnings, _ = latex_with_plot(tree)
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    chapters = re.findall(r"\\chapter\{([^}]*)\}", tex)
+    assert chapters[:2] == ["About this book", "90. A fixture chapter"], chapters
+    assert r"\section{What you need}" in tex and r"\section{Where to start}" in tex
+    assert tex.index("The book.") < tex.index(r"\section{What you need}") < tex.index(r"\chapter{90.")
+
+
+def test_the_pdf_sets_try_it_answers_at_the_chapters_end(tree):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", TRY_IT, 1))
+    _, warnings, _ = latex_with_plot(tree)
+    assert warnings == ""
+    tex = tree.read("out/latex/book.tex")
+    question = tex.index("Twice the things")
+    pointer = tex.index("Answer 1 is at the end of the chapter.", question)
+    heading = tex.index(r"\section{Answers to Try it}", pointer)
+    assert tex.index("again.", question) > heading, "the answer is printed under its question"
+    assert r"\textbf{Answer.}" not in tex
+
+
+def define(tree, text):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace("## Exercises", text + "\n\n## Exercises", 1))
+    _, warnings, _ = tree.sphinx(strict=False)
+    return warnings
+
+
+@pytest.mark.parametrize("definition, message", [
+    ("That is the fixture term.", r"starts with a pronoun \('That'\)"),
+    ("Its lanes wait for the fixture term.", r"starts with a pronoun \('Its'\)"),
+    ("The fixture term is the fixture term.", r"only repeats the term"),
+    ("This is a fixture term.", r"starts with a pronoun \('This'\)"),
+    ("A fixture term takes the overlap one step further.", r"points back at the text around it \('further'\)"),
+    ("A word of the fixture. A second sentence.", r"is more than one sentence"),
+])
+def test_a_glossary_definition_that_cannot_stand_alone_is_an_error_at_its_line(tree, definition, message):
+    warnings = define(tree, f"A **fixture term** is used here.\n\n```{{define}} fixture term\n{definition}\n```")
+    assert re.search(r"ch90-fixture\.md:\d+: ERROR: the definition of 'fixture term' " + message, warnings), warnings
+
+
+def test_a_bold_term_or_a_concept_without_a_definition_is_an_error(tree):
+    tree.write("repo/book/concepts.txt", "# concepts\nthings\n")
+    warnings = define(tree, "A **fixture term** is used here.")
+    assert re.search(r"ch90-fixture\.md:\d+: WARNING: the term 'fixture term' is set in bold, so the glossary "
+                     r"lists it, but no chapter defines it", warnings), warnings
+    assert re.search(r"concepts\.txt:2: the concept 'things' has no definition for the glossary", warnings), warnings
+    warnings = define(tree, "```{define} fixture term\nA word the fixture sets in bold.\n```\n\n"
+                            "```{define} thing\nAn object the fixture counts, one per line.\n```")
+    assert "no chapter defines" not in warnings and "has no definition" not in warnings, warnings
+    assert "A word the fixture sets in bold." in tree.read("out/html/glossary.html")
 
 
 TRY_IT = """## Try it
@@ -274,7 +368,9 @@ def test_a_concept_no_chapter_names_is_an_error_at_its_line(tree):
     # added (its apostrophe a smart quote on the page); the last is nowhere.
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
-        "## Exercises", "Little's law counts the work in flight.\n\n## Exercises", 1))
+        "## Exercises", "Little's law counts the work in flight.\n\n```{define} Little's law\nThe rule "
+        "that the work in flight is throughput times latency.\n```\n\n```{define} things\nWhat the "
+        "fixture program counts, one per line of input.\n```\n\n## Exercises", 1))
     tree.write("repo/book/concepts.txt", "# concepts\nthings\nLittle's law\nwarp scheduler\n")
     _, warnings, _ = tree.sphinx()
     assert re.search(r"concepts\.txt:4: the concept 'warp scheduler' is named in no chapter's running text",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The book's Python: the reader of records, the Sphinx extension, the build's
 steps and the prose lints, one importable package (tools/bookpy).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's Python package's own tests (tools/bookpy), beside the modules they
 # test. Included from tests/CMakeLists.txt. The Sphinx extension's tests
 # (ext/tests/sphinx.cmake) are included from tests/book/CMakeLists.txt, whose
@@ -25,7 +26,8 @@ set_tests_properties(unit.records.float-text PROPERTIES LABELS unit TIMEOUT 300)
 add_test(NAME book.compile-commands-hashed
          COMMAND ${BOOK_PY} -m bookpy.inputs.compile_check
                  --inputs "${CMAKE_BINARY_DIR}/compile-inputs.json"
-                 --commands "${CMAKE_BINARY_DIR}/compile_commands.json")
+                 --commands "${CMAKE_BINARY_DIR}/compile_commands.json"
+                 --bookrun $<TARGET_FILE:bookrun>)
 set_tests_properties(book.compile-commands-hashed PROPERTIES LABELS book TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "hold only flags their runs hash")
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The student bundle: one archive with what a student needs to build and test the
 exercises with Debian's Catch2, and nothing from solutions/ or the hidden tests.
 All the exercises, or those of the chapters chosen (the site's download of a
@@ -10,7 +11,8 @@ chapter is the bundle of that chapter alone):
       exercises/<key>/<ex>/...        statement, contract, starter
       tests/<key>/exercises/<ex>/visible.test.cpp (or .cu), and the headers
                                       the test sets share
-      tests/exercises/catch_main.cpp, catch_gpu_main.cpp
+      tests/exercises/catch_main.cpp, catch_gpu_main.cpp (with catch_session.cpp
+                                      and book/test/catch_run.hpp, the session it runs)
       lib/<repository path>/...       those libraries' sources and headers
 
 It is written from the kit's description of the exercises (kit.json), so that
@@ -120,10 +122,14 @@ class Bundle:
                              and "code=[sm_" in a) or "90"
         self.add_text("CMakeLists.txt", template.replace("@CUDA_ARCHITECTURES@", archs))
         self.add_text("tests/exercises/catch_main.cpp", CATCH_MAIN)
-        self.add_file("tests/exercises/catch_gpu_main.cpp",
-                      self.root / "tools" / "grader" / "judge" / "catch_gpu_main.cpp")
+        # The book's GPU main, over Catch2's session compiled beside it.
+        support = self.root / "tests" / "support"
+        self.add_file("tests/exercises/catch_gpu_main.cpp", support / "catch_gpu_main.cpp")
+        self.add_file("tests/exercises/catch_session.cpp", support / "catch_session.cpp")
+        self.add_file("tests/exercises/book/test/catch_run.hpp",
+                      support / "include" / "book" / "test" / "catch_run.hpp")
         self.add_text("cmake/libraries.cmake", self._libraries(libs_needed))
-        self.add_text("README.md", self._readme(included))
+        self.add_text("README.md", self._readme(included, archs))
         return included
 
     def _exercise_libs(self, ex: Exercise) -> list[str]:
@@ -220,7 +226,8 @@ class Bundle:
             if p.is_file() and not p.is_symlink() and p.suffix in HEADER_SUFFIXES:
                 self.add_file(f"{dest}/{p.relative_to(src).as_posix()}", p)
 
-    def _readme(self, included: list[Exercise]) -> str:
+    def _readme(self, included: list[Exercise], archs: str = "90") -> str:
+        archs_text = " and ".join(f"{a[:-1]}.{a[-1]}" for a in archs.split(";") if a)
         rows = "\n".join(f"| `exercises/{e.id}/` | {e.title} | {', '.join(f'`{f}`' for f in e.student_files)} |"
                          + (" GPU |" if e.gpu else " |") for e in included)
         which = f" ({', '.join(self.chapters)})" if self.chapters else ""
@@ -235,15 +242,27 @@ files it names, and check your work against the visible tests.
 
 ## Build and test
 
-On Debian or Ubuntu: `apt-get install cmake g++ catch2`. For the GPU exercises
-also the CUDA Toolkit (`nvcc`) and the headers the book's library uses
-(`apt-get install nlohmann-json3-dev libcli11-dev`), and a CUDA GPU to run them.
+On Debian or Ubuntu: `apt-get install cmake g++ catch2`. Catch2 version 2
+(Debian 12, Ubuntu 22.04) and version 3 (Ubuntu 24.04) both work; the book's
+own tests of this bundle build it with Debian 12's Catch2 2.13, and the
+version 3 path (a `catch2/catch.hpp` written into the build folder that
+includes version 3's header) has not been built by them. For the GPU exercises
+also the CUDA Toolkit (`nvcc`, found in `/usr/local/cuda/bin`) and the headers
+the book's library uses (`apt-get install nlohmann-json3-dev libcli11-dev`),
+and a CUDA GPU to run them.
+
+From this folder:
 
 ```sh
 cmake -B build
 cmake --build build
 ctest --test-dir build --output-on-failure
 ```
+
+The GPU exercises compile for compute capability {archs_text} (the GPUs the book
+was recorded on). For another GPU, give the first command its own, without the
+dot: `cmake -B build -DCMAKE_CUDA_ARCHITECTURES=86` for compute capability 8.6
+(`nvidia-smi --query-gpu=compute_cap --format=csv` prints it).
 
 Each exercise builds one program, `build/<chapter>.<exercise>`; run it to see its
 tests (Catch2 options work: `build/<chapter>.<exercise> --list-tests`). The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Judging a test set from Catch2's own report, never from an exit status.
 
 The test program runs with `-r xml -s -o <file>`: Catch2 (v2) writes every

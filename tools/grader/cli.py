@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tools/grade: grade exercise submissions, sandboxed; or write the student bundle.
 
     tools/grade SUBMISSION [--out DIR]             one submission (a folder or archive

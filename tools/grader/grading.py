@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Grading one submission: stage, compile, link and run each exercise, sandboxed.
 
 For each exercise of the kit, in a grading folder of its own (fresh, outside

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The grading kit: what the book's own build compiled for grading, trusted.
 
 cmake/BookExercises.cmake builds it (target exercise-kit) and describes it in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a grading writes: Gradescope's results.json, a JUnit file, a table.
 
 results.json follows Gradescope's autograder specification

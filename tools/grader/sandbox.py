@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Running untrusted programs: Debian's bubblewrap (bwrap) around a small supervisor.
 
 Every compile, link and test of a submission runs as
@@ -41,6 +42,7 @@ refuses).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -276,21 +278,80 @@ f.export_bpf(out)
 out.flush()
 """ % (RWF_NOWAIT, RWF_NOWAIT)
 _BPF = []
+# A machine without Debian's python3-seccomp (a GPU machine with no Debian packages)
+# reads the filter that `tools/book carry` wrote on one that has it: BOOK_SECCOMP_FILTER
+# names that file, {"filter": <sha256 of SECCOMP_FILTER>, "machine": ..., "bpf": <hex>}.
+CARRIED_FILTER_ENV = "BOOK_SECCOMP_FILTER"
+_CARRIED_MAX = 1 << 20
+
+
+def _filter_id() -> str:
+    return hashlib.sha256(json.dumps(SECCOMP_FILTER, sort_keys=True).encode()).hexdigest()
+
+
+def _written_bpf() -> bytes:
+    """SECCOMP_FILTER compiled to BPF by libseccomp (python3-seccomp), in a child."""
+    try:
+        p = subprocess.run([PYTHON, "-I", "-c", _SECCOMP_WRITER, json.dumps(SECCOMP_FILTER)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        why = str(e)
+    else:
+        if p.returncode == 0 and p.stdout and len(p.stdout) % 8 == 0:
+            return p.stdout
+        err = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = err[-1] if err else "no output"
+    raise SandboxError(f"cannot write the seccomp filter (Debian's python3-seccomp for {PYTHON} "
+                       "is needed, or a filter carried by `tools/book carry` named by "
+                       f"{CARRIED_FILTER_ENV}): {why}")
+
+
+def carried_bpf(path: str) -> bytes:
+    """The BPF of a filter file written by write_carried_filter(), refused unless it was
+    made from this grader's SECCOMP_FILTER on this kind of processor."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(_CARRIED_MAX + 1)
+    except OSError as e:
+        raise SandboxError(f"{path}: cannot read the carried seccomp filter: {e}") from e
+    if len(raw) > _CARRIED_MAX:
+        raise SandboxError(f"{path}: the carried seccomp filter is over {_CARRIED_MAX} bytes")
+    try:
+        spec = json.loads(raw)
+        bpf = bytes.fromhex(spec["bpf"])
+        made_for, machine = spec["filter"], spec["machine"]
+    except (ValueError, TypeError, KeyError) as e:
+        raise SandboxError(f"{path}: not a carried seccomp filter ({e})") from e
+    if made_for != _filter_id():
+        raise SandboxError(f"{path}: the carried seccomp filter was made for another filter "
+                           "than this grader's; run `tools/book carry` again")
+    if machine != os.uname().machine:
+        raise SandboxError(f"{path}: the carried seccomp filter is for {machine}, "
+                           f"this machine is {os.uname().machine}")
+    if not bpf or len(bpf) % 8:
+        raise SandboxError(f"{path}: the carried seccomp filter's program is malformed")
+    return bpf
+
+
+def write_carried_filter(path: str) -> None:
+    """Write the filter for a machine without python3-seccomp (`tools/book carry`)."""
+    spec = {"filter": _filter_id(), "machine": os.uname().machine, "bpf": _written_bpf().hex()}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(spec, f)
+        f.write("\n")
 
 
 def seccomp_bpf() -> bytes:
-    """SECCOMP_FILTER as the BPF program bwrap loads (made once per grader)."""
+    """SECCOMP_FILTER as the BPF program bwrap loads (made once per grader): written by
+    libseccomp where python3-seccomp is, else the carried filter BOOK_SECCOMP_FILTER names."""
     if not _BPF:
         try:
-            p = subprocess.run([PYTHON, "-I", "-c", _SECCOMP_WRITER, json.dumps(SECCOMP_FILTER)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise SandboxError(f"cannot write the seccomp filter: {e}") from e
-        if p.returncode != 0 or not p.stdout or len(p.stdout) % 8:
-            err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise SandboxError("cannot write the seccomp filter (Debian's python3-seccomp for "
-                               f"{PYTHON} is needed): {err[-1] if err else 'no output'}")
-        _BPF.append(p.stdout)
+            _BPF.append(_written_bpf())
+        except SandboxError:
+            carried = os.environ.get(CARRIED_FILTER_ENV)
+            if not carried:
+                raise
+            _BPF.append(carried_bpf(carried))
     return _BPF[0]
 
 

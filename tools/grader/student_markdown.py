@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A student's copy of a Markdown file: the exercise statements are MyST (the book
 renders them), but a student reads them in an editor or on a forge, where
 MyST's roles show raw (``2{sup}`28```). So each role the statements use becomes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Reading a submission: a folder or an archive laid out like exercises/.
 
 Only the files each exercise's contract names (EXERCISE_STUDENT_FILES) are

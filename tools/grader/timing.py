@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Where a grading spends its time: spans of wall time, written by tools/grade --timings.
 
 Each span is one step (a phase and what it was about), with its start and end in

@@ -219,6 +219,9 @@ std::string passed_summary(const json& evaluated);
 /// The line of every value in a JSON text, by JSON pointer ("/checks/0/min").
 std::map<std::string, int> json_lines(const std::string& text);
 
+/// Parses a JSON text; throws Error naming path and the line where it is malformed.
+json parse_with_lines(const std::string& text, const std::string& path);
+
 /// Reads a JSON file; throws Error naming the file (and line) when it is unreadable or malformed.
 json read_json_file(const std::string& path);
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 1.1's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch01-execution-model/exercises/ex01-warp-map/.
 set(EXERCISE_STUDENT_FILES warp_map.cpp)

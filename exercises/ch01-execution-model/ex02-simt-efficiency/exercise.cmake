@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 1.2's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch01-execution-model/exercises/ex02-simt-efficiency/.
 set(EXERCISE_STUDENT_FILES simt_efficiency.cpp)

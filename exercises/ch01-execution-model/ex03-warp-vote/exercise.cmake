@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 1.3's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch01-execution-model/exercises/ex03-warp-vote/: .cu
 # test files make this a GPU exercise, which links book_cuda without asking.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 2.1's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch02-shared-memory/exercises/ex01-stencil-bounds/:
 # .cu test files make this a GPU exercise, which links book_cuda without asking.

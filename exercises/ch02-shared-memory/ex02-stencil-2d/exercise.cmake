@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 2.2's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch02-shared-memory/exercises/ex02-stencil-2d/:
 # .cu test files make this a GPU exercise, which links book_cuda without asking.

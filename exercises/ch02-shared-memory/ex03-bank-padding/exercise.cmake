@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 2.3's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch02-shared-memory/exercises/ex03-bank-padding/.
 set(EXERCISE_STUDENT_FILES banks.cpp)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 3.1's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch03-reductions/exercises/ex01-warp-argmax/: .cu
 # test files make this a GPU exercise, which links book_cuda without asking.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 3.3's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch03-reductions/exercises/ex03-one-pass-max/: .cu
 # test files make this a GPU exercise, which links book_cuda without asking.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Exercise 3.4's contract (cmake/BookExerciseContract.cmake says what each setting
 # means). The tests are tests/ch03-reductions/exercises/ex04-float-sums/ (.cpp: a
 # CPU exercise, which runs anywhere).

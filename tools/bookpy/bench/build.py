@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Time the book's build on this machine, against the targets it must meet.
 
     tools/book bench, or python3 -m bookpy.bench.build [--dir build/bench] [--chapter chapters/ch01-execution-model.md]

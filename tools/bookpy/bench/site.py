@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Time the PDF edition and the browser test on this machine, against their
 targets (the PDF in at most 5 minutes, the browser test in at most
 60 seconds for the current book).

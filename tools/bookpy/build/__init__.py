@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The build's steps, each run as ``python3 -m bookpy.build.<step>`` by CMake or
 tools/book: the HTML (html.py) and the PDF (pdf.py), the diagrams
 (render_diagram.py) and plots (render_plot.py, plotting.py), the check-yourself

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Each figure a check-yourself answer states is one its test would catch if it were wrong.
 
     python -m bookpy.build.answer_mutations --build DIR [--chapters DIR] [--only KEY]... [--list]

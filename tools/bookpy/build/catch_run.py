@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Run one of the book's Catch2 test programs and judge it from Catch2's report.
 
     python3 -m bookpy.build.catch_run --test <ctest name> [--source-root DIR] [--skip-code 77] -- PROGRAM

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """List the check-yourself tags of the book's Catch2 tests: cy-tags.json.
 
     python3 -m bookpy.build.cy_tags --out <build>/cy-tags.json --stamp <file> -- <ctest name>=<program>...

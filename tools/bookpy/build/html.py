@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build the HTML book with Sphinx and publish it only when the build succeeds.
 
     python3 -m bookpy.build.html <repo> <build-dir> <stamp> [reader|instructor]
@@ -26,6 +27,9 @@ import os
 import shutil
 import subprocess
 import sys
+
+from ..records import manifest
+from ..records.checkeval import BookError
 
 
 def write_depfile(stamp: str, doctrees: str) -> None:
@@ -107,11 +111,10 @@ def run_sphinx(builder: str, repo: str, build: str, doctrees: str, stage: str, e
 def tests_notice(build: str) -> None:
     """One line when the build did not build the tests: no question is checked."""
     try:
-        with open(os.path.join(build, "book-manifest.json"), encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError):
-        return
-    if isinstance(manifest, dict) and manifest.get("cy_tags", "") is None:
+        m = manifest.read(os.path.join(build, manifest.MANIFEST))
+    except BookError:
+        return  # Sphinx has already said what is wrong with it
+    if m.cy_tags is None:
         print("build-html: the tests were not built, so no check-yourself answer is checked "
               "against a test or marked as tested")
 

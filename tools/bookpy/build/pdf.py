@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build the PDF edition: Sphinx's LaTeX builder, then XeLaTeX (latexmk).
 
     python3 -m bookpy.build.pdf <repo> <build-dir> <out.pdf> [reader|instructor]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Plots drawn at build time from run records, with Debian's matplotlib.
 
 A plot is a spec, ``diagrams/<key>/<name>.plot.py``, beside the chapter's

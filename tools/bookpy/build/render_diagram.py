@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Render Mermaid diagrams to SVG (the HTML book) or PDF (the PDF edition)
 with Mermaid CLI on Debian's Chromium, all of one call in one browser session.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Draw one plot of the book from run records (tools/bookpy/build/plotting.py).
 
     python3 -m bookpy.build.render_plot runs <repo> <diagrams/<key>/<name>.plot.py>

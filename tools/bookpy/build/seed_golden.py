@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Make the golden outputs the C++ port of divergence.py is tested against.
 
 The chapter's seed text holds a Python program, divergence.py, between the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A commit's files, to prove on a copy of the tree without .git which commit it is.
 
     python3 -m bookpy.build.snapshot make  --root DIR --snapshot FILE   (a clean git checkout: list HEAD's files)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The book's Sphinx extension: chapters reach code, runs, diagrams, exercises
 and tests only through it, so what the reader sees is what was compiled, run
 and tested.

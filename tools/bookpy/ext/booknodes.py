@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The extension's own nodes and how each builder writes them.
 
 ``fold``            content folded until the reader opens it: HTML <details>

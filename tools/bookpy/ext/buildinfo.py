@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The page "How this book was built": ```{build-info}``` lists, from what the
 build itself recorded,
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import subprocess
 import sys
 from typing import TYPE_CHECKING
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
-from .common import BookDirective, BookError, load_json
+from .common import BookDirective, BookError, PerPageCollector, load_json
 from .manifest import read_manifest
 from ..build.plotting import PlotError, read_spec, spec_key
 from .records import _date, format_value, lookup_values
@@ -58,6 +60,21 @@ class BuildInfo(BookDirective):
 def _runs(config) -> list:
     """[(run key, record path, manifest entry)] of every run the build declared."""
     return sorted((k, v["record"], v) for k, v in read_manifest(config).runs.items())
+
+
+class ShownCollector(PerPageCollector):
+    """Per page, the runs it shows (an output, a text, a figure quoted, a plot:
+    the nodes records.shows marked): {docname: [run key, ...]}."""
+    attr = "book_shown_runs"
+
+    def found(self, doctree: nodes.document) -> list:
+        return sorted({run for node in doctree.findall(nodes.Element) for run in node.get("book_shows", ())})
+
+
+def _showing(env, run: str) -> list:
+    """The pages that show run `run`."""
+    return sorted(doc for doc, runs in ShownCollector.pages(env).items()
+                  if run in runs and doc in env.all_docs)
 
 
 def _shown_in(env, path: str) -> list:
@@ -160,7 +177,7 @@ def runs_section(app: Sphinx, fromdoc: str) -> nodes.section:
         run_cell = [nodes.literal(key, key), nodes.Text(" (program "), nodes.literal(program, program),
                     nodes.Text(")")]
         rows.append([run_cell, where, when, _freshness(record),
-                     _page_links(env, builder, fromdoc, _shown_in(env, path))])
+                     _page_links(env, builder, fromdoc, _showing(env, key))])
     intro = nodes.paragraph(text=(
         "Every run whose output or numbers this book shows. A CPU run ran during this build; a GPU "
         "run ran live where the build machine has a GPU and otherwise comes from a recording made "
@@ -201,40 +218,79 @@ def figures_section(app: Sphinx, fromdoc: str) -> nodes.section:
                     _table(["Source", "What", "Shown in"], rows, [30, 40, 20], labels=_LABELS))
 
 
+#: How a result's name reads: its words, a size 2eNN as 2^NN, a unit spelled out.
+_WORDS = {"us": "µs", "ms": "ms", "gbs": "GB/s", "pct": "%", "rel": "relative", "err": "error",
+          "acc": "accuracy", "cub": "CUB", "pdl": "PDL", "pdlpf": "PDL and prefetch", "smem": "shared memory",
+          "sm": "SM", "sms": "SMs", "l2": "L2", "bw": "bandwidth", "x4": "×4"}
+
+
+def readable(record: dict, key: str) -> str:
+    """A figure's name for a reader: a check's own sentence (check:<id>), else the
+    result's name in words ("best_over_cub_2e16": "best over CUB, 2^16")."""
+    if key.startswith("check:"):
+        ident = key[len("check:"):]
+        for check in record.get("checks", []):
+            if check.get("id") == ident and check.get("what"):
+                return str(check["what"])
+        return ident.replace("-", " ")
+    words, sizes = [], []
+    for part in re.split(r"[_:]+", key):
+        m = re.fullmatch(r"2e(\d+)", part)
+        if m:
+            sizes.append(f"2^{m.group(1)}")
+        elif part:
+            words.append(_WORDS.get(part.lower(), part))
+    return " ".join(words) + (", " + ", ".join(sizes) if sizes else "")
+
+
 def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
-    """Every figure of a measuring run (book_run REPEATS) that a page quotes:
-    its median, the range of its repeats, and where it is quoted."""
+    """Every figure of a measuring run (book_run REPEATS) that a page quotes,
+    chapter by chapter: its name, its median, the range of its repeats, and
+    where it is quoted. A figure quoted at two precisions is one row, at the
+    finer."""
     env, builder = app.env, app.builder
     quoted = getattr(env, "book_quoted_figures", {})
     where: dict = {}
     for doc, figures in quoted.items():
-        for fig in figures:
-            where.setdefault(fig, set()).add(doc)
+        if doc not in env.all_docs:
+            continue
+        for run, key, spec in figures:
+            docs, specs = where.setdefault((run, key), (set(), set()))
+            docs.add(doc)
+            specs.add(spec)
     if not where:
         return None
     runs = {k: path for k, path, _ in _runs(app.config)}
-    rows = []
-    for (run, key, spec), docs in sorted(where.items()):
+    by_chapter: dict = {}
+    for (run, key), (docs, specs) in sorted(where.items()):
+        ref = f"{run}:{key}"
         try:
             record = load_json(runs[run], "run record")
             value, values = lookup_values(record, run, key)
-            median = format_value(value, spec)
+            shown = max(((format_value(value, spec), spec) for spec in specs), key=lambda f: len(f[0]))
+            median, spec = shown
             lo, hi = format_value(min(values), spec), format_value(max(values), spec)
         except (BookError, KeyError) as e:
-            rows.append([[nodes.literal(f"{run}:{key}", f"{run}:{key}")], str(e), "", "", ""])
+            by_chapter.setdefault(run.split("/")[0], []).append(
+                [[nodes.literal(ref, ref)], str(e), "", "", ""])
             continue
         spread = lo if lo == hi else f"{lo} to {hi}"
-        ref = f"{run}:{key}"
-        rows.append([[nodes.literal(ref, ref)], median, spread, str(len(values)),
-                     _page_links(env, builder, fromdoc, sorted(docs))])
+        name = [nodes.Text(readable(record, key) + " "),
+                nodes.literal(ref, ref, classes=["book-figure-id"])]
+        by_chapter.setdefault(run.split("/")[0], []).append(
+            [name, median, spread, str(len(values)), _page_links(env, builder, fromdoc, sorted(docs))])
     intro = nodes.paragraph(text=(
-        "Every figure of a measuring run that the book quotes. Such a run is repeated, each "
-        "repeat a fresh process on a host doing nothing else; a page shows the median, followed "
-        "by the range of the repeats wherever they differ at the precision it prints, and every "
-        "check of the run and every comparison of the text holds in every repeat."))
-    return _section("Measured figures", "book-buildinfo-measured", intro,
-                    _table(["Figure", "Median", "Range of the repeats", "Repeats", "Quoted in"],
-                           rows, [34, 14, 22, 8, 14], labels=_LABELS))
+        "Every figure of a measuring run that the book quotes, chapter by chapter. Such a run is "
+        "repeated, each repeat a fresh process on a host doing nothing else; a page shows the median, "
+        "followed by the range of the repeats wherever they differ at the precision it prints, and "
+        "every check of the run and every comparison of the text holds in every repeat."))
+    section = _section("Measured figures", "book-buildinfo-measured", intro)
+    for chapter, rows in sorted(by_chapter.items()):
+        title = env.titles[chapter].astext() if chapter in env.titles else chapter
+        section += _section(title, f"book-buildinfo-measured-{chapter}",
+                            _table(["Figure", "Median", "Range of the repeats", "Repeats", "Quoted in"],
+                                   rows, [40, 12, 20, 8, 14], labels=_LABELS))
+    return section
 
 
 def _git(root: str, *args) -> str:
@@ -329,7 +385,37 @@ def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         parts.append(toolchain_section(app))
         container = nodes.container(classes=["book-buildinfo"])
         container.extend(parts)
+        if app.builder.format == "latex":
+            _fit_latex_tables(container)
         node.replace_self(container)
+
+
+def _fit_latex_tables(container: nodes.Element) -> None:
+    """The PDF: each table set small, and a long name (a run's key, a path, a
+    commit) allowed to break after '/', '-', '_' or ':' (and a commit anywhere),
+    so that no cell runs into the next."""
+    for table in list(container.findall(nodes.table)):
+        parent = table.parent
+        at = parent.index(table)
+        parent.insert(at + 1, nodes.raw("", "\\endgroup\n", format="latex"))
+        parent.insert(at, nodes.raw("", "\\begingroup\\footnotesize\n", format="latex"))
+    for text in list(container.findall(nodes.Text)):
+        if not isinstance(text.parent, (nodes.literal, nodes.paragraph)):
+            continue
+        pieces = re.split(r"(?<=[/_:-])|(?<=\b[0-9a-f]{6})(?=[0-9a-f]{6}\b)", str(text))
+        pieces = [p for p in pieces if p]
+        if len(pieces) < 2:
+            continue
+        parent = text.parent
+        at = parent.index(text)
+        new = []
+        for k, piece in enumerate(pieces):
+            if k:
+                new.append(nodes.raw("", "\\allowbreak{}", format="latex"))
+            new.append(nodes.Text(piece))
+        parent.remove(text)
+        for k, n in enumerate(new):
+            parent.insert(at + k, n)
 
 
 def always_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -363,6 +449,7 @@ def setup(app: Sphinx) -> None:
     app.add_node(build_info, html=(visit_plain, None), latex=(visit_plain, None),
                  text=(visit_plain, None), man=(visit_plain, None), texinfo=(visit_plain, None))
     app.add_directive("build-info", BuildInfo)
+    app.add_env_collector(ShownCollector)
     app.connect("doctree-resolved", fill)
     app.connect("env-get-outdated", always_outdated)
     app.connect("env-purge-doc", purge)

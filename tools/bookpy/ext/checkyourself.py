@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Check-yourself questions: every question has a test, every test a question.
 
     ```{check-yourself} <id>

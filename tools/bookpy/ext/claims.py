@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Comparisons are checks: a sentence that orders or bounds recorded figures
 names, beside it in the chapter source, the check that makes it true.
 
@@ -38,8 +39,8 @@ from docutils import nodes
 from docutils.transforms import Transform
 
 from ..records.checkeval import (ARITH, COMPARE, FUNCTIONS, MAX_PAIRINGS, REFERENCE,  # noqa: F401
-                                 evaluate, figure, holds, named_expectations, parse, variants,
-                                 verify_with)
+                                 NotApplicable, evaluate, figure, holds, named_expectations, parse,
+                                 variants, verify_with)
 from .common import BookError, resolve_key
 from .inline import role_line
 from .records import load_record
@@ -65,6 +66,8 @@ def check_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
     env = inliner.document.settings.env
     try:
         verify(env, env.docname, text)
+    except NotApplicable:  # it names a check scoped to other GPUs than this record's: not ours
+        pass
     except BookError as e:
         msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "check", text))
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]

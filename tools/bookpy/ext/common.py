@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What every feature of the extension shares: the error a chapter's reference
 raises, the directive base that reports it at the directive's line, chapter
 keys (the invariant chapter-key, docs/architecture.md: one key chNN-name names
@@ -5,7 +6,6 @@ a chapter in every tree), paths kept inside the source tree, and text made
 safe to show."""
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import TYPE_CHECKING
@@ -16,6 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 
 
 from ..records.checkeval import BookError  # noqa: E402,F401  (one class: the checks' errors are the book's)
+from ..records.jsonfile import load_json  # noqa: F401  (the extension's modules import it from here)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -78,31 +79,6 @@ def source_path(root: str, rel: str, build_dir: str | None = None) -> str:
 
 
 # ---- JSON files, read once per change ---------------------------------------------
-
-_json_cache: dict = {}
-
-
-def load_json(path: str, what: str) -> Any:
-    """A JSON file, parsed once for as long as it is unchanged (size and time).
-    Errors name the file and, for bad JSON, its line."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        raise BookError(f"{what} {path} does not exist") from None
-    stamp = (st.st_mtime_ns, st.st_size)
-    hit = _json_cache.get(path)
-    if hit and hit[0] == stamp:
-        return hit[1]
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except json.JSONDecodeError as e:
-        raise BookError(f"{what} {path}:{e.lineno}: malformed JSON: {e.msg}") from None
-    except UnicodeDecodeError as e:
-        raise BookError(f"{what} {path}: not UTF-8 (byte {e.start}: {e.reason})") from None
-    _json_cache[path] = (stamp, data)
-    return data
-
 
 # ---- text shown to the reader --------------------------------------------------------
 

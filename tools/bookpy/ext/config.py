@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The extension's settings: one typed dataclass, each of whose fields is the
 Sphinx config value ``book_<field>`` (declared by ``declare``, typed by its
 default). book/conf.py sets the first three; the build may set any with

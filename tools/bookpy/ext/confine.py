@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Sphinx's own file-reading directives and roles, refused or confined.
 
 The book's directives (``listing``, ``program-output``, ``diagram``, ``exercise``,

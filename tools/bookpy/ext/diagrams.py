@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Diagrams: ```{diagram} <name>``` with a caption as content shows
 diagrams/<key>/<name>.mmd as the build rendered it (build/diagrams/<key>/<name>.svg).
 
@@ -47,6 +48,9 @@ class Diagram(BookDirective):
         caption_nodes = []
         if self.content:
             caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        if not caption_nodes:
+            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
+                             "directive's content (every figure is numbered and captioned)")
         self.env.note_dependency(mmd)
         with open(mmd, encoding="utf-8") as f:
             own = mermaid_description(f.read())
@@ -60,6 +64,8 @@ class Diagram(BookDirective):
         figure += zoom("", image)
         if caption_nodes:
             figure += nodes.caption("", "", *caption_nodes)
-        if "name" in self.options:
-            self.add_name(figure)
+        # Every figure is numbered: one without a :name: gets one from its key
+        # (Sphinx numbers only figures that have an id).
+        self.options.setdefault("name", "fig-" + key.replace("/", "-"))
+        self.add_name(figure)
         return [figure]

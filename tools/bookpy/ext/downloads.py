@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A download per chapter of its exercises: the starter code, the visible tests
 and the build files, never a solution or a hidden test.
 
@@ -11,6 +12,15 @@ On a chapter's page, before its first exercise, a box links the archive (the
 builder copies it beside the pages). A chapter with exercises that the list
 does not name is an error once the build has made any list; without a list
 (a build folder from before downloads, a test's scratch tree) no box is shown.
+
+The chapter's programs are a download too (cmake/BookPackPrograms.cmake), listed
+in ``BUILD/downloads/programs.json`` with the source archive of the commit the
+book is built from (cmake/BookPackSource.cmake, ``source.json``)::
+
+    {"programs": {"<key>": "<abs path>.tar.gz"}, "source": "<abs path>/source.json"}
+
+A box after a chapter's opening paragraph links its programs' archive
+(ProgramsDownload); ``source_archive`` gives the pages the source archive.
 """
 from __future__ import annotations
 
@@ -105,5 +115,112 @@ class ExerciseDownload(SphinxTransform):
         first.parent.insert(first.parent.index(first), box)
 
 
+PROGRAMS = "programs.json"
+
+
+def programs_list(config: Config) -> dict:
+    """programs.json, or {} where the build made none."""
+    path = os.path.join(os.path.dirname(list_path(config)), PROGRAMS)
+    if not os.path.exists(path):
+        return {}
+    data = load_json(path, "program downloads")
+    if not isinstance(data, dict) or not isinstance(data.get("programs", {}), dict):
+        raise BookError(f"program downloads {path}: should read " + '{"programs": {"<key>": ...}, "source": ...}')
+    return data
+
+
+def source_archive(config: Config, env: Any = None) -> dict:
+    """{"commit", "archive", "changed"} of the source archive the build made, or {}."""
+    try:
+        path = programs_list(config).get("source")
+        if not path or not os.path.exists(path):
+            return {}
+        if env is not None:
+            env.note_dependency(path)
+        data = load_json(path, "source archive")
+    except BookError:
+        return {}
+    if not isinstance(data, dict) or not data.get("archive") or not os.path.isfile(data["archive"]):
+        return {}
+    return data
+
+
+def download_link(docname: str, docdir: str, archive: str) -> addnodes.download_reference:
+    name = os.path.basename(archive)
+    ref = addnodes.download_reference("", "", refdoc=docname, refexplicit=True,
+                                      reftarget=os.path.relpath(archive, docdir))
+    ref += nodes.literal(name, name)
+    return ref
+
+
+class ProgramsDownload(SphinxTransform):
+    """After a chapter's opening paragraph, the link to its programs' archive."""
+    default_priority = 870
+
+    def apply(self, **kwargs: Any) -> None:
+        docname = self.env.docname
+        chapter = chapter_of(docname)
+        top = next(iter(self.document.findall(nodes.section)), None)
+        if chapter is None or top is None:
+            return
+        path = os.path.join(os.path.dirname(list_path(self.config)), PROGRAMS)
+        if os.path.exists(path):
+            self.env.note_dependency(path)
+        try:
+            archive = programs_list(self.config).get("programs", {}).get(chapter)
+        except BookError as e:
+            logger.warning(str(e), location=(docname, 1))
+            return
+        if not archive or not os.path.isfile(archive):
+            return
+        opening = next((c for c in top.children if isinstance(c, nodes.paragraph)), None)
+        at = top.index(opening) + 1 if opening is not None else 1
+        docdir = os.path.dirname(self.env.doc2path(docname))
+        box = nodes.container(classes=["book-download", "book-programs-download"])
+        para = nodes.paragraph()
+        para += nodes.strong(text="Download the programs: ")
+        para += download_link(docname, docdir, archive)
+        para += nodes.Text(f" ({_size(os.path.getsize(archive))}): every program of this chapter with the "
+                           "book's small library, a CMakeLists.txt to build them on their own, and a "
+                           "README with the commands that build them and print each output below.")
+        box += para
+        top.insert(at, box)
+
+
+#: Where the HTML book holds the source archive (copied at build-finished).
+SOURCE_DIR = "_downloads/source"
+
+
+def source_archive_link(app: Sphinx, docname: str) -> tuple[nodes.Node, str] | None:
+    """HTML, where the build made a source archive: a link to it from `docname`
+    and its commit; elsewhere None (the PDF names the repository, or nothing)."""
+    if app.builder.format != "html":
+        return None
+    data = source_archive(app.config, app.env)
+    if not data:
+        return None
+    name = os.path.basename(data["archive"])
+    uri = "../" * docname.count("/") + f"{SOURCE_DIR}/{name}"
+    ref = nodes.reference("", "", refuri=uri, classes=["book-source-archive"])
+    ref += nodes.literal(name, name)
+    return ref, str(data.get("commit", ""))
+
+
+def source_archive_finished(app: Sphinx, exception: Exception | None) -> None:
+    """build-finished, after publish.py removes what this build did not write
+    (500) and before it checks every link (900): the source archive in place."""
+    import shutil
+    if exception is not None or app.builder.format != "html":
+        return
+    data = source_archive(app.config)
+    if not data:
+        return
+    folder = os.path.join(app.outdir, SOURCE_DIR)
+    os.makedirs(folder, exist_ok=True)
+    shutil.copyfile(data["archive"], os.path.join(folder, os.path.basename(data["archive"])))
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("build-finished", source_archive_finished, priority=850)
     app.add_transform(ExerciseDownload)
+    app.add_transform(ProgramsDownload)

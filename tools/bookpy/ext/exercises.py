@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Exercises: ```{exercise} <ex>``` renders exercises/<key>/<ex>/ (the
 invariant reader-edition-clean, docs/architecture.md: the reader's edition
 shows no solution and no hidden test).

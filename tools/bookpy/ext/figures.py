@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What diagrams and plots share: a click on a figure opens it at full size,
 its alt text describes it, and an image meant for one theme only is left out
 where there are no themes.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Text that is not what it seems: bidirectional controls and invisible characters.
 
 A bidirectional override or isolate (U+202A-202E, U+2066-2069, U+061C, U+200E,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Inline roles in MyST: report each at its own line, and never let a role
 that Markdown broke apart reach the page as raw text.
 

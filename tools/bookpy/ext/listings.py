@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Listings: code shown from the compiled files, by named markers.
 
     ```{listing} code/<key>/<file>

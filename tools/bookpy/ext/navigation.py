@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How a reader finds their way: the front page's links, the sidebar and the index.
 
 - The front page's roles: ``{chapter}`ch01-execution-model``` (a link, or the
@@ -72,8 +73,15 @@ class FrontPageLinks(SphinxPostTransform):
         for node in list(self.document.findall(repository_link_node)):
             url = (config.book_repository_url or "").rstrip("/")
             label = node.astext()
+            from .downloads import source_archive_link
+            source = source_archive_link(self.app, self.env.docname)
             if url:
                 node.replace_self(nodes.reference("", label, refuri=url))
+            elif source is not None:
+                node.replace_self([nodes.Text(label + ": this copy of the book was built without a public "
+                                              "address, so it offers the source it was built from, "),
+                                   source[0], nodes.Text(f" (commit {source[1]}; every output block's "
+                                                         "\u201cRun it yourself\u201d links it too)")])
             else:
                 node.replace_self([nodes.Text(label + " (this copy of the book was built without its "
                                               "public address: a build given "),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A program's output that is a table is shown as a table on the site.
 
 Programs print tables as aligned columns of text. In the HTML book such a run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The PDF edition, from the site: linked and served only while it is the book as
 it is, and its output blocks fitted to the page.
 

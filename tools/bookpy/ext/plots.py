@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Plots: ```{plot} <name>``` with a caption as content shows the plot that
 diagrams/<key>/<name>.plot.py draws from run records (plotting.py), as the
 build rendered it (build/plots/<key>/<name>.svg, -dark.svg and .pdf).
@@ -26,7 +27,7 @@ from .common import BookDirective, BookError, resolve_key, source_path
 from .config import plots_dir
 from .figures import describe, zoom
 from ..build.plotting import PlotError, read_spec
-from .records import load_record, provenance_text, stale_banner
+from .records import load_record, provenance_text, shows, stale_banner
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -67,7 +68,7 @@ class Plot(BookDirective):
         alt = describe(self.options.get("alt"), spec.alt, caption_nodes)
         docdir = os.path.dirname(self.env.doc2path(self.env.docname))
         stem = os.path.relpath(light, docdir)[:-len(".svg")]
-        figure = nodes.figure(classes=["book-plot"])
+        figure = shows(nodes.figure(classes=["book-plot"]), *spec.runs)
         figure += zoom("", nodes.image(uri=stem + ".*", alt=alt), classes=["only-light"])
         figure += zoom("", nodes.image(uri=os.path.relpath(dark, docdir), alt=alt), classes=["only-dark"])
         if caption_nodes:
@@ -82,8 +83,14 @@ class Plot(BookDirective):
             para += nodes.Text(provenance_text(record))
             legend += para
         figure += legend
-        if "name" in self.options:
-            self.add_name(figure)
+        # Every figure is numbered and captioned: a caption is required, and a
+        # figure without a :name: gets one from its key (Sphinx numbers only
+        # figures that have an id).
+        if not caption_nodes:
+            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
+                             "directive's content (every figure is numbered and captioned)")
+        self.options.setdefault("name", "fig-" + key.replace("/", "-"))
+        self.add_name(figure)
         return [figure]
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """After a build: leave in the output folder only what this build made, and
 list what the pages were made from.
 

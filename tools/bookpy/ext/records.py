@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Run records: what a program printed and measured, shown with where it ran.
 
 ``program-output``  a run's command and stdout (``:stderr:`` adds stderr)
@@ -131,11 +132,18 @@ def stale_banner(record: dict) -> list:
     return [warn]
 
 
+def shows(node: nodes.Element, *runs: str) -> nodes.Element:
+    """Mark `node` as showing the runs (their keys): "How this book was built"
+    lists, for each run, the pages that show it (buildinfo.ShownCollector)."""
+    node["book_shows"] = sorted(set(node.get("book_shows", [])) | set(runs))
+    return node
+
+
 def run_block(record: dict, body: list, text: str = "", picked: bool = False) -> nodes.container:
     """What a run shows: a stale banner if due, the body, and where it ran;
     ``text``: the record's text the body shows ('' for the program's output),
     ``picked``: only some of its lines (record-text's :match:)."""
-    container = nodes.container(classes=["book-run"])
+    container = shows(nodes.container(classes=["book-run"]), str(record.get("name", "")))
     container += stale_banner(record)
     container += body
     container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
@@ -339,6 +347,7 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
         node += nodes.inline("", f" ({spread})", classes=["book-value-spread"])
     else:
         node = nodes.inline(shown, shown, classes=["book-value"])
+    shows(node, run)
     if record.get("stale"):
         node["classes"].append("book-stale-value")
     return [node], []

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Prediction made real: the answer to a "Try it" question, behind a reveal.
 
     :::{answer}
@@ -5,9 +6,10 @@
     :::
 
 HTML: a <details> the reader opens ("Show the answer") once they have made
-their prediction; the PDF (which cannot fold) sets it in place after the
-question, headed "Answer". A directive with no content is an error naming
-the file and line.
+their prediction; the PDF (which cannot fold) moves it to a section at the end
+of its chapter, "Answers to Try it", as it does the check-yourself answers,
+the question pointing there and the answer back (AnswersAtChapterEnd). A
+directive with no content is an error naming the file and line.
 
 In a "Try it" section (try_it_answers_hidden), each item of its lists is a
 variation the reader predicts: an item that asks a question ('?') has its
@@ -21,9 +23,12 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from sphinx.application import Sphinx
     from sphinx.util.docutils import SphinxTranslator
     from sphinx.writers.html5 import HTML5Translator
@@ -116,7 +121,39 @@ def try_it_answers_hidden(app: Sphinx, doctree: nodes.document) -> None:
                                    "reveal: add one with :::{answer}", location=(docname, line))
 
 
+class AnswersAtChapterEnd(SphinxPostTransform):
+    """LaTeX: each Try-it answer moved to a section at the end of its chapter,
+    before the check-yourself answers (checkyourself.AnswersAtChapterEnd, 60)."""
+    default_priority = 59
+    formats = ("latex",)
+
+    def run(self, **kwargs: Any) -> None:
+        from .checkyourself import _chapter
+        groups: dict = {}
+        for node in list(self.document.findall(answer)):
+            chapter = _chapter(node)
+            groups.setdefault(id(chapter), (chapter, []))[1].append(node)
+        for k, (chapter, found) in enumerate(groups.values()):
+            section = nodes.section(ids=[f"book-try-it-answers-{k}"], classes=["book-try-it-answers"])
+            section += nodes.title(text="Answers to Try it")
+            for n, node in enumerate(found, 1):
+                q_id, a_id = f"book-try-it-{k}-{n}", f"book-try-it-answer-{k}-{n}"
+                pointer = nodes.paragraph(ids=[q_id])
+                pointer += nodes.reference("", "", nodes.emphasis(
+                    text=f"Answer {n} is at the end of the chapter."), refid=a_id, internal=True)
+                node.replace_self(pointer)
+                head = nodes.paragraph(ids=[a_id])
+                head += nodes.strong(text=f"Answer {n}.")
+                head += nodes.Text(" ")
+                head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),
+                                        refid=q_id, internal=True)
+                section += head
+                section.extend(node.children)
+            chapter += section
+
+
 def setup(app: Sphinx) -> None:
+    app.add_post_transform(AnswersAtChapterEnd)
     app.connect("doctree-read", try_it_answers_hidden)
     plain = (visit_plain, visit_plain)
     app.add_node(answer, html=(visit_answer_html, depart_answer_html),

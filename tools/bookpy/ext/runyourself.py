@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """"Run it yourself" under every output block: this module alone renders it.
 
 records.run_block adds a ``run_yourself`` node (``run_yourself_node``) to every
@@ -139,16 +140,18 @@ class RunYourselfBlocks(SphinxPostTransform):
                 li += para
                 items.append(li)
 
+            from .downloads import source_archive_link
+            source = source_archive_link(self.app, self.env.docname)
             if p["repository"]:
                 code = nodes.reference(p["repository"], p["repository"], refuri=p["repository"])
                 item(nodes.Text("The code: "), code,
                      nodes.Text(f", at commit {p['commit']}" if p["commit"] else ""), nodes.Text("."))
+            elif source is not None:
+                # (That the book has no public address is said once, on the front page.)
+                item(nodes.Text("The code: "), source[0], nodes.Text(f", the source of commit {source[1]}."))
             else:
                 item(nodes.Text("The code: this book's source tree"
-                                + (f" at commit {p['commit']}" if p["commit"] else "")
-                                + " (this copy of the book was built without its public address: a build "
-                                  "given "),
-                     nodes.literal("BOOK_REPOSITORY_URL", "BOOK_REPOSITORY_URL"), nodes.Text(" links it here)."))
+                                + (f" at commit {p['commit']}" if p["commit"] else "") + "."))
             item(nodes.Text("Build: "), nodes.literal("tools/book build", "tools/book build"),
                  nodes.Text(" from the repository's root (the build target is "),
                  nodes.literal(p["target"], p["target"]), nodes.Text("); the program is then "),

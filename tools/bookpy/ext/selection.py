@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The chapters of this build: a chapter page (chapters/<key>.md) whose key the
 build manifest does not list is left out of the book, as if it were not there.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The reader's site: its settings and its parts, one module each.
 
 - sourcelinks.py: where a listing's caption links, a page per listed file, the

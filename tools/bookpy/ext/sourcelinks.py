@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Where a listing's caption links to, and a page per listed source file.
 
 A listing's caption names the file and the lines it shows, as a link:

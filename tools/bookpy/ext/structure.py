@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The book's structure: one title per page, and chapter numbers that agree.
 
 A chapter page chapters/chNN-<name>.md opens with its title, ``# N. Title``,
@@ -6,6 +7,12 @@ chapters of the build share a number (two chapters numbered 1 would both be
 "1." in the table of contents); and every page has exactly one level-one
 heading (a second ``#`` heading would be a page inside the page). Each error
 names the file and the line.
+
+In the PDF (latex_front_matter), the front page's sections ("What you need",
+...) make one chapter of front matter, "About this book", and each page its
+tables of contents include (the setup page, the chapters, the appendices) is a
+chapter of its own after it, in order: LaTeX would otherwise make each of the
+front page's sections a chapter and nest the real chapters inside the last.
 """
 from __future__ import annotations
 
@@ -13,6 +20,8 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from docutils import nodes
+from sphinx import addnodes
 from sphinx.util import logging
 
 from .common import chapter_of
@@ -95,6 +104,48 @@ def check_numbers(app: Sphinx) -> None:
                            location=(other, 1))
 
 
+FRONT_MATTER = "About this book"
+
+
+def latex_front_matter(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """doctree-resolved of the PDF's one document (every page inlined into the
+    front page's tree, each inside a start_of_file node where its toctree was):
+    the front page's own text and sections become the chapter FRONT_MATTER, and
+    the inlined pages follow it as chapters, in the order of the toctrees."""
+    if app.builder.format != "latex" or docname != app.config.root_doc:
+        return
+    top = next(iter(doctree.findall(nodes.section)), None)
+    if top is None:
+        return
+
+    def outermost(node: nodes.Node) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if isinstance(parent, addnodes.start_of_file):
+                return False
+            parent = parent.parent
+        return True
+
+    pages = [n for n in top.findall(addnodes.start_of_file) if outermost(n)]
+    for page in pages:
+        page.parent.remove(page)
+    for wrapper in list(top.findall(nodes.compound)):
+        if "toctree-wrapper" in wrapper.get("classes", []) and not wrapper.children:
+            wrapper.parent.remove(wrapper)
+    about = nodes.section(ids=["book-about-this-book"], names=[FRONT_MATTER.lower()],
+                          classes=["book-front-matter"])
+    about += nodes.title(text=FRONT_MATTER)
+    for child in list(top.children):
+        if isinstance(child, nodes.title):
+            continue
+        top.remove(child)
+        about += child
+    top += about
+    top.extend(pages)
+
+
 def setup(app: Sphinx) -> None:
     app.connect("source-read", check_page)
     app.connect("builder-inited", check_numbers)
+    # before the glossary is added at the end (terms.latex_glossary, priority 500)
+    app.connect("doctree-resolved", latex_front_matter, priority=400)

@@ -1,9 +1,26 @@
+# SPDX-License-Identifier: MIT
 """The index of terms: a chapter defines a term in bold where it first uses it
 (book/STYLE.md), so each bold term in a chapter's running text becomes an
 index entry pointing there: the PDF's index and the site's index page list
-the book's vocabulary, not only the library's API. The same terms make the
-glossary (glossary.html, linked from every page's sidebar, and the PDF's last
-chapter): each term with the sentence that defines it, linked to where it does.
+the book's vocabulary, not only the library's API.
+
+The glossary (glossary.html, linked from every page's sidebar, and the PDF's
+last chapter) is written, not extracted: a chapter defines each of its terms in
+a ``define`` directive placed right after the paragraph that first uses it, so
+that the definition is read, and changed, beside the text it summarises:
+
+    ```{define} divergence
+    Lanes of one warp taking different paths at a branch, so that the warp runs
+    each path in turn with the other lanes masked off.
+    ```
+
+The directive shows nothing on the page. Its text is one sentence that stands
+alone: a definition that starts with a pronoun ("That is divergence."), that
+says nothing but the term ("Temporal blocking is temporal blocking.") or that
+points back at the text ("... one step further.") is an error at its line
+(``definition_problem``). In a build of every chapter, a term a chapter sets in
+bold, and a concept of book/concepts.txt, without a definition is an error at
+its line (``terms_defined``).
 
 A bold phrase counts as a term when it stands in a paragraph of a section (not
 in a list, a table, a box, an exercise or a question), has at most four words
@@ -23,6 +40,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
+from sphinx.util.docutils import SphinxDirective
 
 from .common import PerPageCollector, chapter_of
 
@@ -148,7 +166,7 @@ class TermIndex(SphinxTransform):
             if ident in self.document.ids:
                 ident = f"{ident}-{n}"
             target = nodes.target("", "", ids=[ident], book_term=term,
-                                  book_definition=defining_sentence(strong))
+                                  book_line=strong.parent.line or 0)
             entry = addnodes.index(entries=[("single", term, ident, "", None)], inline=True)
             parent = strong.parent
             at = parent.index(strong)
@@ -160,22 +178,84 @@ class TermIndex(SphinxTransform):
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 
-def defining_sentence(strong: nodes.strong) -> str:
-    """The sentence of the paragraph in which the term stands."""
-    text = " ".join(strong.parent.astext().split())
-    term = " ".join(strong.astext().split())
-    for sentence in SENTENCE.split(text):
-        if term in sentence:
-            return sentence
-    return text
+#: Words a definition may not start with: a pronoun points back at text the
+#: glossary does not show.
+PRONOUNS = frozenset("it its it's this that these those they them their there here he she we "
+                     "you which such".split())
+#: Words that say nothing of a term: "This is temporal blocking." has none but them.
+EMPTY_WORDS = frozenset("a an the is are was be of to in on at by for and or as it its this that "
+                        "these those they there called named known".split())
+WORD = re.compile(r"[A-Za-z0-9_'’+-]+")
+#: Words that point back at the text around the definition, which the glossary
+#: does not show ("The prefetch takes the overlap one step further.").
+POINTING_BACK = frozenset("further again also above below previous latter former likewise".split())
+
+
+def definition_problem(term: str, text: str) -> str | None:
+    """Why a glossary definition of `term` cannot stand alone, or None: empty, not
+    one sentence ending in a full stop, starting with a pronoun, or only
+    repeating the term."""
+    text = " ".join(text.split())
+    if not text:
+        return f"the definition of '{term}' is empty"
+    words = WORD.findall(text)
+    if words and words[0].lower().replace("’", "'") in PRONOUNS:
+        return (f"the definition of '{term}' starts with a pronoun ('{words[0]}'): write a sentence "
+                "that stands alone, as the glossary shows it without the text around it")
+    if not text.endswith("."):
+        return f"the definition of '{term}' is not a sentence ending in a full stop"
+    if len(SENTENCE.split(text)) > 1:
+        return f"the definition of '{term}' is more than one sentence: the glossary shows one"
+    back = [w for w in words if w.lower() in POINTING_BACK]
+    if back:
+        return (f"the definition of '{term}' points back at the text around it ('{back[0]}'): "
+                "the glossary shows it alone")
+    own = {w.lower() for w in WORD.findall(term)}
+    own |= {w + "s" for w in own} | {w + "es" for w in own}
+    said = [w for w in words if w.lower() not in own and w.lower() not in EMPTY_WORDS]
+    if len(said) < 3:
+        return (f"the definition of '{term}' only repeats the term ('{text}'): say what it is "
+                "in words of its own")
+    return None
+
+
+class Define(SphinxDirective):
+    """```{define} <term>```: the glossary's definition of a term, beside the
+    paragraph that first uses it; nothing on the page."""
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        term = " ".join(self.arguments[0].split())
+        text = " ".join(" ".join(self.content).split())
+        why = definition_problem(term, text)
+        if why:
+            return [self.state.document.reporter.error(why, line=self.lineno)]
+        ident = f"define-{nodes.make_id(term)}"
+        target = nodes.target("", "", ids=[ident], book_define=term, book_definition=text,
+                              book_line=self.lineno)
+        self.state.document.note_explicit_target(target)
+        return [target]
 
 
 class GlossaryCollector(PerPageCollector):
-    """Per page, its terms: [(term, anchor, sentence)] in env.book_glossary."""
+    """Per page, its definitions: [(term, anchor, sentence)] in env.book_glossary."""
     attr = "book_glossary"
 
     def found(self, doctree: nodes.document) -> list[tuple[str, str, str]]:
-        return [(n["book_term"], n["ids"][0], n.get("book_definition", ""))
+        # (docutils moves an empty target's id to the element after it, and
+        # leaves the target a refid to it.)
+        return [(n["book_define"], n["ids"][0] if n["ids"] else n["refid"], n.get("book_definition", ""))
+                for n in doctree.findall(nodes.target) if n.get("book_define")]
+
+
+class BoldTermCollector(PerPageCollector):
+    """Per page, the terms it sets in bold: [(term, line)] in env.book_bold_terms."""
+    attr = "book_bold_terms"
+
+    def found(self, doctree: nodes.document) -> list[tuple[str, int]]:
+        return [(n["book_term"], n.get("book_line") or 0)
                 for n in doctree.findall(nodes.target) if n.get("book_term")]
 
 
@@ -222,8 +302,8 @@ def collect_glossary(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
                     f'({h.escape(title)})</a></p></dd>')
     body = ('<section id="glossary"><h1>Glossary'
             '<a class="headerlink" href="#glossary" title="Link to this heading">#</a></h1>\n'
-            '<p>The terms the chapters define, each with the sentence that defines it and a link to '
-            'where it does. The <a class="reference internal" href="genindex.html">index of concepts</a> '
+            '<p>The terms the chapters define, each with its definition and a link to where the '
+            'chapter first uses it. The <a class="reference internal" href="genindex.html">index of concepts</a> '
             'lists every place a concept is discussed.</p>\n'
             f'<dl class="glossary book-glossary">\n{chr(10).join(rows)}\n</dl></section>')
     app.book_collected_pages = set(getattr(app, "book_collected_pages", ())) | {"glossary"}
@@ -244,9 +324,9 @@ def latex_glossary(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     section = nodes.section(ids=["glossary"], names=["glossary"], classes=["book-glossary"])
     section += nodes.title("Glossary", "Glossary")
-    section += nodes.paragraph(text="The terms the chapters define, each with the sentence that defines "
-                                    "it and where it does. The index lists every place a concept is "
-                                    "discussed.")
+    section += nodes.paragraph(text="The terms the chapters define, each with its definition and where "
+                                    "the chapter first uses it. The index lists every place a concept "
+                                    "is discussed.")
     items = nodes.definition_list(classes=["glossary", "book-glossary"])
     for term, page, anchor, sentence in entries:
         title = app.env.titles[page].astext() if page in app.env.titles else page
@@ -307,7 +387,42 @@ def concepts_indexed(app: Sphinx, env: BuildEnvironment) -> None:
                         "would not list it: name it there, or remove the line")
 
 
+def terms_defined(app: Sphinx, env: BuildEnvironment) -> None:
+    """env-check-consistency: in a build of every chapter, each term a chapter
+    sets in bold and each concept of book/concepts.txt has a definition (a
+    ``define`` directive) in some chapter, for the glossary."""
+    import glob
+    import os
+    from sphinx.util import logging
+    chapters = {os.path.splitext(os.path.basename(f))[0]
+                for f in glob.glob(os.path.join(app.srcdir, "ch[0-9][0-9]-*.md"))}
+    if not chapters or not chapters <= set(env.found_docs):
+        return
+    defined = {t.lower() for found in GlossaryCollector.pages(env).values() for t, _a, _s in found}
+    log = logging.getLogger(__name__)
+    for docname, terms in sorted(BoldTermCollector.pages(env).items()):
+        for term, line in terms:
+            if glossary_key(term, defined) not in defined:
+                log.warning(f"the term '{term}' is set in bold, so the glossary lists it, but no chapter "
+                            "defines it: add a ```{define} ...``` after the paragraph",
+                            location=(docname, line))
+    path = os.path.join(app.config.book_source_root or "", "book", "concepts.txt")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip() or line.lstrip().startswith("#"):
+                    continue
+                names = [x.strip().strip("`").lower() for x in line.split("|")]
+                if not any(glossary_key(x, defined) in defined for x in names):
+                    log.warning(f"{path}:{n}: the concept '{names[0]}' has no definition for the "
+                                "glossary: add a ```{define} ...``` after the paragraph of the "
+                                "chapter that first uses it")
+
+
 def setup(app: Sphinx) -> None:
+    app.add_directive("define", Define)
+    app.add_env_collector(BoldTermCollector)
+    app.connect("env-check-consistency", terms_defined)
     app.add_env_collector(ConceptCollector)
     app.connect("env-check-consistency", concepts_indexed)
     app.add_transform(TermIndex)

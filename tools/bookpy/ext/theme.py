@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The theme's own assets, made to work in a browser.
 
 Debian's furo (2022.12) ships two assets that fail as published:

@@ -1,8 +1,10 @@
+# SPDX-License-Identifier: MIT
 """Every flag a book program is compiled with is one its runs hash.
 
 A run's input hash holds the program's flags identity (`--flags`), the toolchain
 entries (`--toolchain`) and the folders its header scan searches
-(`--include-dir`), as CMake wrote them for the run (cmake/BookInputs.cmake). This
+(`--include-dir`), as CMake wrote them for the run (cmake/BookInputs.cmake) and
+bookrun reads them (`bookrun inputs`, which this check asks). This
 check reads what the compiler was really given, CMake's compile database, and
 fails on any flag of a book program's compile, or of a book library's it links,
 that the identity does not account for: a flag set by a path the configure step
@@ -10,7 +12,8 @@ does not see would otherwise be compiled in, and a stale recording shown as
 fresh.
 
     python3 -m bookpy.inputs.compile_check --inputs build/compile-inputs.json \
-                                        --commands build/compile_commands.json
+                                        --commands build/compile_commands.json \
+                                        --bookrun build/tools/runner/bookrun
 
 compile-inputs.json (written by CMake) maps each built program to its target,
 the book library targets it links, the runner arguments its runs hash, and the
@@ -40,6 +43,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 
 # CMake's default flags of each build type (GNU and nvcc alike).
@@ -74,26 +78,25 @@ def read_json(path: str):
         raise CheckError(f"{path}: {e}") from e
 
 
-def hashed(args: list[str]) -> dict:
-    """The parts of a run's hash arguments that describe its compile."""
-    out = {"flags": "", "toolchain": [], "includes": [], "sources": []}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        value = args[i + 1] if i + 1 < len(args) else ""
-        if a == "--flags":
-            out["flags"] = value
-        elif a == "--toolchain":
-            out["toolchain"].append(value)
-        elif a == "--include-dir":
-            out["includes"].append(os.path.normpath(value))
-        elif a in ("--source", "--lib-source"):
-            out["sources"].append(os.path.normpath(value))
-        else:
-            i += 1
-            continue
-        i += 2
-    return out
+def hashed(args: list[str], bookrun: str, program: str) -> dict:
+    """The parts of a run's hash arguments that describe its compile, as bookrun
+    itself reads them (`bookrun inputs --given-only`), not as a second reading here."""
+    cmd = [bookrun, "inputs", "--given-only", "--name", program] + list(args)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise CheckError(f"{program}: {bookrun} inputs: {e}") from e
+    if r.returncode != 0:
+        raise CheckError(f"{program}: {bookrun} inputs refused its hash arguments: "
+                         f"{r.stderr.strip()}")
+    try:
+        given = json.loads(r.stdout)["given"]
+    except (ValueError, KeyError) as e:
+        raise CheckError(f"{program}: {bookrun} inputs printed no \"given\": {e}") from e
+    return {"flags": given["flags"],
+            "toolchain": [f"{k}={v}" for k, v in given["toolchain"].items()],
+            "includes": [os.path.normpath(d) for d in given["include_dirs"]],
+            "sources": [os.path.normpath(s) for s in given["sources"] + given["lib_sources"]]}
 
 
 def cmake_true(value: str) -> bool:
@@ -194,7 +197,8 @@ def unaccounted(entry: dict, h: dict, allowed: set[str], system_includes: set[st
     return found
 
 
-def check(inputs: dict, commands: list, source_root: str, build_root: str) -> list[str]:
+def check(inputs: dict, commands: list, source_root: str, build_root: str,
+          bookrun: str) -> list[str]:
     by_target: dict[str, list] = {}
     for e in commands:
         cmd = e.get("command") or " ".join(e.get("arguments", []))
@@ -205,7 +209,7 @@ def check(inputs: dict, commands: list, source_root: str, build_root: str) -> li
     errors = []
     for program in sorted(inputs):
         p = inputs[program]
-        h = hashed(p["hash_args"])
+        h = hashed(p["hash_args"], bookrun, program)
         allowed = allowed_flags(h, p.get("system_flags", []))
         system_includes = {os.path.normpath(f[2:]) for f in p.get("system_flags", [])
                            if f.startswith("-I")}
@@ -224,6 +228,8 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--inputs", required=True, help="compile-inputs.json, written by CMake")
     ap.add_argument("--commands", required=True, help="compile_commands.json")
+    ap.add_argument("--bookrun", required=True,
+                    help="the runner, which reads the runs' hash arguments (bookrun inputs)")
     args = ap.parse_args(argv)
     try:
         data = read_json(args.inputs)
@@ -231,7 +237,8 @@ def main(argv: list[str]) -> int:
         if not isinstance(data, dict) or not isinstance(data.get("programs"), dict) \
                 or not isinstance(commands, list):
             raise CheckError(f"{args.inputs} or {args.commands}: not what CMake writes")
-        errors = check(data["programs"], commands, data["source_root"], data["build_root"])
+        errors = check(data["programs"], commands, data["source_root"], data["build_root"],
+                       args.bookrun)
     except CheckError as e:
         print(f"compile_check: {e}", file=sys.stderr)
         return 2

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every comparative sentence of the chapters carries a check.
 
     python3 -m bookpy.lint.claims_checked [--counts] CHAPTER.md|FOLDER...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """No claim bounds a measured figure by one GPU's number, unless it is scoped.
 
     python -m bookpy.lint.one_gpu_bounds [--counts] --recordings DIR [--code DIR] [--chapters DIR]
@@ -58,20 +59,6 @@ PROPERTIES = [
      "8 blocks is CUDA's portable cluster size (Programming Guide, Thread Block Clusters)"),
     ("ch02-shared-memory/smem-info", "smem-per-block-default-48kb",
      "48 KiB is CUDA's limit for a block that does not opt in (Programming Guide)"),
-    ("ch02-shared-memory/smem-info", "smem-reserved-1kb",
-     "the 1 KiB reserved per block is the driver's, the same on every Hopper GPU (Tuning Guide)"),
-    # Hopper's own figures, which chapter 1's table sets beside the whitepaper's
-    # and chapter 2 beside the Tuning Guide's (the H100 and the H200 are both
-    # compute capability 9.0): until they are scoped to those GPUs ("gpus").
-    ("ch01-execution-model/device-query", "max-warps-per-sm-64", "Hopper: 64 warps per SM (whitepaper)"),
-    ("ch01-execution-model/device-query", "regs-per-sm-64k", "Hopper: 64 K registers per SM (whitepaper)"),
-    ("ch01-execution-model/device-query", "smem-per-sm-228kb", "Hopper: 228 KiB per SM (Tuning Guide)"),
-    ("ch01-execution-model/device-query", "cluster-nonportable-16", "Hopper: 16 blocks (Tuning Guide)"),
-    ("ch01-execution-model/device-query", "regs-per-thread-full", "Hopper: 65,536 registers, 2,048 threads"),
-    ("ch01-execution-model/device-query", "warps-per-scheduler-16", "Hopper: 64 warps, four schedulers"),
-    ("ch02-shared-memory/smem-info", "smem-per-sm-228kb", "Hopper: 228 KiB per SM (Tuning Guide)"),
-    ("ch02-shared-memory/smem-info", "smem-per-block-optin-227kb", "Hopper: 227 KiB per block (Tuning Guide)"),
-    ("ch02-shared-memory/smem-info", "threads-limit-8-blocks", "Hopper: 2,048 threads per SM, 256 a block"),
 ]
 
 CHAPTER = re.compile(r"^(ch[0-9]{2}-[a-z0-9-]+)\.md$")

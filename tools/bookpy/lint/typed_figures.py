@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """No figure is typed beside the recorded ones.
 
     python3 -m bookpy.lint.typed_figures [--counts] CHAPTER.md|FOLDER...
@@ -85,6 +86,8 @@ ALLOWED = [
      "the plain kernel's loads by its code (R on each side and the centre)"),
     ("ch02-shared-memory", "At 16 KiB per block the calculator answers",
      "the block size and carve-outs the exercise asks about (result keys smem16k_carveout_50)"),
+    ("ch03-reductions", "On the H200 the ceiling is above",
+     "the bounds of the scoped checks it cites (ceiling-on-h200, ceiling-on-h100)"),
     ("ch03-reductions", "On 2{sup}`28` floats (1 GiB)",
      "the input's size in bytes, 2^28 floats of 4 bytes"),
     ("ch03-reductions", "that is 1,048,576 blocks, then",

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The evaluation of a check (``{check}`...```) against run records: parsing
 the expression, and whether it holds in the medians and in every recorded
 repeat. Pure Python (no docutils, no Sphinx, no relative import), so that a

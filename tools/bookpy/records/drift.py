@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Drift: every figure the book quotes, in a new recording against the committed one.
 
     python3 -m bookpy.records.drift --root . --old recordings/nvidia-h200 --new build/gpu/recordings-new/nvidia-h200
@@ -29,12 +30,12 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import glob
-import json
 import os
 import re
 import sys
 
 from . import schema as record_schema
+from .manifest import read as read_manifest
 
 ROLE = re.compile(r"\{value\}`([^`]+)`")
 
@@ -129,8 +130,7 @@ def exact_patterns(manifest: str | None) -> dict[str, list[str]]:
     """Each run's EXACT patterns, from the build's manifest (none without one)."""
     if not manifest:
         return {}
-    with open(manifest, encoding="utf-8") as f:
-        runs = json.load(f).get("runs", {})
+    runs = read_manifest(manifest).runs
     return {name: list(r.get("exact") or []) for name, r in runs.items()}
 
 
@@ -153,9 +153,8 @@ def other_gpus(others: list[str], new: str, manifest: str | None, chapter: str |
     made at) and which not at all: what is stale on each reference GPU."""
     if not others or not manifest:
         return []
-    with open(manifest, encoding="utf-8") as f:
-        runs = sorted(n for n, r in json.load(f).get("runs", {}).items()
-                      if r.get("gpu") and (not chapter or n.startswith(chapter + "/")))
+    runs = sorted(n for n, r in read_manifest(manifest).runs.items()
+                  if r.get("gpu") and (not chapter or n.startswith(chapter + "/")))
     new_cache: dict[str, dict | None] = {}
     lines = []
     for other in others:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each GPU run's recording on each GPU a build shows: fresh, stale, pending or
 not recorded; and a release's refusal of any on the lead GPU that is not fresh.
 
@@ -15,12 +16,21 @@ Prints, for each GPU, how many runs are fresh and names every one that is not:
 "pending", "reasons"}}}}. With --release, exit status 1 when any run of the lead
 GPU is not fresh (a release shows only fresh recordings of it), naming each.
 Exit status 2 on bad input, named with its file.
+
+    python3 -m bookpy.records.gpustates --manifest M --release --skip-pending -- CMD...
+
+runs CMD (a test of the release, such as building the PDF) when every run of the
+lead GPU is fresh; when the only ones that are not are pending (declared in
+recordings/pending.json), it runs nothing and exits 77, a test's "skipped",
+naming them: a release cannot be made while runs wait for a GPU, and that is no
+failure of the release's own code.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -119,13 +129,28 @@ def write_atomically(path: str, data: dict) -> None:
         raise
 
 
+#: The exit status of a test skipped (CTest's SKIP_RETURN_CODE in the book).
+SKIPPED = 77
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, command = argv[:at], argv[at + 1:]
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--manifest", required=True, help="the build manifest (book-manifest.json)")
     p.add_argument("--out", help="write the states here (JSON)")
     p.add_argument("--release", action="store_true",
                    help="fail when a run of the lead GPU is not fresh")
+    p.add_argument("--skip-pending", action="store_true",
+                   help="with --release: exit 77 (skipped) where the only runs of the lead GPU "
+                        "that are not fresh are pending, and run the command after -- where "
+                        "none is")
     a = p.parse_args(argv)
+    if a.skip_pending and not (a.release and command):
+        p.error("--skip-pending needs --release and a command after --")
     try:
         result = states(_load(a.manifest, "the build manifest"), a.manifest)
     except StatesError as e:
@@ -138,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.release:
         lead = result["lead"]
         bad = {n: s for n, s in result["gpus"].get(lead, {}).items() if s["state"] != "fresh"}
+        if bad and a.skip_pending and all(s["state"] == "pending" for s in bad.values()):
+            waiting = ", ".join(f"{n} ({s['pending']})" for n, s in bad.items())
+            print(f"skipped: runs wait for the lead GPU, the {lead} (recordings/pending.json), "
+                  f"so no release can be made: {waiting}")
+            return SKIPPED
         if bad:
             print(f"gpustates: a release shows only fresh recordings of the lead GPU, the {lead}, "
                   "but these are not:", file=sys.stderr)
@@ -147,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
             print("Record them on that GPU (tools/book record), or build without --release.",
                   file=sys.stderr)
             return 1
+    if command:
+        sys.stdout.flush()
+        return subprocess.run(command, check=False).returncode
     return 0
 
 

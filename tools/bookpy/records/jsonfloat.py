@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A double as the runner's JSON library writes it, digit for digit.
 
 bookrun writes a record with nlohmann::json, whose dump() prints a double with

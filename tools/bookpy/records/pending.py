@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The runs that wait for a GPU (recordings/pending.json, which cmake/BookGpus.cmake
 reads strictly): after a GPU has recorded runs, each leaves the entries of those runs.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Run records checked against book/record-schema.json, in Python.
 
 The twin of bookrun's schema.cpp (tools/runner), for Python readers of records

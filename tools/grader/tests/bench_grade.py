@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How long grading takes (a benchmark, not a test: it prints, it never fails on time).
 
     bench_grade.py [--kit BUILD] [--work DIR] [--batch N] [--exercise ID]... [--jobs N]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The test exercises.grade.batch: a folder of submissions, one per student (folders
 and archives, good, empty, broken and hostile), graded into one results folder each
 and a class summary; one submission's failure never stops the others.

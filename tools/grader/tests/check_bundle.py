@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The student bundle holds what a student needs and nothing it must not, is the
 same bytes each time it is written from the same sources, and builds and runs
 from a clean folder with Debian's Catch2.
@@ -134,9 +135,38 @@ def check_contents(archive, top, kit, exercises, work, problems):
     return names
 
 
+#: The commands a student runs, from the bundle's folder: those check_build runs.
+README_COMMANDS = ["cmake -B build", "cmake --build build", "ctest --test-dir build --output-on-failure"]
+
+
+def readme_problems(src: Path) -> list:
+    """The bundle's README gives the complete commands (README_COMMANDS, in a sh
+    block) and says which versions of Catch2 it was built with; no Markdown file
+    of the bundle sends the student to a tool the bundle does not hold (tools/...),
+    and each exercise's statement gives the whole build (cmake -B build first)."""
+    problems = []
+    readme = (src / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n(.*?)```", readme, re.S)
+    commands = [c.strip() for c in block.group(1).splitlines() if c.strip()] if block else []
+    if commands != README_COMMANDS:
+        problems.append(f"README.md: its commands are {commands}, not {README_COMMANDS}")
+    if not re.search(r"Catch2 version 2\b.*version 3\b", readme, re.S):
+        problems.append("README.md: does not say which versions of Catch2 it builds with")
+    for md in sorted(src.rglob("*.md")):
+        text = md.read_text(encoding="utf-8")
+        for m in re.finditer(r"`(tools/[^`\s]+)", text):
+            if not (src / m.group(1)).exists():
+                problems.append(f"{md.relative_to(src)}: names {m.group(1)}, which is not in the bundle")
+        if md.parent.parent.parent.name == "exercises" and "cmake --build build" in text \
+                and "cmake -B build" not in text:
+            problems.append(f"{md.relative_to(src)}: builds without configuring (no cmake -B build)")
+    return problems
+
+
 def check_build(src, build, a, kit, exercises, repo, problems):
     """Configure, build and run the unpacked bundle as a student would: the starters
     fail their tests; with the solutions dropped in, the CPU exercises pass."""
+    problems += readme_problems(src)
     cfg = [a.cmake, "-S", src, "-B", build, "-G", "Ninja", f"-DEXERCISES_CATCH_MAIN={kit['catch_main']}"]
     # The Catch2 the book's build uses: Debian's (as a student has it), or the
     # copy carried to a machine without Debian's packages (the GPU machine).

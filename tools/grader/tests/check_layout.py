@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The test exercises.layout: the exercises' two sides cannot drift apart.
 
 Checks the repository's tree with cmake/BookExerciseContract.cmake (it must pass),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The test exercises.grade.no-sandbox: where bubblewrap cannot run, tools/grade says
 so and refuses to grade; with --trusted it grades (without a sandbox).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The test exercises.reader-edition: the reader's edition of the book holds no
 hidden test (neither its source nor its test case names) and no solution.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """The test exercises.test-names: the test case names the book shows and the grader
 expects (exercises.json, read from the test sources at configure time) are the
 names the programs that grade list (Catch2's --list-test-names-only), set by set:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The exercises on a GPU machine: every exercise's visible and hidden test sets,
 # CPU and GPU, judged as the grader judges them, with the solutions (they must
 # pass), the starters (they must fail) and solutions with one fault each (they

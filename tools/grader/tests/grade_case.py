@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """One grading case: build a submission, grade it with tools/grade, check the grade,
 and check that the grading left no trace.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Unit tests of the grader's judging and reading (pytest; CTest runs them as
 exercises.grader-units). The end-to-end cases are in cases/ (grade_case.py)."""
 import json
@@ -400,3 +401,50 @@ def test_a_folder_holding_one_archive_is_that_archive(tmp_path):
     sub = submission.read(folder, SHAPES)
     assert sub.exercises["ch01/ex01"].files == {"warp_map.cpp": b"int a;\n"}
     assert sub.notes[0].startswith("graded the archive work.zip")
+
+
+# ---- the seccomp filter carried to a machine without python3-seccomp ------------------
+def _without_libseccomp(monkeypatch, carried=None):
+    """As on a GPU machine without Debian's packages: the filter cannot be written here."""
+    from grader import sandbox
+    monkeypatch.setattr(sandbox, "PYTHON", "/nonexistent/python3")
+    monkeypatch.setattr(sandbox, "_BPF", [])
+    if carried is None:
+        monkeypatch.delenv(sandbox.CARRIED_FILTER_ENV, raising=False)
+    else:
+        monkeypatch.setenv(sandbox.CARRIED_FILTER_ENV, str(carried))
+    return sandbox
+
+
+def test_a_carried_filter_is_the_filter_libseccomp_writes(tmp_path, monkeypatch):
+    from grader import sandbox
+    monkeypatch.setattr(sandbox, "_BPF", [])
+    written = sandbox.seccomp_bpf()
+    sandbox.write_carried_filter(str(tmp_path / "f.json"))
+    box = _without_libseccomp(monkeypatch, tmp_path / "f.json")
+    assert box.seccomp_bpf() == written
+
+
+def test_without_libseccomp_or_a_carried_filter_the_sandbox_says_how_to_get_one(monkeypatch):
+    box = _without_libseccomp(monkeypatch)
+    with pytest.raises(box.SandboxError, match="python3-seccomp.*tools/book carry"):
+        box.seccomp_bpf()
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda s: {**s, "filter": "0" * 64}, "made for another filter"),
+    (lambda s: {**s, "machine": "sparc"}, "is for sparc"),
+    (lambda s: {**s, "bpf": s["bpf"][:-2]}, "malformed"),
+    (lambda s: {"bpf": s["bpf"]}, "not a carried seccomp filter"),
+])
+def test_a_carried_filter_for_another_grader_or_processor_is_refused(tmp_path, monkeypatch,
+                                                                     edit, message):
+    from grader import sandbox
+    monkeypatch.setattr(sandbox, "_BPF", [])
+    good = tmp_path / "good.json"
+    sandbox.write_carried_filter(str(good))
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(edit(json.loads(good.read_text()))))
+    box = _without_libseccomp(monkeypatch, bad)
+    with pytest.raises(box.SandboxError, match=f"bad.json: .*{message}"):
+        box.seccomp_bpf()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The grader's tests (label exercises), included from tests/CMakeLists.txt once
 # cmake/BookExercises.cmake has declared the kit.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The runner's options end to end (tools/runner/tests/runner.cmake includes this
 # file, after its fixtures' variables: rfx, bookrun_exe, fake_gpu, fake_tools,
 # r_copy, r_inputs, r_run, r_checks, r_record, r_verify, and book_runner_test):

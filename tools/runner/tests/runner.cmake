@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The runner's bad input (inputs-hashed, recording-unedited, checks-strict,
 # output-kept: docs/architecture.md) and the runner's options end to end
 # (runner-options.cmake, included at the end of this file), on fixtures of their

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Helpers for the extension's tests: the fixture chapter tree and a Sphinx
 build of it, in process (no interpreter started per build)."""
 from __future__ import annotations

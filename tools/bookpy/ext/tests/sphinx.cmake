@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The book's Sphinx extension (tools/bookpy/ext): its bad-input cases and its
 # pytest suite, which live with it (tools/bookpy/ext/tests). Included from
 # tests/book/CMakeLists.txt, after book_bad_test(), so that the tests are run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The fixture chapter built by Sphinx: what must work, and what must change
 when a source changes. The failures are sphinx.cmake's cases (beside this file)."""
 from __future__ import annotations

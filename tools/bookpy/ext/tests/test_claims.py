@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The check role (tools/bookpy/ext/claims.py): a comparison of recorded
 figures that holds builds clean and shows nothing; one that a record or one of
 its repeats makes false fails at its line (tests/book/claims.cmake has those
@@ -77,8 +78,8 @@ def test_a_named_expectation_scoped_to_other_gpus_neither_holds_nor_fails(tree):
                "holds on the NVIDIA H100 80GB HBM3 only"}]
     tree.edit_json("build/records/ch90-fixture/gpu-run.json", lambda d: d.update(checks=checks))
     _, warnings, _ = tree.sphinx()
-    assert "ch90-fixture.md:4: ERROR: check 'gpu-run:check:fast' is not applicable to this " \
-           "record: the run's expectation 'fast' is not applicable on the NVIDIA H200" in warnings
+    # A sentence scoped to another GPU ("on the H100 ...") is no error on this one.
+    assert "gpu-run:check:fast" not in warnings
 
 
 @pytest.mark.parametrize("text, message", [

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The extension's parsing and formatting, one function at a time."""
 from __future__ import annotations
 

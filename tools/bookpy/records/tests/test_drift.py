@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test book.drift-exact: a forged recording fails the next GPU run.
 
     python3 test_drift.py <source root> <scratch folder>   (PYTHONPATH=<repo>/tools)
@@ -27,6 +28,15 @@ import sys
 from bookpy.records import schema as record_schema
 
 
+def whole_manifest(runs: dict) -> dict:
+    """A build manifest as CMake writes it (bookpy.records.manifest reads every
+    field), holding the given runs, each with a record path."""
+    return {"source_root": ".", "records_dir": "records", "diagrams_dir": "diagrams",
+            "edition": "reader", "chapters": ["ch01-execution-model"], "cy_tags": None,
+            "exercises": None,
+            "runs": {name: dict(run, record=f"records/{name}.json") for name, run in runs.items()}}
+
+
 def main(root: str, scratch: str) -> int:
     schema = record_schema.load_schema(os.path.join(root, "book", "record-schema.json"))
     shutil.rmtree(scratch, ignore_errors=True)
@@ -37,8 +47,8 @@ def main(root: str, scratch: str) -> int:
     shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), fresh)
     manifest = os.path.join(scratch, "manifest.json")
     with open(manifest, "w", encoding="utf-8") as f:
-        json.dump({"runs": {"ch01-execution-model/device-query": {"exact": ["*"]},
-                            "ch01-execution-model/div-first-launch": {"exact": []}}}, f)
+        json.dump(whole_manifest({"ch01-execution-model/device-query": {"exact": ["*"]},
+                                  "ch01-execution-model/div-first-launch": {"exact": []}}), f)
 
     def forge(run: str, result: str, value: float) -> None:
         """Set a result in the committed recording and recompute its digest."""
@@ -102,8 +112,8 @@ def main(root: str, scratch: str) -> int:
         commit = json.load(f)["provenance"]["commit"]
     runs = os.path.join(scratch, "gpu-runs.json")
     with open(runs, "w", encoding="utf-8") as f:
-        json.dump({"runs": {f"ch01-execution-model/{r}": {"gpu": True, "exact": []}
-                            for r in ("device-query", "div-first-launch", "div-sweep")}}, f)
+        json.dump(whole_manifest({f"ch01-execution-model/{r}": {"gpu": True, "exact": []}
+                                  for r in ("device-query", "div-first-launch", "div-sweep")}), f)
     p = drift("--manifest", runs, "--other", f"NVIDIA H100 80GB HBM3={other}")
     expect("another GPU's recordings: what is stale there, and what is not recorded",
            p.returncode == 0 and f"drift: the NVIDIA H100 80GB HBM3's recordings ({other}): 1 of 3 "

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test unit.records.float-text: bookpy.records.jsonfloat writes every double
 as the runner's JSON library does, so that a record's digest computed in Python
 is bookrun's.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test book.gpu-states: what a build says of each GPU run on each GPU
 (bookpy.records.gpustates), and a release's refusal of a lead GPU's run that is
 not fresh (tools/book build --release, the PDF).
@@ -86,6 +87,29 @@ m = manifest({"k/a": {"gpu": True, "gpus": {H200: entry(record("a-h200")), H100:
 code, out = run("--manifest", m, "--release")
 expect(code == 0 and "Book: NVIDIA H100 80GB HBM3: none of the 1 GPU runs recorded yet" in out,
        f"release of a fresh lead: exit {code}: {out}")
+
+
+# A test of the release (the PDF) is skipped, naming them, while the lead's only
+# runs that are not fresh are pending; it fails on a stale one; it runs its
+# command where every run of the lead is fresh.
+def manifest_lead(state):
+    e = {"fresh": entry(record("x")), "stale": entry(record("y", stale=True)),
+         "pending": entry(None, "the kernel changed")}[state]
+    return manifest({"k/a": {"gpu": True, "gpus": {H200: entry(record("a-h200"))}},
+                     "k/x": {"gpu": True, "gpus": {H200: e}}})
+
+
+gate = ["--release", "--skip-pending", "--", sys.executable, "-c", "print('the command ran')"]
+code, out = run("--manifest", manifest_lead("pending"), *gate)
+expect(code == 77 and "skipped: runs wait for the lead GPU, the NVIDIA H200 (recordings/pending"
+       ".json), so no release can be made: k/x (the kernel changed)" in out
+       and "the command ran" not in out, f"pending: {code} {out}")
+code, out = run("--manifest", manifest_lead("stale"), *gate)
+expect(code == 1 and "k/x: stale" in out, f"stale: {code} {out}")
+code, _ = run("--manifest", manifest_lead("fresh"), "--release", "--skip-pending", "--",
+              sys.executable, "-c", "import sys; sys.exit(5)")
+expect(code == 5, f"fresh: the command's status, not {code}")
+
 # Bad input: named with its file, exit status 2.
 with open(m, "w", encoding="utf-8") as f:
     f.write("{")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The test book.pending-recorded: what `tools/book record` does to
 recordings/pending.json once a GPU has recorded runs (bookpy.records.pending).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """bookrun (C++) and tools/bookpy/records/schema.py (Python) read records alike.
 
     python3 test_schema.py BOOKRUN SOURCE_ROOT SCRATCH   (PYTHONPATH=<repo>/tools)

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: MIT
+"""The build manifest, ``${BUILD}/book-manifest.json`` (CMake writes it at
+generate time), and its one reader (``read``): what the build declared. The
+extension shows only runs declared in it (the invariant records-declared,
+docs/architecture.md: ext/manifest.py); the HTML step and the tests read it here too.
+
+    {"source_root", "records_dir", "diagrams_dir", "edition",
+     "runs": {"<key>/<run>": {"record", "program", "gpu", "live"}},
+     "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null,
+     "compiled": [<path from the source root>...]}
+
+``compiled`` lists the sources of every program and library the build declares
+(a listing shows only code a compiler saw, with the headers each run's record
+names as its inputs).
+
+A page shows a record only when its run is declared in ``runs``. A build
+folder without a manifest is an error: the book is built only from what a
+configured build declared (configure it with CMake, ``tools/book build``).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .checkeval import BookError
+from .jsonfile import load_json
+
+MANIFEST = "book-manifest.json"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: str                 # the manifest file
+    source_root: str
+    records_dir: str
+    diagrams_dir: str
+    edition: str
+    runs: dict
+    chapters: tuple
+    cy_tags: str | None       # a path, or None: the tests were not built
+    exercises: str | None
+    compiled: tuple | None = None  # sources of the declared programs and libraries
+
+
+def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
+    if key not in data:
+        raise BookError(f"build manifest {path}: field '{key}' is missing")
+    value = data[key]
+    if value is None and nullable:
+        return None
+    if not isinstance(value, kinds):
+        raise BookError(f"build manifest {path}: field '{key}' has the wrong type")
+    return value
+
+
+def read(path: str) -> Manifest:
+    """The manifest at path, checked: a field missing or of the wrong type is an error naming it."""
+    data = load_json(path, "build manifest")
+    if not isinstance(data, dict):
+        raise BookError(f"build manifest {path}: not a JSON object")
+    here = os.path.dirname(os.path.abspath(path))
+
+    def where(p: str | None) -> str | None:  # paths are absolute; a relative one is read from the manifest's folder
+        return None if p is None else os.path.normpath(os.path.join(here, p))
+
+    runs = {}
+    for name, run in _field(data, "runs", dict, path).items():
+        if not isinstance(run, dict) or not isinstance(run.get("record"), str):
+            raise BookError(f"build manifest {path}: run '{name}' has no record path")
+        runs[name] = dict(run, record=where(run["record"]))
+    return Manifest(path, where(_field(data, "source_root", str, path)),
+                    where(_field(data, "records_dir", str, path)),
+                    where(_field(data, "diagrams_dir", str, path)), _field(data, "edition", str, path),
+                    runs, tuple(_field(data, "chapters", list, path)),
+                    where(_field(data, "cy_tags", str, path, nullable=True)),
+                    where(_field(data, "exercises", str, path, nullable=True)),
+                    tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None)
