@@ -17,7 +17,9 @@ and tested.
 ``answer``            a "Try it" answer behind a reveal            (reveal.py)
 
 No page, listing or output may hold a bidirectional or invisible character
-(hidden.py); every page has one title, and a chapter's number is its key's
+(hidden.py); what the reader reads, on every builder's resolved page, types no
+figure and compares nothing unchecked unless its sentence is reviewed
+(readertext.py); every page has one title, and a chapter's number is its key's
 (structure.py). Sphinx's own file-reading directives are refused, and what a
 page links as a file is confined to the book's sources, never a solution
 (confine.py).
@@ -43,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from . import (booknodes, buildinfo, checkyourself, claims, config, confine, diagrams, downloads,
                exercises, figures, hidden, inline, listings, outtables, plots, publish, records,
-               reveal,
+               readertext, reveal,
                selection, site, structure, terms, theme)
 
 if TYPE_CHECKING:
@@ -87,5 +89,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     hidden.setup(app)
     structure.setup(app)
     confine.setup(app)
+    readertext.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}
