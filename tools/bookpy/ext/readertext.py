@@ -120,6 +120,8 @@ _FORMS = sorted({b + ("r" if b.endswith("e") else "er") for b in _BASES}
                 | set(_IRREGULAR))
 COMPARISON = re.compile(r"(?<![\w])(?:" + "|".join(_FORMS) + "|" + _VERBS + "|" + _PHRASES
                         + r"|as \w+(?:ly)? as|\w+er than)(?![\w])", re.I)
+#: "rounded up to a multiple" is arithmetic, not "up to" a bound.
+ROUNDED_UP = re.compile(r"(?i)\bround(?:s|ed|ing)?\s+up\s+to\b")
 #: A word of the grammar of comparison the lexicon does not know ("zippier than"):
 #: classified as a comparison, and named as unknown so the lexicon grows.
 UNKNOWN_COMPARATIVE = re.compile(r"(?<![\w])(\w+(?:er|est))\s+(?:than|of all)(?![\w])", re.I)
@@ -169,7 +171,7 @@ def findings(text: str, allowed: set[str]) -> list[tuple[str, str, str]]:
                         "from its record ({value}) or its answer ({answer}), or review the sentence "
                         "into book/reviewed-sentences.json"))
             continue
-        comp = COMPARISON.search(plain)
+        comp = COMPARISON.search(ROUNDED_UP.sub("rounded", plain))
         following = parts[i + 1] if i + 1 < len(parts) else ""
         if comp and "{check}" not in s and not following.startswith("{check}"):
             unknown = UNKNOWN_COMPARATIVE.search(plain)

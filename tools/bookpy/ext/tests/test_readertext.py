@@ -23,6 +23,7 @@ def problems(text: str, allowed: frozenset = frozenset()) -> list[str]:
     ("It takes as long as the copy does at {value}.", "as long as"),
     ("Step 8 is zippier than CUB.", "zippier"),
     ("The kernel is the slowest of the steps.", "slowest"),
+    ("It reads up to the copy's rate.", "up to"),
     ("Step 8 is fa\u00adster than CUB.", "faster"),
 ])
 def test_a_comparison_needs_a_check(text: str, word: str) -> None:
@@ -54,6 +55,7 @@ def test_a_typed_figure_is_refused(text: str, figure: str) -> None:
     "Step 8 launches one block per tile.",
     "Chapter 3 and exercise 2.3 return to it.",
     "A warp runs its lanes together.",
+    "Write {code}: {code} rounded up to a multiple of {code}.",
 ])
 def test_what_passes(text: str) -> None:
     assert problems(text) == []
