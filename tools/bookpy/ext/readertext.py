@@ -443,11 +443,10 @@ def stale(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> None:
-    app.add_config_value("book_reviewed_sentences", "", "env")
-    # A reviewed sentence of a page written now that the page no longer prints is an
-    # error where this is on: in the book's own build (build/html.py), not in the
-    # extension's tests, which change a fixture page at a time.
-    app.add_config_value("book_reviewed_stale", False, "env")
+    # Its settings (config.py): book_reviewed_sentences, the file; book_reviewed_stale,
+    # 1 where a reviewed sentence a written page no longer prints is an error (the
+    # book's own build, build/html.py; not the extension's tests, which change a
+    # fixture page at a time).
     app.add_transform(CheckPlaces)
     app.connect("source-read", depend)
     app.connect("doctree-resolved", lint)
