@@ -69,9 +69,10 @@ GENERATED = {
     "book-glossary",
     "toctree-wrapper",
 }
-#: What a role prints stands in the sentence as the role's name.
+#: What a role prints stands in the sentence as the role's name; a check's mark, which
+#: CheckMarkers takes out, as nothing (CheckPlaces notes where it stood).
 ROLE_CLASSES = {"book-value": "{value}", "book-answer-value": "{answer}",
-                "book-check-marker": "{check}"}
+                "book-check-marker": ""}
 
 _NUMBER_WORDS = (
     "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -204,8 +205,7 @@ def _text(node: nodes.Node) -> str:
         if isinstance(node, (nodes.footnote_reference, nodes.citation_reference, nodes.label,
                              nodes.system_message, nodes.raw)):
             return ""
-        sep = " " if isinstance(node, (nodes.line, nodes.paragraph)) else ""
-        return sep.join(_text(c) for c in node.children)
+        return "".join(_text(c) for c in node.children)
     return ""
 
 
@@ -224,6 +224,9 @@ def _top_block(node: nodes.Node) -> nodes.Element | None:
     return top
 
 
+SENTINEL = "\x00"
+
+
 class CheckPlaces(Transform):
     """Before CheckMarkers takes each check's empty mark out, note where it stood
     in its block: as the count of letters and digits before it, which the later
@@ -237,31 +240,13 @@ class CheckPlaces(Transform):
             block = _top_block(mark)
             if block is None:
                 continue
-            before = []
-            for n in block.findall(include_self=False):
-                if n is mark:
-                    break
-                if isinstance(n, nodes.Text) and not _inside_role(n, block):
-                    before.append(str(n))
-                elif isinstance(n, nodes.Element) and _role_of(n) and not _inside_role(n, block):
-                    before.append(_role_of(n))
-            block.setdefault("book_checks", []).append(_alnum("".join(before)))
-
-
-def _role_of(node: nodes.Element) -> str:
-    for cls in node.get("classes", []):
-        if cls in ROLE_CLASSES and cls != "book-check-marker":
-            return ROLE_CLASSES[cls]
-    return ""
-
-
-def _inside_role(node: nodes.Node, block: nodes.Element) -> bool:
-    p = node.parent
-    while p is not None and p is not block:
-        if isinstance(p, nodes.Element) and _role_of(p):
-            return True
-        p = p.parent
-    return False
+            # The block's text as the lint reads it (_text), the mark standing as a
+            # sentinel, so that literals and roles count alike on both sides.
+            sentinel, parent = nodes.Text(SENTINEL), mark.parent
+            parent.replace(mark, sentinel)
+            text = _text(block)
+            parent.replace(sentinel, mark)
+            block.setdefault("book_checks", []).append(_alnum(text[:text.index(SENTINEL)]))
 
 
 def with_checks(text: str, places: list[int]) -> str:

@@ -23,7 +23,7 @@ def _case(tree, name):
 
 def _review_half(tree):
     """check-repeat.md's "one half" is typed: its sentence is reviewed (readertext.py)."""
-    sentence = "Its ratio is at most one half {check} , in every repeat the record holds."
+    sentence = "Its ratio is at most one half {check}, in every repeat the record holds."
     tree.edit_json("repo/book/reviewed-sentences.json", lambda d: d["pages"]["ch90-fixture"].append(
         {"fingerprint": fingerprint(sentence), "sentence": sentence, "why": "the check's bound"}))
 

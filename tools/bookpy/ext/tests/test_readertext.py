@@ -79,3 +79,26 @@ def test_a_drawing_s_words_are_read_but_not_its_ticks(tmp_path) -> None:
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg"><style>.a{x:1}</style>'
                    '<g id="xtick_1"><text>28</text></g><text>256 KB per SM</text></svg>')
     assert rt.svg_text(str(svg)) == "256 KB per SM"
+
+
+def test_a_check_stands_where_its_mark_stood_after_code_and_roles() -> None:
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    doc = new_document("<test>", get_default_settings(Parser))
+    para = nodes.paragraph()
+    para += nodes.Text("Step 8 reads ")
+    para += nodes.literal("float4x", "float4x")
+    para += nodes.Text(" at ")
+    para += nodes.inline("4.9", "4.9", classes=["book-value"])
+    para += nodes.Text(" TB/s, faster")
+    mark = nodes.inline("", "", classes=["book-check-marker"])
+    para += mark
+    para += nodes.Text(", and the copy more.")
+    doc += para
+    rt.CheckPlaces(doc).apply()
+    para.remove(mark)  # as CheckMarkers does
+    text = rt.with_checks(rt._text(para), para["book_checks"])
+    assert text == "Step 8 reads {code} at {value} TB/s, faster {check}, and the copy more."
