@@ -59,3 +59,21 @@ def test_a_missing_record_or_folder_is_said(tmp_path):
     assert p.returncode == 2 and "no record folder" in p.stdout
     p = check(tmp_path, "--only", "ch99-none")
     assert p.returncode == 2 and "no chapter ch99-none" in p.stdout
+
+
+def test_a_claim_on_an_expectation_scoped_to_other_gpus_is_not_applicable(tmp_path):
+    # bookrun marks a check whose "gpus" leave out the record's GPU not_applicable:
+    # on this GPU the claim is neither held nor failed.
+    path = tmp_path / "records" / "ch90-fixture" / "bench.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"results": {}, "checks": [
+        {"id": "fast", "what": "", "ok": False, "detail": "d", "value": 1.0,
+         "not_applicable": "not applicable on the NVIDIA H200: the check holds on the "
+                           "NVIDIA H100 80GB HBM3 only"}]}))
+    chapter(tmp_path, "# 90. Fixture\n\nOn the H100 it is fast {check}`bench:check:fast`.\n")
+    p = check(tmp_path)
+    assert p.returncode == 0, p.stdout
+    assert "ch90-fixture.md:3: not applicable here: check 'bench:check:fast' is not applicable" \
+        in p.stdout
+    assert "0 of 1 claims in 1 chapters hold in the records of" in p.stdout
+    assert "1 not applicable (scoped to another GPU)" in p.stdout

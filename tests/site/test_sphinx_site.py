@@ -314,7 +314,7 @@ TRY_IT = """## Try it
 
 Predict each before you open its answer.
 
-1. **Twice the things.** How many would it count?
+1. **Count the things.** How many would it count?
 
    :::{answer}
    {value}`hello:count` again.
@@ -335,7 +335,7 @@ def try_it(tree, text):
 def test_a_try_it_answer_is_behind_a_reveal(tree):
     assert try_it(tree, TRY_IT) == ""
     page = tree.html()
-    question = page.index("Twice the things")
+    question = page.index("Count the things")
     reveal = page.index('<details class="book-reveal"', question)
     assert page.index("<summary>Show the answer</summary>", reveal) < page.index("again.", reveal)
 
@@ -355,7 +355,7 @@ def test_a_try_it_answer_is_behind_a_reveal(tree):
 def test_a_try_it_answer_in_plain_sight_is_an_error_at_its_item(tree, change, message):
     text = TRY_IT.replace(*change)
     if message is None:
-        text = text.replace("1. **Twice", "- **Twice")
+        text = text.replace("1. **Count", "- **Count")
         text = text.replace("   :::{answer}\n   {value}`hello:count` again.\n   :::\n",
                             "  It counts {value}`hello:count`.\n")
         message = r"ch90-fixture\.md:\d+: WARNING: 'Try it' item 1 shows the recorded figure 3 outside its answer"

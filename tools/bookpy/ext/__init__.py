@@ -4,9 +4,10 @@ and tests only through it, so what the reader sees is what was compiled, run
 and tested.
 
 ``listing``           code from a compiled file, by named markers  (listings.py)
-``program-output``    a run's output, with provenance              (records.py)
+``program-output``    a run's output on each GPU, with provenance  (records.py)
 ``record-text``       a text a run recorded (SASS)                 (records.py)
 ``value`` (role)      one number of a run's results                (records.py)
+``gpu-values`` (role) a GPU run's number on every GPU               (records.py)
 ``check`` (role)      a comparison of recorded figures, checked     (claims.py)
 ``diagram``           a Mermaid diagram as the build rendered it   (diagrams.py)
 ``plot``              a plot drawn from run records                (plots.py, plotting.py)
@@ -17,7 +18,9 @@ and tested.
 ``answer``            a "Try it" answer behind a reveal            (reveal.py)
 
 No page, listing or output may hold a bidirectional or invisible character
-(hidden.py); every page has one title, and a chapter's number is its key's
+(hidden.py); what the reader reads, on every builder's resolved page, types no
+figure and compares nothing unchecked unless its sentence is reviewed
+(readertext.py); every page has one title, and a chapter's number is its key's
 (structure.py). Sphinx's own file-reading directives are refused, and what a
 page links as a file is confined to the book's sources, never a solution
 (confine.py).
@@ -43,7 +46,7 @@ from typing import TYPE_CHECKING
 
 from . import (booknodes, buildinfo, checkyourself, claims, config, confine, diagrams, downloads,
                exercises, figures, hidden, inline, listings, outtables, plots, publish, records,
-               reveal,
+               readertext, reveal,
                selection, site, structure, terms, theme)
 
 if TYPE_CHECKING:
@@ -59,6 +62,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("program-output", records.ProgramOutput)
     app.add_directive("record-text", records.RecordText)
     app.add_role("value", records.value_role)
+    app.add_role("gpu-values", records.gpu_values_role)
     app.add_role("check", claims.check_role)
     app.add_role("answer", checkyourself.answer_role)
     app.add_directive("listing", listings.Listing)
@@ -70,8 +74,10 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(checkyourself.AnswersAtChapterEnd)
     app.add_post_transform(checkyourself.NumberedQuestions)
     app.add_post_transform(outtables.OutputTables)
+    app.add_post_transform(records.LeadTabOnly)
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
+    app.add_transform(claims.ScopedClaimsNamed)
     app.add_transform(claims.CheckMarkers)
     publish.setup(app)
     app.add_css_file("book.css")
@@ -87,5 +93,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     hidden.setup(app)
     structure.setup(app)
     confine.setup(app)
+    readertext.setup(app)
     return {"version": "2", "parallel_read_safe": True, "parallel_write_safe": True,
             "env_version": 2}

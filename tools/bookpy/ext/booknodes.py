@@ -5,6 +5,9 @@
                     with a summary; LaTeX (a PDF cannot fold) a titled box
 ``check_yourself``  a question card; its ``check_answer`` child folds in HTML,
                     and moves to the end of the chapter in LaTeX (checkyourself.py)
+``gpu_tabs``        what a run showed on each GPU, one ``gpu_tab`` each: HTML tabs
+                    (radio buttons and CSS, no script), the first open; LaTeX (the
+                    PDF shows the lead GPU's outputs) only the first tab's content
 """
 from __future__ import annotations
 
@@ -30,6 +33,14 @@ class check_yourself(nodes.General, nodes.Element):
 
 class check_answer(nodes.General, nodes.Element):
     pass
+
+
+class gpu_tabs(nodes.General, nodes.Element):
+    """Attributes: group (a name unique in the page, for the radio buttons)."""
+
+
+class gpu_tab(nodes.General, nodes.Element):
+    """Attributes: label (the GPU as the tab names it), note (its state, or '')."""
 
 
 # ---- HTML ----------------------------------------------------------------------
@@ -61,6 +72,32 @@ def visit_answer_html(self: HTML5Translator, node: nodes.Element) -> None:
 
 def depart_answer_html(self: HTML5Translator, node: nodes.Element) -> None:
     self.body.append("</details>\n")
+
+
+def visit_gpu_tabs_html(self: HTML5Translator, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "div", CLASS="book-gpu-tabs"))
+    group = node["group"]
+    for i, tab in enumerate(node.children):
+        tid = f"{group}-{i}"
+        checked = " checked" if i == 0 else ""
+        self.body.append(f'<input type="radio" class="book-gpu-tab-input" name="{group}" '
+                         f'id="{tid}"{checked}>')
+        label = self.encode(tab["label"])
+        if tab.get("note"):
+            label += f' <span class="book-gpu-tab-note">({self.encode(tab["note"])})</span>'
+        self.body.append(f'<label class="book-gpu-tab-label" for="{tid}">{label}</label>\n')
+
+
+def depart_gpu_tabs_html(self: HTML5Translator, node: nodes.Element) -> None:
+    self.body.append("</div>\n")
+
+
+def visit_gpu_tab_html(self: HTML5Translator, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "div", CLASS="book-gpu-tab"))
+
+
+def depart_gpu_tab_html(self: HTML5Translator, node: nodes.Element) -> None:
+    self.body.append("</div>\n")
 
 
 # ---- LaTeX ----------------------------------------------------------------------
@@ -104,3 +141,6 @@ def register(app: Sphinx) -> None:
                  latex=(visit_check_latex, depart_check_latex), **others)
     app.add_node(check_answer, html=(visit_answer_html, depart_answer_html),
                  latex=plain, **others)
+    # LaTeX never meets them: LeadTabOnly (records.py) leaves the first tab's content.
+    app.add_node(gpu_tabs, html=(visit_gpu_tabs_html, depart_gpu_tabs_html), latex=plain, **others)
+    app.add_node(gpu_tab, html=(visit_gpu_tab_html, depart_gpu_tab_html), latex=plain, **others)

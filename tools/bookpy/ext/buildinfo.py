@@ -77,6 +77,21 @@ def _showing(env, run: str) -> list:
                   if run in runs and doc in env.all_docs)
 
 
+def _runs_on_each_gpu(config) -> list:
+    """[(run key, record path or None, manifest entry, why it waits or None)]: every
+    run, and a GPU run once on each GPU the build shows it on (the build's own first;
+    its entry then the GPU's name where it has no record)."""
+    out = []
+    for key, path, entry in _runs(config):
+        per = entry.get("gpus") if entry.get("gpu") else None
+        if not isinstance(per, dict):
+            out.append((key, path, entry, None))
+            continue
+        for gpu, e in per.items():
+            out.append((key, e.get("record"), entry if e.get("record") else gpu, e.get("pending")))
+    return out
+
+
 def _shown_in(env, path: str) -> list:
     """The pages that read `path` (their dependencies name it)."""
     target = os.path.normpath(os.path.abspath(path))
@@ -158,7 +173,12 @@ def _freshness(record: dict) -> list:
 def runs_section(app: Sphinx, fromdoc: str) -> nodes.section:
     env, builder = app.env, app.builder
     rows = []
-    for key, path, entry in _runs(app.config):
+    for key, path, entry, pending in _runs_on_each_gpu(app.config):
+        if path is None:
+            state = "not yet run" + (f" in this version: {pending}" if pending else "")
+            rows.append([[nodes.literal(key, key)], f"{entry}: not yet run", "",
+                         [nodes.inline(text=state, classes=["book-fresh-stale"])], ""])
+            continue
         try:
             record = load_json(path, "run record")
         except BookError as e:
@@ -176,7 +196,11 @@ def runs_section(app: Sphinx, fromdoc: str) -> nodes.section:
         when = f"{_date(p)}, commit {p.get('commit', '?')}"
         run_cell = [nodes.literal(key, key), nodes.Text(" (program "), nodes.literal(program, program),
                     nodes.Text(")")]
-        rows.append([run_cell, where, when, _freshness(record),
+        fresh = _freshness(record)
+        if pending:
+            fresh = [nodes.inline(text=f"pending: {pending}; ", classes=["book-fresh-stale"]),
+                     *fresh]
+        rows.append([run_cell, where, when, fresh,
                      _page_links(env, builder, fromdoc, _showing(env, key))])
     intro = nodes.paragraph(text=(
         "Every run whose output or numbers this book shows. A CPU run ran during this build; a GPU "
@@ -243,11 +267,31 @@ def readable(record: dict, key: str) -> str:
     return " ".join(words) + (", " + ", ".join(sizes) if sizes else "")
 
 
+def _figure_cell(record: dict, run: str, key: str, spec: str) -> str:
+    """'2.2 (2.0 to 2.4 over 5)': a figure's median, and its repeats' range where
+    they differ at the printed precision."""
+    value, values = lookup_values(record, run, key)
+    median = format_value(value, spec)
+    lo, hi = format_value(min(values), spec), format_value(max(values), spec)
+    return median if lo == hi else f"{median} ({lo} to {hi} over {len(values)})"
+
+
+def _gpu_columns(m) -> list:
+    """[(GPU name, column title)]: the build's own GPU first, then every other
+    reference GPU (book/gpus.json); [] for a manifest that names no GPU."""
+    if not m.gpus:
+        return []
+    ref = {g.get("name"): g.get("short") or g.get("name") for g in m.gpus.get("reference", [])}
+    order = [m.gpus["model"]] + [g for g in ref if g != m.gpus["model"]]
+    return [(g, ref.get(g, g) + (" (lead)" if g == m.gpus.get("lead") else "")) for g in order]
+
+
 def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
-    """Every figure of a measuring run (book_run REPEATS) that a page quotes,
-    chapter by chapter: its name, its median, the range of its repeats, and
-    where it is quoted. A figure quoted at two precisions is one row, at the
-    finer."""
+    """Every figure of a GPU run or a measuring run (book_run REPEATS) that a page
+    quotes, chapter by chapter: its name, on each GPU the build shows its median
+    and the range of its repeats (marked where that GPU's record is stale or the
+    run waits for it), and where it is quoted. A figure quoted at two precisions
+    is one row, at the finer."""
     env, builder = app.env, app.builder
     quoted = getattr(env, "book_quoted_figures", {})
     where: dict = {}
@@ -260,36 +304,64 @@ def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
             specs.add(spec)
     if not where:
         return None
-    runs = {k: path for k, path, _ in _runs(app.config)}
+    m = read_manifest(app.config)
+    columns = _gpu_columns(m) or [(None, "Median (range of the repeats)")]
     by_chapter: dict = {}
     for (run, key), (docs, specs) in sorted(where.items()):
         ref = f"{run}:{key}"
+        entry = m.runs.get(run, {})
+        per = entry.get("gpus") if entry.get("gpu") else None
+        # The finest precision a page quotes it at: the longest figure of the build's record.
+        record = None
+        spec = sorted(specs)[-1]
         try:
-            record = load_json(runs[run], "run record")
-            value, values = lookup_values(record, run, key)
-            shown = max(((format_value(value, spec), spec) for spec in specs), key=lambda f: len(f[0]))
-            median, spec = shown
-            lo, hi = format_value(min(values), spec), format_value(max(values), spec)
-        except (BookError, KeyError) as e:
-            by_chapter.setdefault(run.split("/")[0], []).append(
-                [[nodes.literal(ref, ref)], str(e), "", "", ""])
-            continue
-        spread = lo if lo == hi else f"{lo} to {hi}"
-        name = [nodes.Text(readable(record, key) + " "),
+            if os.path.exists(entry.get("record") or ""):
+                record = load_json(entry["record"], "run record")
+                spec = max(specs, key=lambda sp: len(format_value(
+                    lookup_values(record, run, key)[0], sp)))
+        except (BookError, KeyError):
+            pass
+        cells = []
+        for gpu, _title in columns:
+            try:
+                if gpu is None or not isinstance(per, dict):
+                    # a CPU run, or a manifest that names no GPU: its one record
+                    record = load_json(entry["record"], "run record")
+                    cells.append(_figure_cell(record, run, key, spec)
+                                 if gpu is None or gpu == columns[0][0] else "(a CPU run)")
+                    continue
+                e = per.get(gpu) or {}
+                if not e.get("record"):
+                    cells.append("not yet run" + (f": {e['pending']}" if e.get("pending") else ""))
+                    continue
+                rec = load_json(e["record"], "run record")
+                record = record or rec
+                cell = _figure_cell(rec, run, key, spec)
+                if e.get("pending") or rec.get("stale"):
+                    cell += (f"; not yet run in this version (recorded at commit "
+                             f"{rec.get('provenance', {}).get('commit', '?')})")
+                cells.append(cell)
+            except (BookError, KeyError) as err:
+                cells.append(str(err))
+        name = [nodes.Text((readable(record, key) if record else key) + " "),
                 nodes.literal(ref, ref, classes=["book-figure-id"])]
         by_chapter.setdefault(run.split("/")[0], []).append(
-            [name, median, spread, str(len(values)), _page_links(env, builder, fromdoc, sorted(docs))])
+            [name, *cells, _page_links(env, builder, fromdoc, sorted(docs))])
     intro = nodes.paragraph(text=(
-        "Every figure of a measuring run that the book quotes, chapter by chapter. Such a run is "
-        "repeated, each repeat a fresh process on a host doing nothing else; a page shows the median, "
-        "followed by the range of the repeats wherever they differ at the precision it prints, and "
-        "every check of the run and every comparison of the text holds in every repeat."))
-    section = _section("Measured figures", "book-buildinfo-measured", intro)
+        "Every figure the book quotes of a GPU run or of a measuring run, chapter by chapter, on "
+        "every GPU the book shows. A measuring run is repeated, each repeat a fresh process on a "
+        "host doing nothing else; each cell gives the median, followed by the range of the "
+        "repeats where they differ at the precision the page prints, and every check of the run "
+        "and every comparison of the text holds in every repeat. The prose quotes the first GPU's "
+        "figure, the lead's. A figure marked 'not yet run in this version' comes from a recording "
+        "made for an older version of its program, and is not counted as checked."))
+    section = _section("Quoted figures on each GPU", "book-buildinfo-measured", intro)
+    width = max(12, 60 // len(columns))
     for chapter, rows in sorted(by_chapter.items()):
         title = env.titles[chapter].astext() if chapter in env.titles else chapter
         section += _section(title, f"book-buildinfo-measured-{chapter}",
-                            _table(["Figure", "Median", "Range of the repeats", "Repeats", "Quoted in"],
-                                   rows, [40, 12, 20, 8, 14], labels=_LABELS))
+                            _table(["Figure", *(t for _, t in columns), "Quoted in"], rows,
+                                   [30, *([width] * len(columns)), 14], labels=_LABELS))
     return section
 
 

@@ -353,7 +353,7 @@ class AnswersAtChapterEnd(SphinxPostTransform):
                                            refid=a_id, internal=True)
                 answer.replace_self(pointer)
                 section += nodes.target("", "", ids=[a_id])
-                head = nodes.paragraph()
+                head = nodes.paragraph(classes=["book-answer-head"])
                 head += nodes.strong(text=f"Question {n}.")
                 head += nodes.Text(" ")
                 head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),

@@ -38,12 +38,16 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from docutils.transforms import Transform
 
+import json
+import re
+
 from ..records.checkeval import (ARITH, COMPARE, FUNCTIONS, MAX_PAIRINGS, REFERENCE,  # noqa: F401
                                  NotApplicable, evaluate, figure, holds, named_expectations, parse,
                                  variants, verify_with)
 from .common import BookError, resolve_key
 from .inline import role_line
-from .records import load_record
+from .manifest import manifest
+from .records import gpu_records, load_record
 
 if TYPE_CHECKING:
     from typing import Any
@@ -52,10 +56,79 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
 
+class _NotFresh(Exception):
+    """A GPU whose record of a run the claim reads is stale, pending or missing."""
+
+
 def verify(env: BuildEnvironment, docname: str, text: str) -> int:
-    """Check the claim `text`, read in page `docname` (checkeval.verify_with)."""
-    return verify_with(text, lambda run: resolve_key(docname, run),
-                       lambda full: load_record(env, full)[0])
+    """Check the claim `text`, read in page `docname` (checkeval.verify_with), on
+    every GPU whose records of the GPU runs it reads are fresh (a CPU run's record
+    is every GPU's): the pairings of repeats it held in, summed. On a GPU where it
+    names an expectation scoped to other GPUs it is not applicable; on a GPU
+    without fresh records it is not evaluated; neither counts as checked."""
+    def resolve(run: str) -> str:
+        return resolve_key(docname, run)
+
+    _, refs = parse(text)
+    per = {}
+    for run, _key in refs:
+        full = resolve(run)
+        if full not in per:
+            per[full] = gpu_records(env, full)
+    gpus = []
+    for recs in per.values():
+        gpus += [g for g in recs if g.name not in [x.name for x in gpus]]
+    if not gpus:
+        try:
+            return verify_with(text, resolve, lambda full: load_record(env, full)[0])
+        except NotApplicable:  # it names a check scoped to other GPUs than this record's
+            return 0
+    total = 0
+    for gpu in gpus:
+        def load(full: str, gpu=gpu) -> dict:
+            if not per[full]:
+                return load_record(env, full)[0]
+            g = next((x for x in per[full] if x.name == gpu.name), None)
+            if g is None or not g.fresh:
+                raise _NotFresh()
+            return g.record
+        try:
+            total += verify_with(text, resolve, load)
+        except (_NotFresh, NotApplicable):
+            continue
+        except BookError as e:
+            raise BookError(f"on the {gpu.label} ({gpu.name}): {e}") from None
+    return total
+
+
+def scope_of(env: BuildEnvironment, docname: str, text: str) -> list:
+    """The GPUs a claim is scoped to: for each expectation it names
+    (<run>:check:<id>) whose checks file gives "gpus", those GPUs, each as the
+    names a sentence may call it by ([short, full name]); [] for a claim on
+    every GPU."""
+    m = manifest(env)
+    short = {g.get("name"): g.get("short") for g in (m.gpus or {}).get("reference", [])}
+    _, refs = parse(text)
+    scoped = []
+    for run, key in refs:
+        if not key.startswith("check:"):
+            continue
+        path = (m.runs.get(resolve_key(docname, run)) or {}).get("checks")
+        if not path:
+            continue
+        env.note_dependency(path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                checks = json.load(f).get("checks", [])
+        except (OSError, ValueError) as e:
+            raise BookError(f"checks file {path}: {e}") from None
+        for c in checks:
+            if isinstance(c, dict) and c.get("id") == key[len("check:"):]:
+                for gpu in c.get("gpus") or []:
+                    names = [n for n in (short.get(gpu), gpu) if n]
+                    if names not in scoped:
+                        scoped.append(names)
+    return scoped
 
 
 def check_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
@@ -64,14 +137,66 @@ def check_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
     """{check}`<expression>`: nothing on the page; an error at its line when
     the records make the comparison false."""
     env = inliner.document.settings.env
+    line = role_line(inliner.document, lineno, "check", text)
     try:
         verify(env, env.docname, text)
-    except NotApplicable:  # it names a check scoped to other GPUs than this record's: not ours
-        pass
+        scoped = scope_of(env, env.docname, text)
     except BookError as e:
-        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "check", text))
+        msg = inliner.reporter.error(str(e), line=line)
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
-    return [nodes.inline("", "", classes=["book-check-marker"])], []
+    marker = nodes.inline("", "", classes=["book-check-marker"])
+    if scoped:
+        # ScopedClaimsNamed reads the sentence around the mark.
+        marker["book_scope"] = scoped
+        marker["book_claim"] = text
+        marker["book_line"] = line
+    return [marker], []
+
+
+#: The end of a sentence: a full stop, a question or exclamation mark, then space.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+class ScopedClaimsNamed(Transform):
+    """A {check} that names an expectation scoped to some GPUs ("gpus" in its
+    checks file) stands in a sentence that names each of them ("on the H200",
+    or its full name): the claim is true of those GPUs only, and the reader must
+    be told which. The sentence is the one the mark stands in, or, for a mark
+    right after a full stop, the one that stop ends. An error at the role's line
+    otherwise."""
+    default_priority = 205  # before CheckMarkers takes the marks out
+
+    def apply(self) -> None:
+        for mark in list(self.document.findall(nodes.inline)):
+            if "book-check-marker" not in mark["classes"] or not mark.get("book_scope"):
+                continue
+            block = mark.parent
+            while block is not None and isinstance(block, nodes.Inline):
+                block = block.parent
+            if block is None:
+                continue
+            before, after, found = [], [], False
+            for n in block.findall(lambda n: isinstance(n, nodes.Text) or n is mark):
+                if n is mark:
+                    found = True
+                elif found:
+                    after.append(n.astext())
+                else:
+                    before.append(n.astext())
+            head, tail = "".join(before), "".join(after)
+            if re.search(r"[.!?]\s*$", head):
+                sentence = SENTENCE_END.split(head.strip())[-1]
+            else:
+                sentence = SENTENCE_END.split(head)[-1] + SENTENCE_END.split(tail)[0]
+            missing = [names[0] for names in mark["book_scope"]
+                       if not any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", sentence)
+                                  for n in names)]
+            if missing:
+                self.document.reporter.error(
+                    f"check '{mark['book_claim']}' names an expectation that holds on the "
+                    f"{' and the '.join(n[0] for n in mark['book_scope'])} only, but its sentence "
+                    f"does not say so: name the {' and the '.join(missing)} in it "
+                    f"(\"{sentence.strip()[:120]}\")", line=mark["book_line"])
 
 
 PUNCTUATION = tuple(".,;:!?)")

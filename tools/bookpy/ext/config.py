@@ -33,6 +33,8 @@ class BookConfig:
     repository_ref: str = ""
     repository_line_url: str = ""
     pdf: str = ""                    # the PDF edition, set by the extension when it is current
+    reviewed_sentences: str = ""     # the reviewed sentences (empty: <source_root>/book/reviewed-sentences.json)
+    reviewed_stale: int = 0          # 1: a reviewed sentence a written page no longer prints is an error
 
 
 #: The settings whose change writes every page again without reading any:

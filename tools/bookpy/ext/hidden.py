@@ -26,7 +26,12 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-HIDDEN = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+#: Every Unicode format character (category Cf): beside the bidirectional controls
+#: and zero-width characters above, the soft hyphen, the Mongolian vowel separator,
+#: the interlinear annotations, the tags and the rest. English prose, C++ and a
+#: program's output need none of them, so none is exempt.
+FORMAT = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf")
+HIDDEN = re.compile("[" + re.escape(FORMAT) + "]")
 
 
 def find(text: str) -> tuple[int, int, str] | None:

@@ -9,6 +9,15 @@
                     for a measuring run the median of its repeats, followed by
                     their range where they differ at the printed precision
 
+A GPU run is shown on every GPU the build has its record of (the build manifest's
+``runs[...]["gpus"]``: the build's own GPU, the lead where no GPU ran it, and every
+other reference GPU of book/gpus.json), one tab each with where it ran; a GPU
+whose recording was made for an older version of the program, or where the run
+waits for a GPU (recordings/pending.json), or that never ran it, says so in its
+tab, and its recording is shown only under that note. The PDF shows the first
+tab, the lead GPU's (LeadTabOnly). ``value`` prints the build's own GPU's figure
+(the lead's); ``gpu-values`` (role) prints it on every GPU with a fresh record.
+
 A page shows a record only when its run is declared (the build manifest: the
 invariant records-declared, docs/architecture.md), checks it against the record
 schema (book/record-schema.json: the invariant record-schema), and depends
@@ -19,13 +28,17 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
 from . import hidden
+from .booknodes import gpu_tab, gpu_tabs
 from ..records import schema as record_schema
 from ..records.checkeval import lookup_value, lookup_values  # noqa: F401
 from .common import (BookDirective, BookError, cap_text, literal, load_json, resolve_key,
@@ -69,15 +82,126 @@ def load_record(env: BuildEnvironment, name: str) -> tuple[dict, dict]:
         raise BookError(f"no run record for program run '{name}' (expected {path}); declare it with "
                         f"book_run() in code/{name.split('/')[0]}/CMakeLists.txt and build through CMake")
     record = load_json(path, "run record")
+    gpu = bool(run.get("gpu"))
+    validate(record, path, _schema(env), gpu)
+    return record, run
+
+
+def _schema(env: BuildEnvironment) -> dict:
     schema_path = env.config.book_schema
     env.note_dependency(schema_path)
     try:
-        schema = record_schema.load_schema(schema_path)
+        return record_schema.load_schema(schema_path)
     except (OSError, ValueError) as e:
         raise BookError(f"record schema {schema_path}: {e}") from None
-    gpu = bool(run.get("gpu"))
-    validate(record, path, schema, gpu)
-    return record, run
+
+
+# ---- a run on every GPU ----------------------------------------------------------------
+
+@dataclass
+class GpuRecord:
+    """A GPU run's record on one GPU the build shows it on."""
+    name: str                 # the GPU as the device names it
+    label: str                # as a sentence and a tab name it ("H100"), its name otherwise
+    lead: bool                # the lead GPU (book/gpus.json)
+    record: dict | None       # None where the GPU never ran this run
+    pending: str | None       # why the run waits for this GPU (recordings/pending.json)
+
+    @property
+    def fresh(self) -> bool:
+        """Its record is of the program as it is now, and nothing waits: its claims count."""
+        return self.record is not None and not self.record.get("stale") and not self.pending
+
+    def note(self) -> str:
+        """What a tab says of a record that is not fresh ('' for a fresh one)."""
+        if self.fresh:
+            return ""
+        if self.record is None:
+            return "not yet run in this version" if self.pending else "not yet run"
+        return f"not yet run in this version; last recorded at commit " \
+               f"{self.record['provenance'].get('commit', '?')}"
+
+
+def gpu_records(env: BuildEnvironment, name: str) -> list[GpuRecord]:
+    """Run `name` on each GPU the build shows it on, the build's own GPU first
+    (the lead, where no GPU ran it), then the other reference GPUs in
+    book/gpus.json's order. [] for a CPU run, or a manifest that names no GPU."""
+    m = manifest(env)
+    run = m.runs.get(name) or {}
+    per = run.get("gpus")
+    if not run.get("gpu") or not isinstance(per, dict) or not m.gpus:
+        return []
+    reference = {g.get("name"): g for g in m.gpus.get("reference", []) if isinstance(g, dict)}
+    order = [m.gpus["model"]] + [g for g in reference if g != m.gpus["model"]]
+    order += [g for g in per if g not in order]
+    out = []
+    for gpu in order:
+        if gpu not in per:
+            continue
+        entry = per[gpu]
+        record = None
+        if entry.get("record"):
+            path = entry["record"]
+            env.note_dependency(path)
+            if not os.path.exists(path):
+                raise BookError(f"no run record for program run '{name}' on the {gpu} (expected "
+                                f"{path}); build through CMake")
+            record = load_json(path, "run record")
+            validate(record, path, _schema(env), True)
+            if record["provenance"].get("gpu_name") != gpu:
+                raise BookError(f"run record {path} is of the "
+                                f"{record['provenance'].get('gpu_name')}, not the {gpu}")
+        ref = reference.get(gpu, {})
+        out.append(GpuRecord(gpu, ref.get("short") or gpu, gpu == m.gpus.get("lead"), record,
+                             entry.get("pending")))
+    return out
+
+
+def state_note(g: GpuRecord) -> list:
+    """The visible note over a GPU's tab whose record is not fresh: the run has
+    not been run in this version there (with why it waits, where it does), and the
+    commit of the last recording, shown below it, if there is one."""
+    if g.fresh:
+        return []
+    box = nodes.warning(classes=["book-gpu-state"])
+    para = nodes.paragraph()
+    waits = f"This run waits for the {g.label}: {g.pending}. " if g.pending else ""
+    if g.record is None:
+        para += nodes.strong(text=f"Not yet run on the {g.label}. ")
+        para += nodes.Text(waits + "Its output will be shown here once it has been recorded there.")
+    else:
+        commit = g.record["provenance"].get("commit", "?")
+        para += nodes.strong(text=f"Not yet run in this version on the {g.label}. ")
+        para += nodes.Text(waits + f"Below is its last recording there, made at commit {commit} "
+                           "for an older version of the program; it is not counted as checked.")
+    box += para
+    return [box]
+
+
+def gpu_tabs_node(env: BuildEnvironment, gpus: list[GpuRecord], body) -> nodes.Node:
+    """One tab per GPU: its state note, and (where it has a record) body(record),
+    a run block with where it ran."""
+    tabs = gpu_tabs(group=f"book-gpus-{env.new_serialno('book-gpus')}")
+    for g in gpus:
+        tab = gpu_tab(label=g.label + (" (lead)" if g.lead else ""), note=g.note())
+        tab += state_note(g)
+        if g.record is not None:
+            tab += body(g.record)
+        tabs += tab
+    return tabs
+
+
+class LeadTabOnly(SphinxPostTransform):
+    """Outside HTML (the PDF), a run's tabs give way to the first one's content:
+    the lead GPU's outputs."""
+    default_priority = 90
+
+    def run(self, **kwargs: Any) -> None:
+        if self.app.builder.format == "html":
+            return
+        for tabs in list(self.document.findall(gpu_tabs)):
+            first = tabs.children[0].children if tabs.children else []
+            tabs.replace_self(list(first) or [nodes.paragraph()])
 
 
 # ---- provenance ----------------------------------------------------------------------
@@ -172,24 +296,28 @@ class ProgramOutput(BookDirective):
     option_spec = {"stderr": directives.flag, "caption": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        try:
-            name = resolve_key(self.env.docname, self.arguments[0])
-            record, _ = load_record(self.env, name)
-        except BookError as e:
-            return self.fail(str(e))
-        text = f"$ {' '.join(map(str, record['command']))}\n{record['stdout']}"
-        if "stderr" in self.options and record.get("stderr"):
-            text += record["stderr"]
-        trojan = hidden.problem(
-            lambda line: f"run record '{name}': line {line} of its output shown (line 1 is the "
-                         "command)", text)
-        if trojan:
-            return self.fail(trojan)
         caption = []
         if "caption" in self.options:
             caption = [nodes.paragraph(text=self.options["caption"], classes=["book-caption"])]
+
+        def body(rec: dict) -> nodes.Node:
+            text = f"$ {' '.join(map(str, rec['command']))}\n{rec['stdout']}"
+            if "stderr" in self.options and rec.get("stderr"):
+                text += rec["stderr"]
+            trojan = hidden.problem(
+                lambda line: f"run record '{name}'{on(rec)}: line {line} of its output shown "
+                             "(line 1 is the command)", text)
+            if trojan:
+                raise BookError(trojan)
+            return run_block(rec, [c.deepcopy() for c in caption]
+                             + shown_output(self.config, text.rstrip("\n")))
+
         try:
-            return [run_block(record, caption + shown_output(self.config, text.rstrip("\n")))]
+            name = resolve_key(self.env.docname, self.arguments[0])
+            gpus = gpu_records(self.env, name)
+            if gpus:
+                return [gpu_tabs_node(self.env, gpus, body)]
+            return [body(load_record(self.env, name)[0])]
         except BookError as e:
             return self.fail(str(e))
 
@@ -207,7 +335,6 @@ class RecordText(BookDirective):
             if not key:
                 raise BookError(f"record-text '{self.arguments[0]}' should read <run>:<text name>")
             name = resolve_key(self.env.docname, ref)
-            record, _ = load_record(self.env, name)
             pattern = None
             if "match" in self.options:
                 try:
@@ -215,16 +342,23 @@ class RecordText(BookDirective):
                 except re.error as e:
                     raise BookError(f":match: /{self.options['match']}/ is not a regular "
                                     f"expression: {e}") from None
+            gpus = gpu_records(self.env, name)
+            if gpus:
+                return [gpu_tabs_node(self.env, gpus,
+                                      lambda rec: self.text_block(name, rec, key, pattern))]
+            return [self.text_block(name, load_record(self.env, name)[0], key, pattern)]
         except BookError as e:
             return self.fail(str(e))
+
+    def text_block(self, name: str, record: dict, key: str, pattern) -> nodes.Node:
         texts = record.get("texts", {})
         if not isinstance(texts, dict) or key not in texts or not isinstance(texts[key], str):
-            return self.fail(f"run record '{name}' has no text '{key}' (it has: "
-                             f"{', '.join(sorted(texts)) if isinstance(texts, dict) and texts else 'none'})")
-        trojan = hidden.problem(lambda line: f"run record '{name}': text '{key}' line {line}",
+            raise BookError(f"run record '{name}'{on(record)} has no text '{key}' (it has: "
+                            f"{', '.join(sorted(texts)) if isinstance(texts, dict) and texts else 'none'})")
+        trojan = hidden.problem(lambda line: f"run record '{name}'{on(record)}: text '{key}' line {line}",
                                 texts[key])
         if trojan:
-            return self.fail(trojan)
+            raise BookError(trojan)
         lines = texts[key].splitlines()
         if pattern is not None:
             ctx = self.options.get("context", 0)
@@ -235,7 +369,8 @@ class RecordText(BookDirective):
                     found += 1
                     keep.update(range(max(0, i - ctx), min(len(lines), i + ctx + 1)))
             if not keep:
-                return self.fail(f"no line of '{key}' in '{name}' matches /{self.options['match']}/")
+                raise BookError(f"no line of '{key}' in '{name}'{on(record)} matches "
+                                f"/{self.options['match']}/")
             picked, last = [], None
             for i in sorted(keep):
                 if last is not None and i != last + 1:
@@ -246,10 +381,13 @@ class RecordText(BookDirective):
         block = shown_output(self.config, "\n".join(lines))
         block[0]["language"] = self.options.get("language", "text")
         block[0]["classes"].remove("book-output")
-        try:
-            return [run_block(record, block, key, picked=pattern is not None)]
-        except BookError as e:
-            return self.fail(str(e))
+        return run_block(record, block, key, picked=pattern is not None)
+
+
+def on(record: dict) -> str:
+    """" on the <GPU>" for a GPU run's record (what an error about it says)."""
+    gpu = record.get("provenance", {}).get("gpu_name")
+    return f" on the {gpu}" if gpu else ""
 
 
 #: What a value's format may do: round (a precision, a type of f, g, e or d) and
@@ -312,33 +450,14 @@ def format_figure(value: object, values: list, spec: str) -> tuple:
     return shown, f"{lo} to {hi} over {len(values)} runs"
 
 
-def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
-               options: dict[str, Any] | None = None,
-               content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
-    """{value}`<run>:<result>`, {value}`<run>:check:<id>`, each optionally
-    followed by `|<format>`."""
-    env = inliner.document.settings.env
-    ref, _, spec = text.partition("|")
-    run, _, key = ref.partition(":")
+def _figure_node(record: dict, run: str, key: str, spec: str) -> tuple:
+    """(the node a page shows for a figure of a record, its repeats' values)."""
+    value, values = lookup_values(record, run, key)
     try:
-        if not key:
-            raise BookError(f"value '{text}' should read <run>:<result>[|format] "
-                            "(in a Markdown table cell, write the '|' as '\\|')")
-        run = resolve_key(env.docname, run)
-        record, _ = load_record(env, run)
-        value, values = lookup_values(record, run, key)
-        try:
-            check_format(spec, unit_of(record, key))
-            shown, spread = format_figure(value, values, spec)
-        except BookError as e:
-            raise BookError(f"result '{key}' of '{run}': {e}") from None
+        check_format(spec, unit_of(record, key))
+        shown, spread = format_figure(value, values, spec)
     except BookError as e:
-        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
-        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
-    if len(values) > 1:
-        # For "How this book was built": every measured figure a page quotes.
-        quoted = env.__dict__.setdefault("book_quoted_figures", {})
-        quoted.setdefault(env.docname, set()).add((run, key, spec))
+        raise BookError(f"result '{key}' of '{run}'{on(record)}: {e}") from None
     if spread:
         # The median, and the range of the repeats where they differ at the
         # printed precision: the page claims no more digits than reproduce.
@@ -347,7 +466,88 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
         node += nodes.inline("", f" ({spread})", classes=["book-value-spread"])
     else:
         node = nodes.inline(shown, shown, classes=["book-value"])
+    return node, values
+
+
+def _parse_value(env: BuildEnvironment, text: str, role: str) -> tuple:
+    ref, _, spec = text.partition("|")
+    run, _, key = ref.partition(":")
+    if not key:
+        raise BookError(f"{role} '{text}' should read <run>:<result>[|format] "
+                        "(in a Markdown table cell, write the '|' as '\\|')")
+    return resolve_key(env.docname, run), key, spec
+
+
+def _quoted(env: BuildEnvironment, run: str, key: str, spec: str) -> None:
+    """For "How this book was built": every figure of a GPU run or a measuring
+    run that a page quotes."""
+    quoted = env.__dict__.setdefault("book_quoted_figures", {})
+    quoted.setdefault(env.docname, set()).add((run, key, spec))
+
+
+def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+               options: dict[str, Any] | None = None,
+               content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """{value}`<run>:<result>`, {value}`<run>:check:<id>`, each optionally
+    followed by `|<format>`: the figure of the build's own GPU (the lead's where
+    no GPU ran it). A record that is not fresh (stale, or the run pending) marks
+    the figure; a run pending there and never recorded shows that instead."""
+    env = inliner.document.settings.env
+    try:
+        run, key, spec = _parse_value(env, text, "value")
+        gpus = gpu_records(env, run)
+        if gpus and gpus[0].record is None:
+            node = nodes.inline("", f"(not yet run in this version on the {gpus[0].label})",
+                                classes=["book-value", "book-stale-value"])
+            return [shows(node, run)], []
+        record = gpus[0].record if gpus else load_record(env, run)[0]
+        node, values = _figure_node(record, run, key, spec)
+    except BookError as e:
+        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    if len(values) > 1 or gpus:
+        _quoted(env, run, key, spec)
     shows(node, run)
-    if record.get("stale"):
+    if record.get("stale") or (gpus and gpus[0].pending):
         node["classes"].append("book-stale-value")
     return [node], []
+
+
+def gpu_values_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                    options: dict[str, Any] | None = None,
+                    content: list[str] | None = None) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """{gpu-values}`<run>:<result>[|format]`: a GPU run's figure on every GPU the
+    build shows, "0.56 on the H200 and 0.71 on the H100", the build's own GPU
+    first; a GPU whose record is not fresh says so beside its figure, or says it
+    has not run it."""
+    env = inliner.document.settings.env
+    try:
+        run, key, spec = _parse_value(env, text, "gpu-values")
+        gpus = gpu_records(env, run)
+        if not gpus:
+            raise BookError(f"gpu-values '{text}': run '{run}' is no GPU run with records on "
+                            "several GPUs: quote it with {value}")
+        parts = []
+        for g in gpus:
+            part = nodes.inline("", "", classes=["book-gpu-value"])
+            if g.record is None:
+                part += nodes.Text(f"not yet run on the {g.label}")
+            else:
+                figure, _ = _figure_node(g.record, run, key, spec)
+                if not g.fresh:
+                    figure["classes"].append("book-stale-value")
+                part += figure
+                part += nodes.Text(f" on the {g.label}")
+                if not g.fresh:
+                    part += nodes.Text(f" ({g.note()})")
+            parts.append(part)
+    except BookError as e:
+        msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "gpu-values", text))
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    _quoted(env, run, key, spec)
+    out = shows(nodes.inline("", "", classes=["book-gpu-values"]), run)
+    for i, part in enumerate(parts):
+        if i:
+            out += nodes.Text(" and " if i == len(parts) - 1 else ", ")
+        out += part
+    return [out], []

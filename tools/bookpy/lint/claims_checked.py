@@ -50,7 +50,7 @@ COMPARATIVES = [
 ]
 COMPARATIVE = re.compile(r"(?<![\w-])(?:" + "|".join(COMPARATIVES) + r")(?![\w-])", re.I)
 CHECK = re.compile(r"\{check\}`")
-VALUE = re.compile(r"\{value\}`")
+VALUE = re.compile(r"\{(?:value|gpu-values)\}`")
 PREDICT = re.compile(r"(?<![\w-])(?:predict|before you look)(?![\w-])", re.I)
 
 #: Sentences that hold a comparative word but compare no recorded figure:

@@ -46,7 +46,7 @@ UNITS = [
 ]
 FIGURE = re.compile(r"(?<![\w.{}`^*-])(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*|-)(" + "|".join(UNITS)
                     + r")(?![\w/])")
-CITES = re.compile(r"\{(?:value|check|answer)\}`")
+CITES = re.compile(r"\{(?:value|gpu-values|check|answer)\}`")
 CHECK = re.compile(r"\{check\}`([^`]*)`")
 POWER = re.compile(r"\d+\{sup\}`[^`]*`")
 #: Roles, code and math: a placeholder keeps a number from reading a role's unit as its own.

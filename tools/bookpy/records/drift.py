@@ -37,7 +37,7 @@ import sys
 from . import schema as record_schema
 from .manifest import read as read_manifest
 
-ROLE = re.compile(r"\{value\}`([^`]+)`")
+ROLE = re.compile(r"\{(?:value|gpu-values)\}`([^`]+)`")
 
 #: A figure: its median and the value of each repeat.
 Figure = tuple[float, list[float]]

@@ -5,7 +5,9 @@ extension shows only runs declared in it (the invariant records-declared,
 docs/architecture.md: ext/manifest.py); the HTML step and the tests read it here too.
 
     {"source_root", "records_dir", "diagrams_dir", "edition",
-     "runs": {"<key>/<run>": {"record", "program", "gpu", "live"}},
+     "runs": {"<key>/<run>": {"record", "program", "gpu", "live", "checks",
+                              "gpus": {"<GPU name>": {"slug", "record", "pending"}}}},
+     "gpus": {"model", "live", "lead", "release", "reference": [{"name", "slug", "short"}]},
      "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null,
      "compiled": [<path from the source root>...]}
 
@@ -40,6 +42,10 @@ class Manifest:
     cy_tags: str | None       # a path, or None: the tests were not built
     exercises: str | None
     compiled: tuple | None = None  # sources of the declared programs and libraries
+    #: {"model", "live", "lead", "release", "reference": [{"name", "slug", "short"}]}: the GPU
+    #: of this build's records, the lead and every reference GPU (book/gpus.json); None in a
+    #: manifest that names no GPU (each GPU run then has its one record)
+    gpus: dict | None = None
 
 
 def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
@@ -68,10 +74,26 @@ def read(path: str) -> Manifest:
         if not isinstance(run, dict) or not isinstance(run.get("record"), str):
             raise BookError(f"build manifest {path}: run '{name}' has no record path")
         runs[name] = dict(run, record=where(run["record"]))
+        if isinstance(run.get("checks"), str):
+            runs[name]["checks"] = where(run["checks"])
+        per = run.get("gpus")
+        if per is not None:
+            if not isinstance(per, dict) or not all(
+                    isinstance(e, dict) and (e.get("record") is None or isinstance(e["record"], str))
+                    for e in per.values()):
+                raise BookError(f"build manifest {path}: run '{name}': \"gpus\" should map each "
+                                "GPU to {\"slug\", \"record\", \"pending\"}")
+            runs[name]["gpus"] = {g: dict(e, record=where(e.get("record"))) for g, e in per.items()}
+    gpus = data.get("gpus")
+    if gpus is not None and not (isinstance(gpus, dict) and isinstance(gpus.get("reference"), list)
+                                 and isinstance(gpus.get("model"), str)):
+        raise BookError(f"build manifest {path}: field 'gpus' should be {{\"model\", \"lead\", "
+                        "\"reference\": [...]}}")
     return Manifest(path, where(_field(data, "source_root", str, path)),
                     where(_field(data, "records_dir", str, path)),
                     where(_field(data, "diagrams_dir", str, path)), _field(data, "edition", str, path),
                     runs, tuple(_field(data, "chapters", list, path)),
                     where(_field(data, "cy_tags", str, path, nullable=True)),
                     where(_field(data, "exercises", str, path, nullable=True)),
-                    tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None)
+                    tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None,
+                    gpus)

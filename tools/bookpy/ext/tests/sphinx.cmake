@@ -156,3 +156,35 @@ add_test(NAME book.sphinx.pytest
          COMMAND ${BOOK_PY} -m pytest -q -p no:cacheprovider "${CMAKE_SOURCE_DIR}/tools/bookpy/ext/tests")
 set_tests_properties(book.sphinx.pytest PROPERTIES LABELS "unit;book" TIMEOUT 300
                      ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+
+# What the reader reads (readertext.py), on the resolved page of each builder: a typed
+# numeral or number word, or a comparison with no {check}, in any node, after the
+# format characters are dropped and NFKC folds look-alikes.
+book_sphinx_case(reader-note
+  --expect "${_ch}:4: WARNING: paragraph: 'outpaces' compares, and no \\{check\\} holds the sentence")
+book_sphinx_case(reader-heading
+  --expect "${_ch}:3: WARNING: title: 'beats' compares")
+book_sphinx_case(reader-question
+  --expect "${_ch}:3: WARNING: paragraph: 'twice' is typed, not printed by a role")
+book_sphinx_case(reader-bold
+  --expect "${_ch}:3: WARNING: paragraph: '4\\.9' is typed, not printed by a role")
+book_sphinx_case(reader-only
+  --expect "${_ch}:4: WARNING: paragraph: '99' is typed, not printed by a role")
+book_sphinx_case(reader-caption
+  --expect "${_ch}:3: WARNING: caption: '144' is typed, not printed by a role")
+book_sphinx_case(reader-alt
+  --expect "${_ch}:3: WARNING: alt text: 'ahead' compares")
+book_sphinx_case(reader-soft-hyphen
+  --expect "${_ch}:3: WARNING: paragraph: U\\+00AD SOFT HYPHEN: a format character"
+  --expect "${_ch}:3: WARNING: paragraph: 'faster' compares")
+book_sphinx_case(reader-fullwidth
+  --expect "${_ch}:3: WARNING: paragraph: '4\\.9' is typed, not printed by a role")
+book_sphinx_test(reader-index
+  --copy "${_sx}/cases/reader-index.md" repo/chapters/index.md
+  --expect "index\\.md:3: WARNING: paragraph: '2\\.3' is typed, not printed by a role")
+book_sphinx_test(reader-mermaid-label
+  --replace build/diagrams/ch90-fixture/pic.svg "a→b" "256 KB per SM"
+  --expect "${_ch}:27: WARNING: the drawing pic\\.svg: '256' is typed, not printed by a role")
+book_sphinx_test(reader-readme-trojan
+  --copy "${_sx}/cases/reader-readme-trojan.md" repo/exercises/ch90-fixture/ex01-fixture/README.md
+  --expect "README\\.md:3: WARNING: paragraph: U\\+202E RIGHT-TO-LEFT OVERRIDE: a format character")

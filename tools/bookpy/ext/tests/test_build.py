@@ -170,8 +170,10 @@ def test_published_html_holds_only_what_this_build_made(tmp_path):
     tree = Tree(str(tmp_path))
     # (Not the book's concepts.txt: the fixture chapter names none of its concepts,
     # which in a build of every chapter is an error of its own.)
-    shutil.copytree(BOOK, tree.path("repo/book"),
-                    ignore=shutil.ignore_patterns("tests", "__pycache__", "concepts.txt"))
+    # (Nor its reviewed sentences: the fixture has its own, of its own pages.)
+    shutil.copytree(BOOK, tree.path("repo/book"), dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("tests", "__pycache__", "concepts.txt",
+                                                  "reviewed-sentences.json"))
     tree.write("repo/chapters/extra.md", "# Extra page\n")
     tree.write("repo/chapters/index.md", tree.read("repo/chapters/index.md").replace(
         "ch[0-9][0-9]-*", "ch[0-9][0-9]-*\nextra"))
@@ -240,8 +242,10 @@ def test_a_deleted_chapter_leaves_no_page_link_or_search_entry(tmp_path):
     tree = Tree(str(tmp_path))
     # (Not the book's concepts.txt: the fixture chapter names none of its concepts,
     # which in a build of every chapter is an error of its own.)
-    shutil.copytree(BOOK, tree.path("repo/book"),
-                    ignore=shutil.ignore_patterns("tests", "__pycache__", "concepts.txt"))
+    # (Nor its reviewed sentences: the fixture has its own, of its own pages.)
+    shutil.copytree(BOOK, tree.path("repo/book"), dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("tests", "__pycache__", "concepts.txt",
+                                                  "reviewed-sentences.json"))
     tree.write("repo/chapters/ch91-doomed.md", "# 91. Doomed\n\nA DOOMED-WORD page.\n")
     tree.edit_json("build/book-manifest.json", lambda m: m["chapters"].append("ch91-doomed"))
     tree.write("repo/chapters/extra.md", "# Extra page\n\nAn EXTRA-WORD page.\n")
@@ -324,7 +328,7 @@ def test_a_pdf_not_built_from_its_sources_is_neither_served_nor_linked(tree):
     _, warnings, _ = tree.sphinx()
     assert warnings == "" and 'href="book.pdf"' in tree.html()
     # A chapter edited after the PDF was built: every page is written without the link.
-    tree.write("repo/chapters/ch90-fixture.md", tree.read("repo/chapters/ch90-fixture.md") + "\nMore.\n")
+    tree.write("repo/chapters/ch90-fixture.md", tree.read("repo/chapters/ch90-fixture.md") + "\nAdded.\n")
     _later(pdf, 3600)  # even with a newer PDF file
     status, warnings, _ = tree.sphinx()
     assert warnings == ""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import unicodedata
+
 import pytest
 
 from .conftest import BOOK
@@ -277,6 +279,10 @@ def test_glossary_keeps_one_entry_per_term_and_plural_the_first_chapters():
 # and invisible characters (each range as hidden.py documents it).
 HIDDEN_POINTS = ([0x061C] + list(range(0x200B, 0x2010)) + list(range(0x202A, 0x202F))
                  + list(range(0x2060, 0x2065)) + list(range(0x2066, 0x206A)) + [0xFEFF])
+# ... and every other format character (category Cf): the soft hyphen, U+180E,
+# U+206A-206F, the interlinear annotations, the tags.
+HIDDEN_POINTS += [c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"
+                  and c not in HIDDEN_POINTS]
 
 
 @pytest.mark.parametrize("point", HIDDEN_POINTS, ids=lambda p: f"U+{p:04X}")
@@ -287,7 +293,7 @@ def test_every_hidden_character_is_found_where_it_is(point):
     assert name.startswith(f"U+{point:04X} ")
 
 
-@pytest.mark.parametrize("point", [0x200A, 0x2010, 0x2029, 0x202F, 0x2065, 0x206A, 0x00A0, 0x00B5],
+@pytest.mark.parametrize("point", [0x200A, 0x2010, 0x2029, 0x202F, 0x2065, 0x2070, 0x00A0, 0x00B5],
                          ids=lambda p: f"U+{p:04X}")
 def test_visible_neighbours_are_not_hidden(point):
     from bookpy.ext.hidden import find
