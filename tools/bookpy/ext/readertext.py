@@ -64,6 +64,9 @@ GENERATED = {
     "book-buildinfo-runs", "book-buildinfo-figures", "book-buildinfo-measured",
     "book-buildinfo-toolchain", "book-buildinfo-downloads", "book-exercise-about",
     "book-answer-head",
+    # A GPU tab's state note (records.state_note): the run's pending reason from
+    # recordings/pending.json and the commit of the last recording.
+    "book-gpu-state",
     # The glossary's definitions are the chapters' defining sentences, copied by
     # terms.py: each is checked where it stands in its chapter.
     "book-glossary",
@@ -325,9 +328,26 @@ def blocks(app: Sphinx, doctree: nodes.document) -> list[tuple[nodes.Node, str, 
             path = os.path.join(app.srcdir, svg)
             if os.path.exists(path):
                 drawn = svg_text(path)
+                if drawn and _in_plot(image):
+                    # A plot draws its figures from the records it names (render_plot),
+                    # and they change with the GPU it leads with: its numerals are read
+                    # as printed by a role; its words still meet every rule.
+                    drawn = NUMERAL.sub("{value}", unicodedata.normalize("NFKC", drawn))
                 if drawn:
                     out.append((image, f"the drawing {os.path.basename(svg)}", drawn))
     return out
+
+
+#: A numeral as a plot's text writes it (0.71, 3.18, 2^28 as 228, 1e-05).
+NUMERAL = re.compile(r"(?<![\w.])[-+\u2212]?\d+(?:[.,]\d+)*(?:[eE][-+\u2212]?\d+)?(?!\w|\.\d)")
+
+
+def _in_plot(node: nodes.Node) -> bool:
+    while node is not None:
+        if isinstance(node, nodes.Element) and "book-plot" in node.get("classes", []):
+            return True
+        node = node.parent
+    return False
 
 
 def _inside_block(node: nodes.Node) -> bool:

@@ -102,3 +102,25 @@ def test_a_check_stands_where_its_mark_stood_after_code_and_roles() -> None:
     para.remove(mark)  # as CheckMarkers does
     text = rt.with_checks(rt._text(para), para["book_checks"])
     assert text == "Step 8 reads {code} at {value} TB/s, faster {check}, and the copy more."
+
+
+def test_a_plots_numerals_are_read_as_drawn_from_its_records_and_a_diagrams_are_not():
+    """A plot draws its figures from the records it names, and they change with the
+    lead GPU; a diagram's figures are typed by its author."""
+    from docutils import nodes
+    import unicodedata
+    from bookpy.ext import readertext
+    plot = nodes.figure(classes=["book-plot"])
+    in_plot = nodes.image()
+    plot += in_plot
+    diagram = nodes.figure()
+    in_diagram = nodes.image()
+    diagram += in_diagram
+    assert readertext._in_plot(in_plot) and not readertext._in_plot(in_diagram)
+    drawn = "TB/s at 2\u00b2\u2078 floats. read ceiling 3.18. step 8 beats CUB"
+    masked = readertext.NUMERAL.sub("{value}", unicodedata.normalize("NFKC", drawn))
+    assert "3.18" not in masked and "228" not in masked
+    problems = [p for _, _, p in readertext.findings(masked, set())]
+    assert not any("is typed" in p for p in problems)
+    assert any("compares" in p for p in problems)  # its words still meet every rule
+    assert any("is typed" in p for _, _, p in readertext.findings(drawn, set()))
