@@ -7,7 +7,8 @@ ALT = ("Two charts of the div-sweep run against the grid size in waves (1 to 32)
        "median kernel time in milliseconds of the uniform and the divergent launch, with their "
        "straight-line fits; the divergent line is about twice as steep. Right: the divergent to "
        "uniform time ratio, measured and as predicted by the two fits, rising from near 1 at one "
-       "wave towards the ratio of the fits' slopes, drawn as a dotted line.")
+       "wave towards the ratio of the fits' slopes, drawn as a dotted line. The left chart is the "
+       "lead GPU's; the right one has a series of points and fits per GPU the book shows.")
 
 
 def draw(fig, runs, theme):
@@ -32,17 +33,30 @@ def draw(fig, runs, theme):
     left.set_xlim(0, max(waves) * 1.04)
     left.set_ylim(0, None)
     left.legend(loc="upper left")
+    if len(run.gpus) > 1:
+        left.set_title(f"{run.gpus[0][0]}, the slope ratio's too", color=theme.muted)
 
-    ratio = [d / u for (_, u), (_, d) in zip(uniform, divergent)]
+    # The ratio on every GPU the book shows, one series each (the lead first, in the
+    # divergent colour; then the palette's next colours), with its fits' prediction.
     dense = [waves[0] * (max(waves) / waves[0]) ** (k / 100) for k in range(101)]
-    right.plot(waves, ratio, "o", color=c_d, label="measured medians")
-    right.plot(dense, [(t0_d + slope_d * w) / (t0_u + slope_u * w) for w in dense], "--",
-               color=c_d, label="from the two fits")
+    top = slope_d / slope_u
+    for i, (gpu, r) in enumerate(run.gpus):
+        u, d = r.series(r"uniform_w(\d+)_ms"), r.series(r"divergent_w(\d+)_ms")
+        ratio = [dv / uv for (_, uv), (_, dv) in zip(u, d)]
+        fit_u = (r.result("fit_t0_ms_uniform"), r.result("fit_slope_ms_uniform"))
+        fit_d = (r.result("fit_t0_ms_divergent"), r.result("fit_slope_ms_divergent"))
+        color = c_d if i == 0 else theme.colors[(i + 1) % len(theme.colors)]
+        several = len(run.gpus) > 1
+        right.plot([w for w, _ in u], ratio, "o", color=color,
+                   label=f"{gpu}: measured" if several else "measured medians")
+        right.plot(dense, [(fit_d[0] + fit_d[1] * w) / (fit_u[0] + fit_u[1] * w) for w in dense],
+                   "--", color=color, label=f"{gpu}: from its fits" if several else "from the two fits")
+        top = max(top, max(ratio), fit_d[1] / fit_u[1])
     right.axhline(slope_d / slope_u, linestyle=":", color=c_fit,
                   label=f"slope ratio {slope_d / slope_u:.2f}")
     right.set_xscale("log", base=2)
     right.set_xticks(waves, [f"{w:g}" for w in waves])
     right.set_xlabel("grid size (waves)")
     right.set_ylabel("divergent / uniform time")
-    right.set_ylim(0.9, max(max(ratio), slope_d / slope_u) * 1.08)
+    right.set_ylim(0.9, top * 1.08)
     right.legend(loc="lower right")

@@ -10,46 +10,64 @@ ALT = ("Two charts of the stencil's bandwidth as a fraction of the cudaMemcpy de
        "loads at about the copy's bandwidth; a solid line marks the copy at 1 and a dotted line the "
        "target of 0.95. Right: the same fraction against the radius, from 1 to 128 on a logarithmic "
        "axis, for five kernels: the kernels with 16-byte loads stay near the copy for small radii "
-       "and fall as the radius grows, when the work per output, not memory, sets the time.")
+       "and fall as the radius grows, when the work per output, not memory, sets the time. Each "
+       "GPU the book shows has its own bar in every row on the left, and its own line style on "
+       "the right (the lead's solid).")
 
 # The steps in the order the benchmark prints them, and the sweep's kernels.
 STEPS = ["plain", "tiled", "plain_k4", "vec_x1", "tiled_vec_x1", "vec_x4", "tiled_vec_x4",
          "tiled_async_x4"]
 SWEEP = ["plain", "vec_x1", "vec_x4", "tiled_vec_x4", "tiled_async_x4"]
 MARKERS = ["o", "s", "^", "D", "v"]
+LINES = ["-", "--", ":", "-."]
 
 
 def draw(fig, runs, theme):
     steps, sweep = runs["stencil-steps"], runs["stencil-sweep"]
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.15]})
 
-    ratios = [steps.result(f"{k}_over_copy") for k in STEPS]
     rows = list(range(len(STEPS)))[::-1]  # the first step on top
-    bars = left.barh(rows, ratios, color=theme.colors[0], height=0.65)
-    # Each bar's value inside it, in a colour that reads on the bar.
-    left.bar_label(bars, fmt="%.2f", label_type="center",
-                   color="white" if theme.name == "light" else "#111111")
+    # One bar per GPU the book shows in each step's row, the lead's on top.
+    n = len(steps.gpus)
+    height = 0.7 / n
+    for i, (gpu, r) in enumerate(steps.gpus):
+        ratios = [r.result(f"{k}_over_copy") for k in STEPS]
+        offset = (n - 1) / 2 * height - i * height
+        bars = left.barh([y + offset for y in rows], ratios, color=theme.colors[i % 6],
+                         height=height * 0.92, label=gpu)
+        # Each bar's value inside it, in a colour that reads on the bar.
+        left.bar_label(bars, fmt="%.2f", label_type="center", fontsize=9 if n > 1 else None,
+                       color="white" if theme.name == "light" else "#111111")
     left.set_yticks(rows, STEPS)
     left.axvline(1.0, color=theme.foreground, linewidth=1.2)
     left.axvline(0.95, color=theme.muted, linestyle=":")
     left.set_xlim(0, 1.1)
     left.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
     left.set_xlabel("bandwidth / cudaMemcpy's, R = 3")
-    left.set_title("solid: the copy; dotted: 0.95", color=theme.muted)
+    left.set_title("solid: the copy; dotted: 0.95" if n < 2 else "in each row, top to bottom: "
+                   + ", ".join(gpu for gpu, _ in steps.gpus), color=theme.muted)
     left.grid(axis="y", visible=False)
 
     top = 0.0
-    for k, marker, color in zip(SWEEP, MARKERS, theme.colors):
-        points = sweep.series(rf"sweep_{k}_r(\d+)_over_copy")
-        radii = [r for r, _ in points]
-        top = max(top, max(v for _, v in points))
-        right.plot(radii, [v for _, v in points], marker=marker, color=color, label=k)
+    # A kernel's colour and marker; a GPU's line style (the lead's solid).
+    for g, (gpu, run) in enumerate(sweep.gpus):
+        for k, marker, color in zip(SWEEP, MARKERS, theme.colors):
+            points = run.series(rf"sweep_{k}_r(\d+)_over_copy")
+            radii = [r for r, _ in points]
+            top = max(top, max(v for _, v in points))
+            right.plot(radii, [v for _, v in points], marker=marker, color=color,
+                       linestyle=LINES[g % len(LINES)],
+                       label=k if g == 0 else None)
+
     right.axhline(1.0, color=theme.foreground, linewidth=1.2)
     right.set_xscale("log", base=2)
     right.set_xticks(radii, [f"{r:g}" for r in radii])
     right.set_xlabel("radius R")
     right.set_ylabel("bandwidth / cudaMemcpy's")
     right.set_ylim(0, max(1.1, top * 1.05))
-    right.set_title("the sweep's kernels over R", color=theme.muted)
+    styles = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dotted"}
+    right.set_title("the sweep's kernels over R" if len(sweep.gpus) < 2 else ", ".join(
+        f"{styles[LINES[g % len(LINES)]]}: {gpu}" for g, (gpu, _) in enumerate(sweep.gpus)),
+        color=theme.muted)
     # Beside the axes, never over a line (the lines cover the panel's top and its right).
     right.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))

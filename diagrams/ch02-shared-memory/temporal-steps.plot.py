@@ -8,18 +8,25 @@ ALT = ("A chart of the time per stencil step against the number of steps K appli
        "fraction of the fastest one-step kernel's time, measured in the same run. A dashed curve "
        "shows 1/K, the share of one trip to memory per step. The measured points start a little "
        "above 1 at K = 1, follow the dashed curve down to about a third at K = 4, and then level "
-       "off well above it, near three tenths, where shared memory, not DRAM, sets the time.")
+       "off well above it, near three tenths, where shared memory, not DRAM, sets the time. There is "
+       "one series of points per GPU the book shows, each in its own colour and marker.")
+
+
+MARKERS = ["o", "s", "^", "D"]
 
 
 def draw(fig, runs, theme):
     run = runs["temporal-steps"]
     ax = fig.subplots()
-    points = run.series(r"temporal_k(\d+)_step_over_one_step")
-    ks = [k for k, _ in points]
+    ks = [k for k, _ in run.series(r"temporal_k(\d+)_step_over_one_step")]
     ax.plot(ks, [1.0 / k for k in ks], color=theme.muted, linestyle="--",
             label="1/K: one trip to memory per K steps")
-    ax.plot(ks, [v for _, v in points], marker="o", color=theme.colors[0],
-            label="stencil_temporal, measured")
+    # One series per GPU the book shows, the lead first.
+    for i, (gpu, r) in enumerate(run.gpus):
+        points = r.series(r"temporal_k(\d+)_step_over_one_step")
+        ax.plot([k for k, _ in points], [v for _, v in points], marker=MARKERS[i % len(MARKERS)],
+                color=theme.colors[i % len(theme.colors)],
+                label=f"{gpu}: stencil_temporal" if len(run.gpus) > 1 else "stencil_temporal, measured")
     ax.axhline(1.0, color=theme.foreground, linewidth=1.2)
     ax.set_xticks(ks, [f"{k:g}" for k in ks])
     ax.set_xlabel("steps per trip to global memory, K")

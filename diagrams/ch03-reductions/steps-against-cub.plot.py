@@ -11,7 +11,7 @@ ALT = ("Two charts of the reduce-bench run. Left: horizontal bars of the bandwid
        "over step 8's, once timed in batches of 20 calls, where step 8 is well above 1 at the "
        "two small sizes and close to 1 at the two large ones, and once as CUDA-graph replays, "
        "where step 8's advantage is gone: the points lie at or a little below 1; a dotted line "
-       "marks 1, as fast as CUB.")
+       "marks 1, as fast as CUB. Each GPU the book shows has its own bars, ceiling and lines.")
 
 STEPS = [("interleaved_divergent", "1"), ("interleaved_strided", "2"), ("sequential", "3"),
          ("first_add", "4"), ("last_warp", "5"), ("warp_block", "6"), ("two_pass", "7"),
@@ -26,26 +26,40 @@ def draw(fig, runs, theme):
     run = runs["reduce-bench"]
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
 
-    tbs = [run.result(f"{key}_tbs_2e28") for key, _ in STEPS]
-    ceiling = run.result("ceiling_tbs_2e28")
     rows = list(range(len(STEPS)))
-    colors = [theme.colors[0]] * 8 + [theme.colors[1]]
-    left.barh(rows, tbs, color=colors, height=0.7)
-    left.axvline(ceiling, linestyle="--", color=theme.muted, label=f"read ceiling {ceiling:.2f}")
+    # One bar per GPU the book shows in each step's row (the lead's on top, CUB's
+    # row in the palette's next colour), and each GPU's read ceiling as a line.
+    n = len(run.gpus)
+    height = 0.75 / n
+    top = 0.0
+    for i, (gpu, r) in enumerate(run.gpus):
+        tbs = [r.result(f"{key}_tbs_2e28") for key, _ in STEPS]
+        ceiling = r.result("ceiling_tbs_2e28")
+        top = max(top, ceiling, max(tbs))
+        colors = [theme.colors[(3 * i) % 6]] * 8 + [theme.colors[(3 * i + 1) % 6]]
+        offset = i * height - (n - 1) / 2 * height
+        left.barh([y + offset for y in rows], tbs, color=colors, height=height * 0.92)
+        left.axvline(ceiling, linestyle="--" if i == 0 else ":", color=theme.colors[(3 * i) % 6],
+                     label=f"read ceiling {ceiling:.2f}" if n == 1 else f"{gpu}: its read ceiling")
     left.set_yticks(rows, [label for _, label in STEPS])
     left.invert_yaxis()
     left.set_ylabel("step")
     left.set_xlabel("TB/s at 2²⁸ floats")
-    left.set_xlim(0, ceiling * 1.25)
+    left.set_xlim(0, top * 1.25)
     left.legend(loc="upper right")
 
-    events = [run.result(f"best_over_cub_2e{k}") for k in SIZES]
-    graphs = [run.result(f"graph_best_over_cub_2e{k}") for k in SIZES]
-    right.plot(SIZES, events, "o-", color=theme.colors[0], label="batches of 20 calls")
-    right.plot(SIZES, graphs, "s--", color=theme.colors[2], label="CUDA-graph replays")
+    high = 0.0
+    for i, (gpu, r) in enumerate(run.gpus):
+        events = [r.result(f"best_over_cub_2e{k}") for k in SIZES]
+        graphs = [r.result(f"graph_best_over_cub_2e{k}") for k in SIZES]
+        right.plot(SIZES, events, "o-", color=theme.colors[(3 * i) % 6],
+                   label=f"{gpu}: batches of calls" if n > 1 else "batches of 20 calls")
+        right.plot(SIZES, graphs, "s--", color=theme.colors[(3 * i + 2) % 6],
+                   label=f"{gpu}: CUDA-graph replays" if n > 1 else "CUDA-graph replays")
+        high = max(high, *events, *graphs)
     right.axhline(1.0, linestyle=":", color=theme.muted)
     right.set_xticks(SIZES, [SUPERSCRIPT_POWERS[k] for k in SIZES])
     right.set_xlabel("floats")
     right.set_ylabel("CUB's time / step 8's")
-    right.set_ylim(0, max(events + graphs) * 1.15)
-    right.legend(loc="upper right")
+    right.set_ylim(0, high * 1.15)
+    right.legend(loc="upper right", fontsize=9 if len(run.gpus) > 1 else None)

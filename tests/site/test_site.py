@@ -3,6 +3,7 @@
 site is checked in a browser by check_site.py (test site.browser)."""
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -438,3 +439,38 @@ def test_a_sentence_above_a_table_is_not_its_header():
     sweep = [part for kind, part in
              outtables.find_tables(recorded_stdout("ch01-execution-model/div-sweep")) if kind == "table"]
     assert sweep[0][0] == ["waves", "blocks", "uniform ms", "spread", "divergent ms", "spread", "ratio"]
+
+
+def test_a_plot_gets_each_gpus_fresh_record_and_the_real_specs_draw_a_series_each(tmp_path):
+    """plotting.load_runs hands a run's record on every GPU (Run.gpus: the build's own
+    first; a stale one left out), and the book's plot specs draw one series per entry:
+    a third GPU, given only as a record, is drawn with no change to them."""
+    path, records = spec_tree(tmp_path)
+    spec = plotting.read_spec(path, "ch98-test/p")
+    other = {"results": {"t_w1": {"value": 2.0, "unit": "ms"}, "t_w4": {"value": 6.0, "unit": "ms"},
+                         "t_w2": {"value": 4.0, "unit": "ms"}}}
+    h100 = write(tmp_path / "r/h100.json", json.dumps(other))
+    stale = write(tmp_path / "r/a100.json", json.dumps(dict(other, stale=True)))
+    runs = plotting.load_runs(spec, records, {"ch98-test/sweep": [
+        ("H200", records["ch98-test/sweep"]), ("H100", h100), ("A100", stale)]})
+    sweep = runs["sweep"]
+    assert [gpu for gpu, _ in sweep.gpus] == ["H200", "H100"]
+    assert sweep.gpus[0][1] is sweep and sweep.gpus[1][1].result("t_w4") == 6.0
+    assert [gpu for gpu, _ in runs["ch99-other/base"].gpus] == [None]
+    # Every plot of the book, on its run's record and that record again as a third
+    # GPU's: each draws the third GPU's series, named in the drawing.
+    for spec_path in sorted(glob.glob(os.path.join(ROOT, "diagrams", "*", "*.plot.py"))):
+        spec = plotting.read_spec(spec_path, plotting.spec_key(os.path.join(ROOT, "diagrams"), spec_path))
+        recs, per = {}, {}
+        for name in spec.runs:
+            rec = json.loads(open(os.path.join(ROOT, "recordings", "nvidia-h200", name + ".json"),
+                                  encoding="utf-8").read())
+            rec = {"results": rec["results"]}
+            recs[name] = write(tmp_path / "book" / (name + ".json"), json.dumps(rec))
+            third = write(tmp_path / "third" / (name + ".json"), json.dumps(rec))
+            per[name] = [("H200", recs[name]), ("THIRD-GPU", third)]
+        os.makedirs(tmp_path / "o", exist_ok=True)
+        out = str(tmp_path / "o" / (os.path.basename(spec_path) + ".svg"))
+        plotting.render(spec, plotting.load_runs(spec, recs, per), {"light.svg": out})
+        with open(out, encoding="utf-8") as f:
+            assert "THIRD-GPU" in f.read(), spec_path

@@ -12,7 +12,13 @@ Mermaid diagrams::
         run = runs["div-sweep"]                 # the same names as in RUNS
         x = run.result("ratio_w1")              # a result's value (an error names what is missing)
         ax = fig.add_subplot()
-        ax.plot(..., color=theme.colors[0])
+        for i, (gpu, r) in enumerate(run.gpus):  # one series per GPU: the build's own first
+            ax.plot(..., color=theme.colors[i], label=gpu)
+
+A GPU run's ``gpus`` lists it on every GPU whose fresh record the build hands
+the plot (cmake/BookSite.cmake: the lead's and every other reference GPU's, a
+run pending or stale there left out), so a plot that draws a series per entry
+draws every reference GPU, a new one included, with no change to it.
 
 A plot draws from its records: the spec imports nothing, opens nothing and
 names no record file, and each call in draw() that draws data (``plot``,
@@ -216,11 +222,17 @@ def read_spec(path: str, key: str) -> Spec:
 # ---- what draw() gets -------------------------------------------------------------------
 
 class Run:
-    """One run's record, as draw() reads it."""
+    """One run's record, as draw() reads it. ``gpus``: [(GPU, Run)], the run on
+    every GPU whose fresh record the build hands the plot, its own GPU first (this
+    Run itself; a CPU run's only entry, with GPU None): a plot draws one series
+    per GPU from it, so that every reference GPU the book shows is drawn, a new
+    one with no change to the spec."""
 
-    def __init__(self, name: str, record: dict, spec_path: str):
+    def __init__(self, name: str, record: dict, spec_path: str, gpu: str | None = None):
         self.name, self._record, self._spec = name, record, spec_path
         self.read = 0  # how many values draw() read (render checks it read some)
+        self.gpu = gpu
+        self.gpus = [(gpu, self)]
 
     @property
     def record(self) -> dict:
@@ -299,23 +311,38 @@ def _style(theme: Theme) -> dict:
     }
 
 
-def load_runs(spec: Spec, record_paths: dict) -> dict:
-    """{name as in RUNS: Run} from {full run key: record path}."""
+def _read_record(spec: Spec, full: str, path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise PlotError(f"{spec.path}: the record of run '{full}' ({path}) cannot be read: "
+                        f"{e.strerror}") from None
+    except json.JSONDecodeError as e:
+        raise PlotError(f"{spec.path}: the record of run '{full}' ({path}:{e.lineno}) is not "
+                        f"JSON: {e.msg}") from None
+
+
+def load_runs(spec: Spec, record_paths: dict, gpu_records: dict | None = None) -> dict:
+    """{name as in RUNS: Run} from {full run key: record path}; gpu_records
+    {full run key: [(GPU, record path)]}, the build's own GPU first (its path is
+    the run's record), gives each Run its ``gpus``: a record made for an older
+    version of its program (stale) is left out, as a GPU that has not run it."""
     runs = {}
     for name, full in zip(spec.names, spec.runs):
         path = record_paths.get(full)
         if path is None:
             raise PlotError(f"{spec.path}: no record given for run '{full}'")
-        try:
-            with open(path, encoding="utf-8") as f:
-                record = json.load(f)
-        except OSError as e:
-            raise PlotError(f"{spec.path}: the record of run '{full}' ({path}) cannot be read: "
-                            f"{e.strerror}") from None
-        except json.JSONDecodeError as e:
-            raise PlotError(f"{spec.path}: the record of run '{full}' ({path}:{e.lineno}) is not "
-                            f"JSON: {e.msg}") from None
-        runs[name] = Run(full, record, spec.path)
+        per = (gpu_records or {}).get(full, [])
+        own = next((gpu for gpu, p in per if os.path.abspath(p) == os.path.abspath(path)), None)
+        run = Run(full, _read_record(spec, full, path), spec.path, own)
+        for gpu, p in per:
+            if gpu == own:
+                continue
+            record = _read_record(spec, full, p)
+            if not record.get("stale"):
+                run.gpus.append((gpu, Run(full, record, spec.path, gpu)))
+        runs[name] = run
     return runs
 
 
@@ -350,7 +377,8 @@ def render(spec: Spec, runs: dict, outputs: dict) -> None:
                 raise PlotError(f"{where}: draw() failed: {type(e).__name__}: {e}") from None
             if not fig.axes:
                 raise PlotError(f"{spec.path}: draw() drew nothing")
-            unread = [name for name, run in runs.items() if not run.read]
+            unread = [name for name, run in runs.items()
+                      if not any(r.read for _, r in run.gpus)]
             if unread:
                 raise PlotError(f"{spec.path}: draw() read nothing of the run(s) "
                                 f"{', '.join(unread)} it declares in RUNS: a plot draws the "

@@ -5,7 +5,10 @@
         print the runs the plot reads, <key>/<run>, one a line (CMake reads
         them at configure time to make the plot depend on their records)
     python3 -m bookpy.build.render_plot draw <repo> <spec> <out-dir> --record <key>/<run>=<record.json>...
-        write <out-dir>/<name>.svg (light page), <name>-dark.svg and <name>.pdf
+            [--gpu-record <key>/<run>=<GPU>=<record.json>...]
+        write <out-dir>/<name>.svg (light page), <name>-dark.svg and <name>.pdf;
+        --gpu-record gives a GPU run's record on each GPU (the build's own first,
+        its record the --record one), for a series per GPU (plotting.Run.gpus)
 
 Errors name the spec (and its line where there is one) and leave no partial
 file behind.
@@ -24,6 +27,7 @@ def main() -> int:
     ap.add_argument("spec")
     ap.add_argument("out_dir", nargs="?")
     ap.add_argument("--record", action="append", default=[], metavar="KEY=PATH")
+    ap.add_argument("--gpu-record", action="append", default=[], metavar="KEY=GPU=PATH")
     a = ap.parse_args()
     try:
         spec_path = os.path.abspath(a.spec)
@@ -43,7 +47,14 @@ def main() -> int:
         if extra:
             raise PlotError(f"{spec.path}: given records of runs it does not declare in RUNS: "
                             f"{', '.join(extra)}")
-        runs = load_runs(spec, records)
+        per_gpu: dict = {}
+        for item in a.gpu_record:
+            key, sep, rest = item.partition("=")
+            gpu, sep2, path = rest.partition("=")
+            if not (sep and sep2 and gpu):
+                ap.error(f"--gpu-record {item}: write <key>/<run>=<GPU>=<path>")
+            per_gpu.setdefault(key, []).append((gpu, path))
+        runs = load_runs(spec, records, per_gpu)
         name = spec.key.split("/")[1]
         os.makedirs(a.out_dir, exist_ok=True)
         render(spec, runs, {"light.svg": os.path.join(a.out_dir, name + ".svg"),

@@ -13,7 +13,9 @@ and a click opens it at full size; the PDF gets the vector PDF. Under the
 caption, each record the plot reads says where it ran (the same words as under
 an output block), with the stale banner where a recording is stale. The spec,
 the drawings and the records are dependencies of the page; a run the spec
-names must be declared by the build, as for any record the book shows.
+names must be declared by the build, as for any record the book shows. A plot
+draws one series per GPU whose fresh record of its runs the build has
+(plotting.Run.gpus: the lead's first), and its legend says where each ran.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from .common import BookDirective, BookError, resolve_key, source_path
 from .config import plots_dir
 from .figures import describe, zoom
 from ..build.plotting import PlotError, read_spec
-from .records import load_record, provenance_text, shows, stale_banner
+from .records import gpu_records, load_record, provenance_text, shows, stale_banner
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -59,6 +61,8 @@ class Plot(BookDirective):
                                     "CMake, which draws diagrams/**.plot.py from the run records")
                 self.env.note_dependency(path)
             records = [load_record(self.env, run)[0] for run in spec.runs]
+            # Each GPU run's other GPUs whose fresh records the plot draws a series of.
+            others = [[g for g in gpu_records(self.env, run)[1:] if g.fresh] for run in spec.runs]
         except BookError as e:
             return self.fail(str(e))
 
@@ -74,13 +78,15 @@ class Plot(BookDirective):
         if caption_nodes:
             figure += nodes.caption("", "", *caption_nodes)
         legend = nodes.legend()
-        for run, record in zip(spec.runs, records):
+        for run, record, more in zip(spec.runs, records, others):
             legend += stale_banner(record)
             para = nodes.paragraph(classes=["book-plot-provenance"])
             para += nodes.Text("Drawn by this build from run ")
             para += nodes.literal(run, run)
             para += nodes.Text(f" ({rel}). ")
             para += nodes.Text(provenance_text(record))
+            for g in more:
+                para += nodes.Text(f" The {g.label}'s series: " + provenance_text(g.record))
             legend += para
         figure += legend
         # Every figure is numbered and captioned: a caption is required, and a

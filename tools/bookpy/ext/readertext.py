@@ -64,8 +64,8 @@ GENERATED = {
     "book-buildinfo-runs", "book-buildinfo-figures", "book-buildinfo-measured",
     "book-buildinfo-toolchain", "book-buildinfo-downloads", "book-exercise-about",
     "book-answer-head",
-    # A GPU tab's state note (records.state_note): the run's pending reason from
-    # recordings/pending.json and the commit of the last recording.
+    # A run's state on a GPU (records.py): its commit and why it waits come from the
+    # records and recordings/pending.json.
     "book-gpu-state",
     # The glossary's definitions are the chapters' defining sentences, copied by
     # terms.py: each is checked where it stands in its chapter.
@@ -75,7 +75,7 @@ GENERATED = {
 #: What a role prints stands in the sentence as the role's name; a check's mark, which
 #: CheckMarkers takes out, as nothing (CheckPlaces notes where it stood).
 ROLE_CLASSES = {"book-value": "{value}", "book-answer-value": "{answer}",
-                "book-check-marker": ""}
+                "book-gpu-values": "{value}", "book-check-marker": ""}
 
 _NUMBER_WORDS = (
     "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen "
