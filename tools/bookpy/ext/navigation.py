@@ -80,8 +80,10 @@ class FrontPageLinks(SphinxPostTransform):
             elif source is not None:
                 node.replace_self([nodes.Text(label + ": this copy of the book was built without a public "
                                               "address, so it offers the source it was built from, "),
-                                   source[0], nodes.Text(f" (commit {source[1]}; every output block's "
-                                                         "\u201cRun it yourself\u201d links it too)")])
+                                   source[0], nodes.Text(" (commit "),
+                                   nodes.literal(source[1], source[1]),
+                                   nodes.Text("; every output block's \u201cRun it yourself\u201d "
+                                              "links it too)")])
             else:
                 node.replace_self([nodes.Text(label + " (this copy of the book was built without its "
                                               "public address: a build given "),
