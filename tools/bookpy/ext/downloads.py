@@ -220,7 +220,21 @@ def source_archive_finished(app: Sphinx, exception: Exception | None) -> None:
     shutil.copyfile(data["archive"], os.path.join(folder, os.path.basename(data["archive"])))
 
 
+def source_commit_outdated(app: Sphinx, env: Any, added: set, changed: set,
+                           removed: set) -> list[str]:
+    """env-get-outdated: every page is read again when the source archive's commit
+    changes, since any of them may link the archive (its name holds the commit) and
+    a page left as it was would link an archive this build no longer holds."""
+    data = source_archive(app.config)
+    commit = str(data.get("commit", "")) if data else ""
+    if getattr(env, "book_source_commit", None) == commit:
+        return []
+    env.book_source_commit = commit
+    return sorted(d for d in env.found_docs if d not in added and d not in changed)
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("env-get-outdated", source_commit_outdated)
     app.connect("build-finished", source_archive_finished, priority=850)
     app.add_transform(ExerciseDownload)
     app.add_transform(ProgramsDownload)
