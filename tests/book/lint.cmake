@@ -48,3 +48,20 @@ set_tests_properties(book.flake8 PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_
 _book_lint_test(cmake-lint cmake-lint cmake-format)
 _book_lint_test(codespell codespell codespell)
 
+# The GitHub Actions workflows (.github/workflows) against GitHub's workflow schema,
+# with action-validator (npm, package-lock.json: `tools/book deps` installs it); an
+# error names its file and line. Nothing here runs them: they need GPU runners.
+set(_validator "${root}/node_modules/.bin/action-validator")
+if(EXISTS "${_validator}")
+  add_test(NAME book.workflows
+           COMMAND ${BOOK_PY} -m bookpy.lint.workflows "${root}/.github/workflows")
+  book_bad_test(workflow-unknown-key
+    --expect "bad-key\\.yml:30: Additional property 'runs-onn' is not allowed \\(at /jobs/gpus\\)"
+    -- ${BOOK_PY} -m bookpy.lint.workflows "${fx}/workflows/bad-key.yml")
+else()
+  message(STATUS "Book: action-validator is not installed (npm @action-validator/cli, "
+                 "package-lock.json): run `tools/book deps`; book.workflows reports skipped")
+  add_test(NAME book.workflows COMMAND bookrun skip
+           "action-validator is not installed (npm @action-validator/cli): run `tools/book deps`")
+endif()
+set_tests_properties(book.workflows PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_CODE 77)

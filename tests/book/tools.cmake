@@ -231,3 +231,17 @@ if(BOOK_HAVE_CUDA)
        --gpu --skip-without-gpu --out x.json -- $<TARGET_FILE:book_bad_cuda_fail>)
   set_tests_properties(gpu.bad.cuda-error PROPERTIES RESOURCE_GROUPS "gpus:1")
 endif()
+
+# ---- tools/book record on any GPU (record-any-gpu) ----------------------------------
+# A stand-in project with a GPU run reporting an H100 (the lead is the H200): record
+# names the H100, records it into recordings/nvidia-h100-80gb-hbm3/, prints its phase
+# times and the drift table (with the H200's recordings), and takes the H100 off the
+# run's entry in recordings/pending.json (tests/book/record_any_gpu.py).
+find_program(BOOK_NINJA ninja)
+if(BOOK_NINJA)
+  add_test(NAME book.record-any-gpu
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/record_any_gpu.py" --root "${root}"
+                   --bookrun $<TARGET_FILE:bookrun>
+                   --scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.record-any-gpu")
+  set_tests_properties(book.record-any-gpu PROPERTIES LABELS book TIMEOUT 300)
+endif()
