@@ -138,11 +138,12 @@ class AnswersAtChapterEnd(SphinxPostTransform):
             section += nodes.title(text="Answers to Try it")
             for n, node in enumerate(found, 1):
                 q_id, a_id = f"book-try-it-{k}-{n}", f"book-try-it-answer-{k}-{n}"
-                pointer = nodes.paragraph(ids=[q_id])
+                # The build's own numbering (book-answer-head: not a figure of the prose).
+                pointer = nodes.paragraph(ids=[q_id], classes=["book-answer-head"])
                 pointer += nodes.reference("", "", nodes.emphasis(
                     text=f"Answer {n} is at the end of the chapter."), refid=a_id, internal=True)
                 node.replace_self(pointer)
-                head = nodes.paragraph(ids=[a_id])
+                head = nodes.paragraph(ids=[a_id], classes=["book-answer-head"])
                 head += nodes.strong(text=f"Answer {n}.")
                 head += nodes.Text(" ")
                 head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),
