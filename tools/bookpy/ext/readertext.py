@@ -67,6 +67,10 @@ GENERATED = {
     # A run's state on a GPU (records.py): its commit and why it waits come from the
     # records and recordings/pending.json.
     "book-gpu-state",
+    # A solution's notes (SOLUTION.md) show only in the instructor edition, which is
+    # no reader's book; and the reviewed file, which the source archive ships to
+    # readers, must hold none of their sentences.
+    "book-solution",
     # The glossary's definitions are the chapters' defining sentences, copied by
     # terms.py: each is checked where it stands in its chapter.
     "book-glossary",
