@@ -241,6 +241,9 @@ class Page(HTMLParser):
 
 
 def squash(text: str) -> str:
+    """Text with its whitespace runs as one space and Sphinx's typographic quotes as
+    the plain ones of the Markdown (smartquotes turns "run's" into "run\u2019s")."""
+    text = text.translate({0x2018: "'", 0x2019: "'", 0x201C: '"', 0x201D: '"'})
     return " ".join(text.split())
 
 
