@@ -190,12 +190,17 @@ def findings(text: str, allowed: set[str]) -> list[tuple[str, str, str]]:
     return out
 
 
-def _generated(node: nodes.Node) -> bool:
+def _within(node: nodes.Node, classes: set[str]) -> bool:
+    """Whether the node or one of its parents has one of the classes."""
     while node is not None:
-        if isinstance(node, nodes.Element) and GENERATED & set(node.get("classes", [])):
+        if isinstance(node, nodes.Element) and classes & set(node.get("classes", [])):
             return True
         node = node.parent
     return False
+
+
+def _generated(node: nodes.Node) -> bool:
+    return _within(node, GENERATED)
 
 
 def _text(node: nodes.Node) -> str:
@@ -347,11 +352,7 @@ NUMERAL = re.compile(r"(?<![\w.])[-+\u2212]?\d+(?:[.,]\d+)*(?:[eE][-+\u2212]?\d+
 
 
 def _in_plot(node: nodes.Node) -> bool:
-    while node is not None:
-        if isinstance(node, nodes.Element) and "book-plot" in node.get("classes", []):
-            return True
-        node = node.parent
-    return False
+    return _within(node, {"book-plot"})
 
 
 def _inside_block(node: nodes.Node) -> bool:
