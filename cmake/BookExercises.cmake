@@ -91,7 +91,9 @@ function(_bx_read_exercise id)
   string(REPLACE "/" "." tid "${id}")
   set(p "BX_${tid}")
   book_exercise_read("${_bx_root}" ${key} ${ex} "${p}")
-  book_exercise_check_solution("${_bx_root}" ${key} ${ex} "${${p}_STUDENT_FILES}")
+  if(NOT BOOK_READER_SOURCE)
+    book_exercise_check_solution("${_bx_root}" ${key} ${ex} "${${p}_STUDENT_FILES}")
+  endif()
   # What configure read re-runs it: the contract, the title, the test names, and
   # the folders (a file added or removed). Editing a starter or a solution does not.
   set(watch "${_bx_root}/exercises/${id}/exercise.cmake"
@@ -144,6 +146,22 @@ endfunction()
 
 # ---- discovery and the layout check (both sides) -----------------------------
 set(_bx_root "${CMAKE_SOURCE_DIR}")
+# The reader's source: the archive the site offers (cmake/BookPackSource.cmake)
+# holds no solutions/ and no hidden test set, which only an instructor may read.
+# It builds the book all the same: each exercise's statement and visible tests
+# are read as ever, and its own tests and the grader's (which grade the
+# solutions) are left out, as the configure step says. A reader works an
+# exercise in its chapter's bundle (tools/grader/bundle).
+set(BOOK_READER_SOURCE OFF)
+if(NOT IS_DIRECTORY "${_bx_root}/solutions")
+  set(BOOK_READER_SOURCE ON)
+  list(APPEND BOOK_EXERCISE_OPTIONAL_SETS hidden)
+  if(BOOK_EDITION STREQUAL "instructor")
+    message(FATAL_ERROR "${_bx_root}/solutions: missing, and the instructor edition (BOOK_EDITION) "
+                        "shows the solutions: this is the reader's source, which leaves them out; "
+                        "build the instructor edition from the repository")
+  endif()
+endif()
 book_exercise_list("${_bx_root}" _bx_ids)
 if(BOOK_CHAPTERS)  # only the exercises of the chapters this build has (cmake/BookChapters.cmake)
   set(_bx_kept "")
@@ -169,6 +187,12 @@ list(JOIN _bx_book_entries ",\n" _bx_book_entries)
 file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/exercises.json" CONTENT
      "{\n  \"exercises\": [\n${_bx_book_entries}\n  ]\n}\n")
 list(LENGTH _bx_ids _bx_count)
+if(BOOK_READER_SOURCE)
+  message(STATUS "Exercises: ${_bx_count}, from the reader's source (no solutions/): the exercises' "
+                 "tests and the grader's are left out; each chapter's exercise bundle holds what a "
+                 "reader needs to work them")
+  return()
+endif()
 message(STATUS "Exercises: ${_bx_count}, both sides checked (cmake/BookExerciseContract.cmake)")
 
 if(NOT BOOK_TESTS)
