@@ -95,7 +95,12 @@ async function smallestText(img) {
           say(`on a phone "Back to top" covers the top of the screen (at ${Math.round(r.top)} px)`);
         document.body.classList.remove('show-back-to-top');
       }
-      for (const button of Array.from(document.querySelectorAll('article .highlight button.copybtn')).slice(0, 20)) {
+      // The first 20 buttons shown: a block in a tab not chosen (another GPU's
+      // output, the raw output) has its button laid out nowhere, and a page
+      // of GPU tabs has more hidden blocks than shown ones before its listings.
+      const shown = Array.from(document.querySelectorAll('article .highlight button.copybtn'))
+        .filter((b) => b.getBoundingClientRect().width > 0);
+      for (const button of shown.slice(0, 20)) {
         const pre = button.parentElement.querySelector('pre');
         if (!pre) continue;
         // The first line's text, to its end (it may span several of the
