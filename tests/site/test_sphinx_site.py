@@ -255,7 +255,7 @@ def test_the_pdf_has_the_front_page_as_front_matter_and_each_page_as_a_chapter(t
     # book's has: in the PDF they are one chapter, "About this book", and the
     # chapter a chapter of its own after it, not a section inside the last.
     tree.write("repo/chapters/index.md", "# Fixture book\n\nThe book.\n\n## What you need\n\nA GPU.\n\n"
-               "## Where to start\n\nChapter 90.\n\n```{toctree}\n:glob:\n\nch[0-9][0-9]-*\n```\n")
+               "## Where to start\n\nThe fixture chapter.\n\n```{toctree}\n:glob:\n\nch[0-9][0-9]-*\n```\n")
     _, warnings, _ = latex_with_plot(tree)
     assert warnings == ""
     tex = tree.read("out/latex/book.tex")
@@ -271,7 +271,7 @@ def test_the_pdf_sets_try_it_answers_at_the_chapters_end(tree):
     _, warnings, _ = latex_with_plot(tree)
     assert warnings == ""
     tex = tree.read("out/latex/book.tex")
-    question = tex.index("Twice the things")
+    question = tex.index("Count the things")
     pointer = tex.index("Answer 1 is at the end of the chapter.", question)
     heading = tex.index(r"\section{Answers to Try it}", pointer)
     assert tex.index("again.", question) > heading, "the answer is printed under its question"
