@@ -474,3 +474,42 @@ def test_a_plot_gets_each_gpus_fresh_record_and_the_real_specs_draw_a_series_eac
         plotting.render(spec, plotting.load_runs(spec, recs, per), {"light.svg": out})
         with open(out, encoding="utf-8") as f:
             assert "THIRD-GPU" in f.read(), spec_path
+
+
+# ---- the source archive (check_source.py) -------------------------------------------------------
+
+def _source_archive(tmp_path, names):
+    import io
+    import tarfile
+    path = tmp_path / "how-gpus-run-code-0123456789ab.tar.gz"
+    with tarfile.open(path, "w:gz") as t:
+        for name in names:
+            data = b"x\n"
+            info = tarfile.TarInfo(f"how-gpus-run-code-0123456789ab/{name}")
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return path
+
+
+BOOK_PARTS = ["CMakeLists.txt", "chapters/index.md", "code/common/x.cpp", "exercises/ch01-a/ex01-b/README.md",
+              "tests/ch01-a/exercises/ex01-b/visible.test.cpp", "tools/book"]
+
+
+@pytest.mark.parametrize("secret", ["solutions/ch01-a/ex01-b/SOLUTION.md",
+                                    "tests/ch01-a/exercises/ex01-b/hidden.test.cpp",
+                                    "tools/grader/tests/cases/x/case.json"])
+def test_the_source_archive_holding_what_only_an_instructor_reads_fails(tmp_path, secret):
+    import check_source
+    archive = _source_archive(tmp_path, BOOK_PARTS + [secret])
+    problems, _ = check_source.problems_of(archive, tmp_path / "work")
+    assert problems == [f"how-gpus-run-code-0123456789ab/{secret}: only an instructor may read it"]
+
+
+def test_the_reader_source_archive_passes_and_a_fixture_hidden_test_is_no_secret(tmp_path):
+    import check_source
+    fixture = "tests/book/fixtures/new-chapter/tests/ch99-fixture/exercises/ex01-round-up/hidden.test.cpp"
+    archive = _source_archive(tmp_path, BOOK_PARTS + [fixture])
+    problems, folder = check_source.problems_of(archive, tmp_path / "work")
+    assert problems == [] and (folder / "tools/book").is_file()
+    problems, _ = check_source.problems_of(_source_archive(tmp_path, BOOK_PARTS[1:]), tmp_path / "work2")
+    assert problems == ["how-gpus-run-code-0123456789ab.tar.gz: holds no CMakeLists.txt"]

@@ -27,6 +27,8 @@
 #                           the solutions pass them (tools/grader/tests/check_bundle.py)
 #   site.downloads.programs chapter 1's programs as its page offers them, unpacked in an
 #                           empty folder, built and run by their README's commands alone
+#   site.downloads.source   the source archive the front page links holds no solution,
+#                           hidden test or grader test, and configures as the reader's source
 #   site.pytest             the site's Python parts (theme fixes, plots, downloads, ...)
 #   site.pdf.build          builds the PDF edition (the `pdf` target) for:
 #   site.pdf                its pages rendered to PNG: as many as XeLaTeX wrote, none
@@ -234,6 +236,15 @@ add_test(NAME site.downloads.programs WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${_here}/check_programs.py" --html "${_html}" --chapter ch01-execution-model
                  --work "${_scratch}/programs-build")
 set_tests_properties(site.downloads.programs PROPERTIES LABELS "book;site" TIMEOUT 900
+                     RESOURCE_LOCK book_html)
+
+# The source archive the front page links (a build without a public address):
+# unpacked in an empty folder, it holds no solution, hidden test or grader test,
+# and it configures as the reader's source.
+add_test(NAME site.downloads.source WORKING_DIRECTORY "${_site_bin}"
+         COMMAND ${_py} "${_here}/check_source.py" --html "${_html}" --work "${_scratch}/source-build"
+                 --cmake "${CMAKE_COMMAND}")
+set_tests_properties(site.downloads.source PROPERTIES LABELS "book;site" TIMEOUT 600
                      RESOURCE_LOCK book_html)
 
 add_test(NAME site.pytest WORKING_DIRECTORY "${_site_bin}"

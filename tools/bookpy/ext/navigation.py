@@ -79,7 +79,9 @@ class FrontPageLinks(SphinxPostTransform):
                 node.replace_self(nodes.reference("", label, refuri=url))
             elif source is not None:
                 node.replace_self([nodes.Text(label + ": this copy of the book was built without a public "
-                                              "address, so it offers the source it was built from, "),
+                                              "address, so it offers the source it was built from, less "
+                                              "the exercises' solutions and hidden tests, which are "
+                                              "the instructors', "),
                                    source[0], nodes.Text(" (commit "),
                                    nodes.literal(source[1], source[1]),
                                    nodes.Text("; every output block's \u201cRun it yourself\u201d "
