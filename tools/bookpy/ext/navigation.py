@@ -79,7 +79,7 @@ class FrontPageLinks(SphinxPostTransform):
                 node.replace_self(nodes.reference("", label, refuri=url))
             elif source is not None:
                 node.replace_self([nodes.Text(label + ": this copy of the book was built without a public "
-                                              "address, so it offers the source it was built from, less "
+                                              "address, so it offers the source it was built from, without "
                                               "the exercises' solutions and hidden tests, which are "
                                               "the instructors', "),
                                    source[0], nodes.Text(" (commit "),
