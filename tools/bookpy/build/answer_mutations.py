@@ -40,6 +40,8 @@ import sys
 import tempfile
 
 from bookpy import ROOT
+from bookpy.records.jsonfile import load_json
+from bookpy.records.manifest import MANIFEST, read as read_manifest
 
 QUESTION = re.compile(r"^```\{check-yourself\} (\S+)\n(.*?)\n```$", re.S | re.M)
 ANSWER = re.compile(r"\{answer\}`([^`|]+)(?:\|[^`]*)?`")
@@ -151,8 +153,11 @@ def main() -> int:
     p.add_argument("--only", action="append", default=[])
     p.add_argument("--list", action="store_true")
     a = p.parse_args()
-    with open(os.path.join(a.build, "book-manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+    # The manifest as the book reads it (its runs' record paths resolved), and
+    # its raw JSON, which each mutation copies with one record path changed.
+    mpath_build = os.path.join(a.build, MANIFEST)
+    declared = read_manifest(mpath_build)
+    manifest = load_json(mpath_build, "build manifest")
     errors, notes, survivors, killed = [], [], set(), 0
     with tempfile.TemporaryDirectory(prefix="answer-mutations.") as tmp:
         for name in sorted(os.listdir(a.chapters)):
@@ -202,7 +207,7 @@ def main() -> int:
                         label = f"{qid}: answers.json {fig}"
                     else:
                         full, res = fig.split(":", 1)
-                        rec_path = manifest["runs"][full]["record"]
+                        rec_path = declared.runs[full]["record"]
                         with open(rec_path, encoding="utf-8") as f:
                             rec = json.load(f)
                         if res.startswith("check:"):

@@ -34,6 +34,10 @@ import subprocess
 import sys
 import tempfile
 
+from .checkeval import BookError
+from .jsonfile import load_json
+from .manifest import Manifest, read as read_manifest
+
 STATES = ("fresh", "stale", "pending", "not recorded")
 
 
@@ -41,16 +45,14 @@ class StatesError(Exception):
     """Bad input: the message names the file."""
 
 
-def _load(path: str, what: str) -> dict:
+def _record(path: str, run: str, gpu: str) -> dict:
+    """A GPU's record of a run, as the book reads every JSON file (jsonfile.load_json)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise StatesError(f"{path}: cannot read {what}: {e.strerror}") from None
-    except ValueError as e:
-        raise StatesError(f"{path}: {what} is not JSON: {e}") from None
+        data = load_json(path, f"the record of {run} on the {gpu}")
+    except BookError as e:
+        raise StatesError(str(e)) from None
     if not isinstance(data, dict):
-        raise StatesError(f"{path}: {what} is not a JSON object")
+        raise StatesError(f"{path}: the record of {run} on the {gpu} is not a JSON object")
     return data
 
 
@@ -62,7 +64,7 @@ def state_of(entry: dict, run: str, gpu: str, path: str) -> dict:
     pending, record = entry.get("pending"), entry.get("record")
     out = {"state": "fresh", "commit": None, "pending": pending, "reasons": []}
     if record is not None:
-        r = _load(record, f"the record of {run} on the {gpu}")
+        r = _record(record, run, gpu)
         prov = r.get("provenance") if isinstance(r.get("provenance"), dict) else {}
         out["commit"] = prov.get("commit")
         if r.get("stale"):
@@ -75,11 +77,11 @@ def state_of(entry: dict, run: str, gpu: str, path: str) -> dict:
     return out
 
 
-def states(manifest: dict, path: str) -> dict:
-    gpus = manifest.get("gpus")
-    runs = manifest.get("runs")
-    if not isinstance(gpus, dict) or not isinstance(runs, dict):
-        raise StatesError(f"{path}: the build manifest has no \"gpus\" and \"runs\" objects "
+def states(m: Manifest) -> dict:
+    """Each GPU run of the manifest (manifest.read) on each GPU it names."""
+    gpus, runs, path = m.gpus, m.runs, m.path
+    if not isinstance(gpus, dict):
+        raise StatesError(f"{path}: the build manifest has no \"gpus\" object "
                           "(configure the build again)")
     shown = {}
     for name in sorted(runs):
@@ -152,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.skip_pending and not (a.release and command):
         p.error("--skip-pending needs --release and a command after --")
     try:
-        result = states(_load(a.manifest, "the build manifest"), a.manifest)
-    except StatesError as e:
+        result = states(read_manifest(a.manifest))
+    except (StatesError, BookError) as e:
         print(f"gpustates: error: {e}", file=sys.stderr)
         return 2
     for line in summary(result):

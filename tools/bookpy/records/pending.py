@@ -21,6 +21,9 @@ import os
 import sys
 import tempfile
 
+from .checkeval import BookError
+from .manifest import read as read_manifest
+
 
 class PendingError(Exception):
     """Bad input: the message names the file."""
@@ -39,14 +42,14 @@ def _load(path: str, what: str) -> dict:
     return data
 
 
-def gpu_runs(manifest: dict, path: str, chapter: str | None) -> list[str]:
-    """The GPU runs a build manifest declares (of one chapter)."""
-    runs = manifest.get("runs")
-    if not isinstance(runs, dict):
-        raise PendingError(f"{path}: the build manifest has no \"runs\" object")
+def gpu_runs(path: str, chapter: str | None) -> list[str]:
+    """The GPU runs the build manifest at path declares (of one chapter)."""
+    try:
+        runs = read_manifest(path).runs
+    except BookError as e:
+        raise PendingError(str(e)) from None
     return sorted(name for name, run in runs.items()
-                  if isinstance(run, dict) and run.get("gpu") is True
-                  and (chapter is None or name.split("/")[0] == chapter))
+                  if run.get("gpu") is True and (chapter is None or name.split("/")[0] == chapter))
 
 
 def take_off(pending: dict, path: str, gpu: str, recorded: list[str]) -> list[tuple[str, bool]]:
@@ -100,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{a.file}: no runs wait for a GPU")
             return 0
         pending = _load(a.file, "the pending runs")
-        recorded = gpu_runs(_load(a.manifest, "the build manifest"), a.manifest, a.chapter)
+        recorded = gpu_runs(a.manifest, a.chapter)
         changed = take_off(pending, a.file, a.gpu, recorded)
     except PendingError as e:
         print(f"pending: error: {e}", file=sys.stderr)

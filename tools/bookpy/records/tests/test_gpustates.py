@@ -30,10 +30,16 @@ def record(name, stale=False, commit="0123456789ab"):
     return path
 
 
+#: The fields every build manifest has (bookpy.records.manifest reads them).
+MANIFEST = {"source_root": ".", "records_dir": ".", "diagrams_dir": ".", "edition": "reader",
+            "chapters": [], "cy_tags": None, "exercises": None}
+
+
 def manifest(runs):
     path = os.path.join(scratch, "book-manifest.json")
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({"gpus": {"lead": H200, "model": H200}, "runs": runs}, f)
+        json.dump(dict(MANIFEST, gpus={"lead": H200, "model": H200, "reference": []},
+                       runs={n: dict(r, record=r.get("record", n + ".json")) for n, r in runs.items()}), f)
     return path
 
 
@@ -114,10 +120,10 @@ expect(code == 5, f"fresh: the command's status, not {code}")
 with open(m, "w", encoding="utf-8") as f:
     f.write("{")
 code, out = run("--manifest", m)
-expect(code == 2 and f"{m}: the build manifest is not JSON" in out, f"malformed: {code} {out}")
+expect(code == 2 and f"build manifest {m}:1: malformed JSON" in out, f"malformed: {code} {out}")
 manifest({"k/a": {"gpu": True, "gpus": {H200: entry(os.path.join(scratch, "gone.json"))}}})
 code, out = run("--manifest", m)
-expect(code == 2 and "gone.json: cannot read the record of k/a on the NVIDIA H200" in out,
+expect(code == 2 and "the record of k/a on the NVIDIA H200 " in out and "gone.json does not exist" in out,
        f"a missing record: {code} {out}")
 
 print("\n".join(failures) or "ok")

@@ -20,8 +20,12 @@ os.makedirs(scratch)
 path = os.path.join(scratch, "pending.json")
 manifest = os.path.join(scratch, "book-manifest.json")
 with open(manifest, "w", encoding="utf-8") as f:
-    json.dump({"runs": {"ch01-a/both": {"gpu": True}, "ch01-a/h100": {"gpu": True},
-                        "ch01-a/cpu": {"gpu": False}, "ch02-b/other": {"gpu": True}}}, f)
+    json.dump({"source_root": ".", "records_dir": ".", "diagrams_dir": ".", "edition": "reader",
+               "chapters": [], "cy_tags": None, "exercises": None,
+               "runs": {"ch01-a/both": {"gpu": True, "record": "both.json"},
+                        "ch01-a/h100": {"gpu": True, "record": "h100.json"},
+                        "ch01-a/cpu": {"gpu": False, "record": "cpu.json"},
+                        "ch02-b/other": {"gpu": True, "record": "other.json"}}}, f)
 
 
 def write(runs):
