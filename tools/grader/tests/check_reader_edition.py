@@ -11,10 +11,24 @@ the search index), the PDF's text (pdftotext, where the PDF was built) and
 every member of every exercise bundle (BUILD/downloads/*.tar.gz). Each is
 searched, as text with HTML entities decoded, for each hidden test case's name,
 each line of the hidden test files and of every file of the solutions (their
-SOLUTION.md too) that neither the starters nor the book's own programs (code/,
-which the book shows) hold, down to 12 characters: a line every reader can
-already read gives nothing away. A published file that is byte for byte a
+SOLUTION.md too) that no text every reader may read holds (the book's own
+programs, code/, which the book shows; every file of every exercise folder; the
+visible tests and the headers they share), down to 12 characters: a line every
+reader can already read gives nothing away. A published file that is byte for byte a
 solution or hidden-test file is found by its hash, however short it is.
+
+Lines are only the first net: a solution retyped with other names, or spread
+over lines of another shape, keeps its tokens. So each solution file (a
+SOLUTION.md, its fenced code) is also read as C++ tokens with its comments
+dropped and every identifier that is not a keyword read as one token (so
+renaming changes nothing); each run of GRAM tokens with the structure of code is
+a fingerprint. A fingerprint that the files every reader may read do not hold
+(the exercise's declared student files, its visible tests and the headers they
+share, the book's code/) is secret, and every output is searched for it, read
+the same way. (Hidden tests are found by their lines and their test case names:
+as tokens, names aside, one Catch2 test reads like another.) Only what
+exercise.cmake declares is exempt: another file in an exercise folder (a header,
+the README's hints) is an output like any other.
 """
 import hashlib
 import shutil
@@ -37,6 +51,60 @@ def lines_of(path, minimum=12):
     return out
 
 
+#: Tokens in one fingerprint: about two lines of code, more than a declaration
+#: shares with its definition or a loop header with another.
+GRAM = 32
+KEYWORDS = frozenset("""alignas alignof auto bool break case catch char const constexpr continue
+default delete do double else enum explicit extern false float for friend goto if inline int long
+mutable namespace new noexcept nullptr operator private protected public register return short
+signed sizeof static static_assert static_cast struct switch template this throw true try typedef
+typename union unsigned using virtual void volatile while __global__ __device__ __host__
+__shared__ __syncthreads""".split())
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d[\w.]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'"
+                    r"|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||::|[-+*/%&|^!~<>=?:;,.(){}\[\]#]")
+
+
+def tokens(text: str) -> list:
+    """The tokens of text read as C++, comments dropped: an identifier that is
+    not a keyword is "I", a string or character literal "S"; a number is itself."""
+    out = []
+    for t in _TOKEN.findall(_COMMENTS.sub(" ", text)):
+        c = t[0]
+        if c.isalpha() or c == "_":
+            out.append(t if t in KEYWORDS else "I")
+        elif c in "\"'":
+            out.append("S")
+        else:
+            out.append(t)
+    return out
+
+
+#: A run of tokens is code, not prose read as tokens, when this many of them are
+#: neither a name nor a number (punctuation, operators, keywords).
+STRUCTURE = GRAM // 3
+
+
+def grams(text: str) -> dict:
+    """{fingerprint: the token index it starts at} of every run of GRAM tokens
+    that has the structure of code."""
+    toks = tokens(text)
+    plain = [t not in ("I", "S") and not t[0].isdigit() for t in toks]
+    out = {}
+    for i in range(len(toks) - GRAM + 1):
+        if sum(plain[i:i + GRAM]) >= STRUCTURE:
+            out.setdefault(hash(tuple(toks[i:i + GRAM])), i)
+    return out
+
+
+def code_of(path: Path) -> str:
+    """The code of a secret file: a source whole, a Markdown file's fenced blocks."""
+    text = path.read_text(errors="replace")
+    if path.suffix == ".md":
+        return "\n".join(re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M))
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -47,30 +115,44 @@ def main():
     secret_hashes = {}
     book = json.loads((Path(a.build) / "exercises.json").read_text())
     needles = {}
-    public = set()  # lines of the book's own programs, shown in the reader's edition
+    # What every reader may read, as text: the book's code/, and every file of
+    # every exercise folder (statements, contracts, starters) with the visible
+    # tests and the headers they share. A needle inside any of it (`if (i < n) {`
+    # of one solution inside another exercise's starter, a solution's
+    # `return order;` inside the starter's longer line) gives nothing away.
+    shown = []
+    # The token fingerprints every reader may read: those of code/, and of only
+    # what exercise.cmake declares (the student files as handed out), the
+    # visible tests and the headers the sets share (never named hidden*:
+    # BookExerciseSettings.cmake).
+    allowed = set()
+    secret_grams = {}  # fingerprint: (what, its tokens)
     if book["exercises"]:
         root = Path(book["exercises"][0]["dir"]).resolve().parents[2]
         for p in sorted((root / "code").rglob("*")):
             if p.is_file() and p.suffix in (".cu", ".cuh", ".cpp", ".hpp", ".h"):
-                public.update(lines_of(p))
+                shown.append(p.read_text(errors="replace"))
+                allowed.update(grams(shown[-1]))
+    for e in book["exercises"]:
+        for f in Path(e["dir"]).rglob("*"):
+            if f.is_file():
+                shown.append(f.read_text(errors="replace"))
+        readable = [Path(e["dir"]) / f for f in e.get("student_files", [])]
+        for name, tset in e["sets"].items():
+            if name != "hidden" and tset.get("test_file"):
+                readable.append(Path(tset["test_file"]))
+                readable += [h for h in Path(tset["test_file"]).parent.iterdir()
+                             if h.suffix in (".hpp", ".cuh", ".h") and not h.name.startswith("hidden")]
+        for f in readable:
+            if f.is_file():
+                text = f.read_text(errors="replace")
+                shown.append(text)
+                allowed.update(grams(text))
+    shown_text = "\n".join(shown)
     for e in book["exercises"]:
         for name in e["hidden_tests"]:
             needles[name] = f"{e['id']}: the hidden test case name \"{name}\""
         hidden = e["sets"].get("hidden")
-        # What every reader may read of the exercise: its folder (statement,
-        # contract, starters) and its visible tests. A needle inside any of it
-        # (a solution's `return order;` inside the starter's longer line) gives
-        # nothing away.
-        starters = set()
-        shown = []
-        for f in Path(e["dir"]).rglob("*"):
-            if f.is_file():
-                starters.update(lines_of(f))
-                shown.append(f.read_text(errors="replace"))
-        for name, tset in e["sets"].items():
-            if name != "hidden" and tset.get("test_file"):
-                shown.append(Path(tset["test_file"]).read_text(errors="replace"))
-        shown_text = "\n".join(shown)
         secrets = []
         if hidden:
             secrets.append((Path(hidden["test_file"]), f"{e['id']}: a line of "
@@ -81,8 +163,14 @@ def main():
         for f, what in secrets:
             secret_hashes[hashlib.sha256(f.read_bytes()).hexdigest()] = what.replace(
                 "a line of", "the whole file of")
+            code = code_of(f) if "solution" in what else ""  # hidden tests: by line and name
+            toks = tokens(code)
+            for g, i in grams(code).items():
+                if g not in allowed:
+                    secret_grams.setdefault(g, (what.replace("a line of", "code of"),
+                                                " ".join(toks[i:i + GRAM])))
             for line in lines_of(f):
-                if line not in starters and line not in public and line not in shown_text:
+                if line not in shown_text:
                     needles[line] = what
     html_dir = Path(a.html)
     outputs = [(str(p.relative_to(html_dir)), p.read_bytes())
@@ -109,17 +197,28 @@ def main():
         what = secret_hashes.get(hashlib.sha256(data).hexdigest())
         if what:
             problems.append(f"{where} is {what}")
-        text = html.unescape(data.decode("utf-8", errors="replace"))
-        text = re.sub(r"<[^>]+>", "", text)  # highlighted code is split by tags
+        text = data.decode("utf-8", errors="replace")
+        if where.endswith((".html", ".htm", ".xhtml", ".svg", ".xml")):
+            # Highlighted code is split by tags: drop them, then decode the
+            # entities (in that order, or code's own `a < b ? c : d > e` would be
+            # read as a tag). Other files are read as they are.
+            text = html.unescape(re.sub(r"<[^>]+>", "", text))
         for needle, what in needles.items():
             if needle in text:
                 problems.append(f"{where} holds {what}: {needle!r}")
+        seen = set()
+        for g in grams(text):
+            hit = secret_grams.get(g)
+            if hit and hit[0] not in seen:  # one report per secret file and output
+                seen.add(hit[0])
+                problems.append(f"{where} holds {hit[0]} (its tokens, names aside): {hit[1]!r}")
     files = outputs
     for problem in problems[:40]:
         print(f"exercises.reader-edition: FAILED: {problem}")
     if not problems:
         print(f"exercises.reader-edition: ok: {len(files)} published files hold none of "
-              f"{len(needles)} hidden-test and solution lines")
+              f"{len(needles)} hidden-test and solution lines and none of their "
+              f"{len(secret_grams)} token fingerprints")
     return 1 if problems else 0
 
 

@@ -448,3 +448,95 @@ def test_a_carried_filter_for_another_grader_or_processor_is_refused(tmp_path, m
     box = _without_libseccomp(monkeypatch, bad)
     with pytest.raises(box.SandboxError, match=f"bad.json: .*{message}"):
         box.seccomp_bpf()
+
+
+# ---- exercises.reader-edition: solutions found by their tokens -------------------------------
+
+_SOLVED = """#include "pack.hpp"
+#include <stdexcept>
+
+int pack_rows(const int* counts, int rows, int width, int* out) {
+  if (rows < 0 || width <= 0) throw std::invalid_argument("no rows");
+  int used = 0;
+  for (int r = 0; r < rows; ++r) {
+    const int take = counts[r] < width ? counts[r] : width;
+    out[r] = used + take * 3 - (take > 7 ? 5 : 1);
+    used += (take + width - 1) / width;
+  }
+  return used;
+}
+"""
+_STARTER = """#include "pack.hpp"
+
+int pack_rows(const int* counts, int rows, int width, int* out) {
+  (void)counts; (void)rows; (void)width; (void)out;
+  return 0;  // TODO
+}
+"""
+
+
+def _edition(tmp_path, extra=None, readme_hint=""):
+    """A one-exercise book: its folder, solution and visible test, an HTML page
+    of its statement, and exercises.json; returns check_reader_edition's exit
+    status and output."""
+    import contextlib
+    import io
+    import check_reader_edition
+    root = tmp_path / "repo"
+    ex = root / "exercises/ch90-a/ex01-pack"
+    sol = root / "solutions/ch90-a/ex01-pack"
+    tests = root / "tests/ch90-a/exercises/ex01-pack"
+    for d in (ex, sol, tests, root / "code"):
+        d.mkdir(parents=True)
+    (ex / "pack.cpp").write_text(_STARTER)
+    (ex / "pack.hpp").write_text("int pack_rows(const int* counts, int rows, int width, int* out);\n")
+    readme = "# Pack\n\nPack the rows.\n\n## Hints\n\n" + readme_hint + "\n"
+    (ex / "README.md").write_text(readme)
+    if extra:
+        (ex / extra[0]).write_text(extra[1])
+    (sol / "pack.cpp").write_text(_SOLVED)
+    (sol / "SOLUTION.md").write_text("# Notes\n\nIt packs.\n")
+    (tests / "visible.test.cpp").write_text('TEST_CASE("packs", "[v]") { REQUIRE(true); }\n')
+    build, html = tmp_path / "build", tmp_path / "html"
+    build.mkdir()
+    html.mkdir()
+    (build / "exercises.json").write_text(json.dumps({"exercises": [{
+        "id": "ch90-a/ex01-pack", "dir": str(ex), "solution_dir": str(sol),
+        "student_files": ["pack.cpp"], "hidden_tests": [],
+        "sets": {"visible": {"test_file": str(tests / "visible.test.cpp")}}}]}))
+    page = "<html><body>" + readme.replace("<", "&lt;")
+    for f in sorted(ex.iterdir()):  # the bundle and the page show every file of the folder
+        page += "<pre>" + f.read_text().replace("<", "&lt;") + "</pre>"
+    (html / "ch90-a.html").write_text(page + "</body></html>")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        argv = sys.argv
+        sys.argv = ["check_reader_edition.py", "--build", str(build), "--html", str(html),
+                    "--bundles", str(tmp_path / "none")]
+        try:
+            code = check_reader_edition.main()
+        finally:
+            sys.argv = argv
+    return code, out.getvalue()
+
+
+def test_reader_edition_passes_an_honest_exercise(tmp_path):
+    code, out = _edition(tmp_path)
+    assert code == 0 and "exercises.reader-edition: ok" in out, out
+
+
+def test_reader_edition_finds_a_solution_in_an_extra_header_with_a_comment_changed(tmp_path):
+    # Every line of a file in the exercise folder is exempt from the line check
+    # (the starter's lines give nothing away), so only the tokens find it.
+    copy = _SOLVED.replace("#include <stdexcept>", "#include <stdexcept>  // helpers")
+    code, out = _edition(tmp_path, extra=("pack_detail.hpp", copy))
+    assert code == 1 and "holds ch90-a/ex01-pack: code of the solution pack.cpp" in out, out
+
+
+def test_reader_edition_finds_a_solution_renamed_in_the_hints(tmp_path):
+    renamed = (_SOLVED.replace("pack_rows", "fill").replace("counts", "c").replace("used", "acc")
+               .replace("take", "t").replace("width", "w"))
+    hint = "A start:\n\n```cpp\n" + renamed.split("\n", 3)[3] + "```\n"
+    code, out = _edition(tmp_path, readme_hint=hint)
+    assert code == 1 and "holds ch90-a/ex01-pack: code of the solution pack.cpp" in out, out
+    assert "a line of the solution" not in out, "the line check alone should not see it"
