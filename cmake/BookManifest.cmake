@@ -176,6 +176,14 @@ function(_book_write_manifest)
   else()
     string(JSON j SET "${j}" exercises null)
   endif()
+  # The lines of code/, exercises/ and solutions/ a compiler kept (the HTML
+  # step's kept-lines.json, cmake/BookSite.cmake), which a listing may show.
+  if(BOOK_DOCS)
+    _book_json_string(v "${CMAKE_BINARY_DIR}/kept-lines.json")
+    string(JSON j SET "${j}" kept_lines "${v}")
+  else()
+    string(JSON j SET "${j}" kept_lines null)
+  endif()
   # Written only when it changes, so that the HTML step re-runs only then.
   file(GENERATE OUTPUT "${BOOK_MANIFEST}" CONTENT "${j}\n")
 endfunction()

@@ -282,6 +282,25 @@ add_custom_target(book_source_archive
   VERBATIM)
 list(APPEND _downloads "${BOOK_DOWNLOADS_DIR}/source.json")
 
+# The lines of code/, exercises/ and solutions/ that a compiler kept: every
+# translation unit there preprocessed with its own command, each conditional
+# group marked (tools/bookpy/build/kept_lines.py). A listing shows no line of a
+# group no unit compiled (an #if 0 region) and no file no unit included. Run
+# again when a source there or a compile command changes; it preprocesses again
+# only the units whose command or included files changed.
+file(GLOB_RECURSE _kept_sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/code/*"
+     "${CMAKE_SOURCE_DIR}/exercises/*" "${CMAKE_SOURCE_DIR}/solutions/*")
+add_custom_command(
+  OUTPUT "${CMAKE_BINARY_DIR}/kept-lines.json"
+  COMMAND ${BOOK_PY} -m bookpy.build.kept_lines --root "${CMAKE_SOURCE_DIR}"
+          --compile-commands "${CMAKE_BINARY_DIR}/compile_commands.json"
+          --out "${CMAKE_BINARY_DIR}/kept-lines.json"
+  DEPENDS ${_kept_sources} "${CMAKE_BINARY_DIR}/compile_commands.json"
+          "${CMAKE_SOURCE_DIR}/tools/bookpy/build/kept_lines.py"
+  COMMENT "The lines of the book's code that a compiler kept (preprocessed)"
+  VERBATIM)
+list(APPEND _downloads "${CMAKE_BINARY_DIR}/kept-lines.json")
+
 # The HTML step reads all of these. (The APPEND form adds DEPENDS alone, with no
 # COMMAND; cmake-lint's E1125 does not know that form.)
 # cmake-lint: disable=E1125

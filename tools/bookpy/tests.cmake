@@ -50,3 +50,11 @@ add_test(NAME book.gpu-states
          COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_gpustates.py" "${_bookpy_scratch}/gpu-states")
 set_tests_properties(book.gpu-states PROPERTIES LABELS book TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "^ok")
+
+# The lines of the book's code a compiler kept (build/kept_lines.py), which a
+# listing may show: an #if 0 region, a group of a macro never defined and a
+# header no unit includes are found on a small tree the host compiler preprocesses.
+add_test(NAME book.kept-lines
+         COMMAND ${BOOK_PY} "${_bookpy}/build/tests/test_kept_lines.py" "${_bookpy_scratch}/kept-lines")
+set_tests_properties(book.kept-lines PROPERTIES LABELS book TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")

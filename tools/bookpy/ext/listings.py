@@ -12,7 +12,10 @@ never closed, closed without being opened, opened again before its close,
 crossing another region, or appearing twice is an error naming the file and
 line. A chapter's listing shows only a file a compiler saw: a source of a
 declared program or library, or an input of a declared run (a header it
-includes); any other file is an error. The caption names what the listing shows: the caption given, then the
+includes), or a file of an exercise that a translation unit included; any other
+file is an error. Nor does it show a line the preprocessor dropped in every
+translation unit (an ``#if 0`` region): the build's kept-lines.json
+(bookpy.build.kept_lines) names those. The caption names what the listing shows: the caption given, then the
 file and the lines shown, linked to the file at those lines (site.py). The file must lie inside the repository's source
 tree, and is a dependency of the page.
 """
@@ -144,9 +147,14 @@ def build_listing(env: BuildEnvironment, rel: str, names: list | None = None, ca
         raise BookError(trojan)
     if names:
         text, ranges = extract(lines, names, rel, language)
+        regions = parse_markers(lines, rel)
+        shown = [n + 1 for name in names for n in range(*regions[name])]
     else:
         parse_markers(lines, rel)  # a file shown whole still has well-formed markers
         text, ranges = "\n".join(lines).rstrip("\n"), []
+        shown = list(range(1, len(lines) + 1))
+    check_kept(env, os.path.relpath(path, os.path.realpath(config.book_source_root)).replace(os.sep, "/"),
+               lines, shown)
     text = visible_text(text)
     block = nodes.literal_block(text, text)
     block["language"] = language
@@ -182,8 +190,13 @@ def compiled_files(env: BuildEnvironment) -> set:
                         "configure the build again")
     seen = set(m.compiled)
     root = os.path.realpath(env.config.book_source_root)
-    # The exercises' starters and contracts, which their starter builds compile.
-    if m.exercises and os.path.exists(m.exercises):
+    # The exercises' files: those a translation unit included (kept-lines.json),
+    # or, in a build that has no such file (a fixture's), every file of the
+    # exercise folders, which their starter builds compile.
+    kept = kept_lines(env)
+    if kept is not None:
+        seen.update(f for f in kept[0] if f.startswith(("exercises/", "solutions/")))
+    elif m.exercises and os.path.exists(m.exercises):
         env.note_dependency(m.exercises)
         try:
             listed = load_json(m.exercises, "exercises").get("exercises", [])
@@ -207,6 +220,35 @@ def compiled_files(env: BuildEnvironment) -> set:
         if isinstance(files, dict):
             seen.update(files)
     return seen
+
+
+def kept_lines(env: BuildEnvironment) -> tuple[set, dict] | None:
+    """(the files a translation unit included, {file: [[first, last], ...]} of
+    the lines in conditional groups no unit compiled), from the manifest's
+    kept-lines.json (bookpy.build.kept_lines); None where the build has none."""
+    path = manifest(env).kept_lines
+    if path is None:
+        return None
+    env.note_dependency(path)
+    data = load_json(path, "the lines a compiler kept")
+    if not isinstance(data, dict) or not isinstance(data.get("included"), list) \
+            or not isinstance(data.get("dropped"), dict):
+        raise BookError(f"{path}: should be {{\"included\": [...], \"dropped\": {{...}}}}")
+    return set(data["included"]), data["dropped"]
+
+
+def check_kept(env: BuildEnvironment, in_repo: str, lines: list, shown: list) -> None:
+    """No shown line (1-based) of a C++ or CUDA file lies in a conditional group
+    that no translation unit compiled: the preprocessor dropped it everywhere."""
+    kept = kept_lines(env)
+    if kept is None:
+        return
+    for first, last in kept[1].get(in_repo, []):
+        for n in shown:
+            if first <= n <= last and n <= len(lines) and lines[n - 1].strip():
+                raise BookError(f"listing: {in_repo}:{n} is in a conditional group (lines {first}"
+                                f"\u2013{last}) that no program of this build compiles: the "
+                                "preprocessor drops it, so a listing may not show it")
 
 
 def check_compiled(env: BuildEnvironment, rel: str) -> None:

@@ -9,7 +9,7 @@ docs/architecture.md: ext/manifest.py); the HTML step and the tests read it here
                               "gpus": {"<GPU name>": {"slug", "record", "pending"}}}},
      "gpus": {"model", "live", "lead", "release", "reference": [{"name", "slug", "short"}]},
      "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null,
-     "compiled": [<path from the source root>...]}
+     "compiled": [<path from the source root>...], "kept_lines": <path> or null}
 
 ``compiled`` lists the sources of every program and library the build declares
 (a listing shows only code a compiler saw, with the headers each run's record
@@ -46,6 +46,9 @@ class Manifest:
     #: of this build's records, the lead and every reference GPU (book/gpus.json); None in a
     #: manifest that names no GPU (each GPU run then has its one record)
     gpus: dict | None = None
+    #: kept-lines.json (bookpy.build.kept_lines): the lines of code/, exercises/ and
+    #: solutions/ a compiler kept; None in a build without the book (or a fixture's)
+    kept_lines: str | None = None
 
 
 def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
@@ -96,4 +99,4 @@ def read(path: str) -> Manifest:
                     where(_field(data, "cy_tags", str, path, nullable=True)),
                     where(_field(data, "exercises", str, path, nullable=True)),
                     tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None,
-                    gpus)
+                    gpus, where(data["kept_lines"]) if isinstance(data.get("kept_lines"), str) else None)

@@ -401,3 +401,33 @@ def test_how_it_was_built_names_the_files_git_does_not_track(tree):
     page = visible(tree.html("index"))
     assert (f"The sources at commit {commit}, with 1 file that git does not track "
             "(chapters/ch91-untracked.md).") in page
+
+
+def _kept_lines(tree, included, dropped):
+    tree.write("build/kept-lines.json", json.dumps({"included": included, "dropped": dropped}))
+    tree.edit_json("build/book-manifest.json", lambda m: m.update(kept_lines="kept-lines.json"))
+
+
+def test_a_listing_shows_no_line_the_preprocessor_dropped(tree):
+    """listings-compiled: a region whose line sits in a conditional group no
+    translation unit compiled (an #if 0 region) is an error naming the line."""
+    _kept_lines(tree, ["code/ch90-fixture/prog.cpp"], {"code/ch90-fixture/prog.cpp": [[6, 6]]})
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert "listing: code/ch90-fixture/prog.cpp:6 is in a conditional group (lines 6\u20136) that no " \
+           "program of this build compiles" in warnings, warnings
+    _kept_lines(tree, ["code/ch90-fixture/prog.cpp"], {"code/ch90-fixture/prog.cpp": [[9, 9]]})
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert "conditional group" not in warnings, "line 9 is outside every region shown"
+
+
+def test_an_exercise_file_no_unit_included_is_not_listed(tree):
+    """listings-compiled: a file in an exercise folder counts as compiled only
+    when a translation unit included it (a header no starter includes is not)."""
+    page = "repo/chapters/ch90-fixture.md"
+    tree.write(page, tree.read(page) + "\n```{listing} exercises/ch90-fixture/ex01-fixture/answer.cpp\n```\n")
+    _kept_lines(tree, ["code/ch90-fixture/prog.cpp"], {})
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert "exercises/ch90-fixture/ex01-fixture/answer.cpp is compiled by no program" in warnings, warnings
+    _kept_lines(tree, ["code/ch90-fixture/prog.cpp", "exercises/ch90-fixture/ex01-fixture/answer.cpp"], {})
+    _, warnings, _ = tree.sphinx(strict=False)
+    assert "compiled by no program" not in warnings, warnings
