@@ -80,10 +80,12 @@ set_tests_properties(book.cc-skip PROPERTIES LABELS book TIMEOUT 120)
 # programs that declare NEEDS_CC 90 are left out with the reason, and a portable
 # program compiles for compute_75 (tests/book/cc75_build.py). Needs nvcc.
 if(BOOK_HAVE_CUDA)
+  get_filename_component(_cc75_cuobjdump "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  set(_cc75_cuobjdump "${_cc75_cuobjdump}/cuobjdump")
   add_test(NAME book.cc75-build
            COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/cc75_build.py" --root "${root}"
                    --scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cc75-build"
-                   --cuobjdump "${BOOK_CUOBJDUMP}")
+                   --cuobjdump "${_cc75_cuobjdump}")
   set_tests_properties(book.cc75-build PROPERTIES LABELS book TIMEOUT 600)
 else()
   add_test(NAME book.cc75-build COMMAND bookrun skip "no CUDA compiler: nothing to compile for compute_75")
