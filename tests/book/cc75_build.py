@@ -63,7 +63,6 @@ def main() -> int:
         binary = os.path.join(a.scratch, "bin", key, name)
         # What nvcc was given (the compile database), and where cuobjdump is (the
         # toolkit's, beside nvcc; not every install has it), what the binary holds.
-
         with open(os.path.join(a.scratch, "compile_commands.json"), encoding="utf-8") as f:
             cmds = [c["command"] for c in json.load(f)
                     if c["file"].endswith(f"/{name}.cu") and f"/{key}/" in c["file"]]
