@@ -3,6 +3,19 @@
 # (real SASS for each, PTX for the last). Without it, the book still builds from
 # the committed recordings and says what it left out.
 include(CheckLanguage)
+
+# CMake's CUDA_ARCHITECTURES for a list of compute capabilities, in <out>: SASS
+# for each, PTX for the last (what the driver compiles for a newer GPU).
+function(_book_cuda_architectures out archs)
+  set(list "")
+  foreach(a IN LISTS archs)
+    list(APPEND list "${a}-real")
+  endforeach()
+  list(GET archs -1 last)
+  list(APPEND list "${last}-virtual")
+  set(${out} "${list}" PARENT_SCOPE)
+endfunction()
+
 if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
   set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
 endif()
@@ -29,13 +42,31 @@ if(CMAKE_CUDA_COMPILER)
   set(CMAKE_CUDA_STANDARD 20)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   # One setting for the whole book: SASS for every listed architecture, PTX for the last.
-  set(_archs "")
+  # `native` is this machine's GPU, asked of nvidia-smi here (as a number, so that
+  # the runs' input hash names it, and book_program's NEEDS_CC can compare).
+  include(BookGpus)
+  if(BOOK_CUDA_ARCHITECTURES STREQUAL "native")
+    find_program(BOOK_NVIDIA_SMI nvidia-smi)
+    set(_native "")
+    if(BOOK_NVIDIA_SMI)
+      _book_live_gpu_cc(_native "${BOOK_NVIDIA_SMI}")
+    endif()
+    if(NOT _native)
+      message(FATAL_ERROR "BOOK_CUDA_ARCHITECTURES=native builds for this machine's GPU, but "
+                          "nvidia-smi (${BOOK_NVIDIA_SMI}) named no compute capability: give the "
+                          "architectures as a list instead (for example 75, or '75;90')")
+    endif()
+    message(STATUS "Book: BOOK_CUDA_ARCHITECTURES=native: this machine's GPU, compute capability ${_native}")
+    set(BOOK_CUDA_ARCHITECTURES "${_native}")
+  endif()
   foreach(a IN LISTS BOOK_CUDA_ARCHITECTURES)
-    list(APPEND _archs "${a}-real")
+    if(NOT a MATCHES "^[0-9][0-9][0-9]?[af]?$")
+      message(FATAL_ERROR "BOOK_CUDA_ARCHITECTURES='${BOOK_CUDA_ARCHITECTURES}': each entry is a "
+                          "compute capability without the dot (75, 86, 90, 90a), separated by ';', "
+                          "or the whole setting is native; not '${a}'")
+    endif()
   endforeach()
-  list(GET BOOK_CUDA_ARCHITECTURES -1 _last)
-  list(APPEND _archs "${_last}-virtual")
-  set(CMAKE_CUDA_ARCHITECTURES "${_archs}")
+  _book_cuda_architectures(CMAKE_CUDA_ARCHITECTURES "${BOOK_CUDA_ARCHITECTURES}")
   get_filename_component(_cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
   find_program(BOOK_CUOBJDUMP cuobjdump HINTS "${_cuda_bin}")
   find_program(BOOK_NCU ncu HINTS "${_cuda_bin}" /usr/local/cuda/bin)
@@ -67,6 +98,14 @@ endif()
 set(BOOK_GPU_LIVE OFF)
 if(BOOK_GPU_COUNT GREATER 0)
   set(BOOK_GPU_LIVE ON)
+endif()
+# The live GPU's compute capability (75 for 7.5; empty where there is none, or
+# nvidia-smi does not say): a run whose program needs more (book_program's
+# NEEDS_CC) is skipped here with the reason (cmake/BookRuns.cmake).
+set(BOOK_GPU_CC "")
+if(BOOK_GPU_LIVE)
+  include(BookGpus)
+  _book_live_gpu_cc(BOOK_GPU_CC "${BOOK_NVIDIA_SMI}")
 endif()
 
 # A CTest resource specification: four "gpus" slots per GPU. No test times

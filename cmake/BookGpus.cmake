@@ -179,6 +179,37 @@ function(_book_live_gpu_model out smi)
   set(${out} "${models}" PARENT_SCOPE)
 endfunction()
 
+# The compute capability of this machine's GPUs (nvidia-smi
+# --query-gpu=compute_cap: "7.5" -> 75), in <out>; the lowest where they differ
+# (the GPU tests spread over all of them); empty where nvidia-smi does not say
+# (a driver older than 510): then no run is skipped for its capability, and
+# the configure step says so. Read with book_program's NEEDS_CC
+# (cmake/BookPrograms.cmake, cmake/BookRuns.cmake).
+function(_book_live_gpu_cc out smi)
+  execute_process(COMMAND "${smi}" --query-gpu=compute_cap --format=csv,noheader
+                  OUTPUT_VARIABLE listed RESULT_VARIABLE rc ERROR_QUIET)
+  set(lowest "")
+  if(rc EQUAL 0)
+    string(REPLACE "\n" ";" caps "${listed}")
+    foreach(c IN LISTS caps)
+      string(STRIP "${c}" c)
+      if(c MATCHES "^([0-9]+)\\.([0-9])$")
+        set(cc "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+        if(lowest STREQUAL "" OR cc LESS lowest)
+          set(lowest "${cc}")
+        endif()
+      endif()
+    endforeach()
+  endif()
+  set(${out} "${lowest}" PARENT_SCOPE)
+endfunction()
+
+# A compute capability as the book writes it: 90 -> 9.0, 75 -> 7.5, 100 -> 10.0.
+function(book_cc_text out cc)
+  string(REGEX REPLACE "^([0-9]+)([0-9])[af]?$" "\\1.\\2" text "${cc}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
 _book_read_gpus("${BOOK_GPUS_FILE}")
 
 # ---- runs that wait for a GPU: recordings/pending.json ---------------------------

@@ -24,8 +24,14 @@
 # machine paths) so that a recording's hash is the same on every machine.
 set(BOOK_CXX_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE}")
 set(BOOK_CUDA_FLAGS "-lineinfo")
-string(REPLACE ";" "," _archs_id "${BOOK_CUDA_ARCHITECTURES}")
-set(BOOK_CUDA_FLAGS_ID "c++20 ${CMAKE_BUILD_TYPE} arch=${_archs_id} ${BOOK_CUDA_FLAGS}")
+# The flags identity of a CUDA program compiled for <archs> (a list): the
+# book's, BOOK_CUDA_FLAGS_ID, for BOOK_CUDA_ARCHITECTURES; a program that needs
+# more (book_program's NEEDS_CC) is compiled for those of them that can run it.
+function(_book_cuda_flags_id out archs)
+  string(REPLACE ";" "," archs_id "${archs}")
+  set(${out} "c++20 ${CMAKE_BUILD_TYPE} arch=${archs_id} ${BOOK_CUDA_FLAGS}" PARENT_SCOPE)
+endfunction()
+_book_cuda_flags_id(BOOK_CUDA_FLAGS_ID "${BOOK_CUDA_ARCHITECTURES}")
 # Where nvcc exists: its version and the flags CMake gives nvcc and the host
 # compiler besides the project's (CMAKE_CUDA_FLAGS, CMAKE_CXX_FLAGS and their
 # _<CONFIG> forms: a toolkit, CUDAFLAGS or CXXFLAGS change shows), as toolchain
@@ -354,7 +360,8 @@ function(_book_hash_args out id args env)
   list(APPEND a --flags "${flags}")
   if(cuda)
     list(APPEND a --gpu)
-    foreach(arch IN LISTS BOOK_CUDA_ARCHITECTURES)
+    get_property(archs GLOBAL PROPERTY "BOOK_P_${id}_ARCHS")
+    foreach(arch IN LISTS archs)
       list(APPEND a --cuda-arch "${arch}")
     endforeach()
     list(APPEND a ${BOOK_CUDA_TOOLCHAIN})

@@ -92,7 +92,10 @@ function(_book_manifest_run_gpus out name)
 endfunction()
 
 # One run's entry of the manifest, in <out>: {"record", "program", "gpu", "live",
-# "exact", "gpus" (_book_manifest_run_gpus), "checks" (its checks file, or null)}.
+# "exact", "gpus" (_book_manifest_run_gpus), "checks" (its checks file, or null),
+# "needs_cc" (the compute capability its program declares it needs, "9.0", or
+# null: book_program's NEEDS_CC), "skipped" (why it was skipped on this build's
+# GPU, or null)}.
 function(_book_manifest_run out name)
   get_property(record GLOBAL PROPERTY "BOOK_R_${name}_RECORD")
   get_property(program GLOBAL PROPERTY "BOOK_R_${name}_PROGRAM")
@@ -116,8 +119,19 @@ function(_book_manifest_run out name)
   if(checks)
     _book_json_string(c "${checks}")
   endif()
+  get_property(needs GLOBAL PROPERTY "BOOK_P_${program}_NEEDS_CC")
+  set(n null)
+  if(needs)
+    book_cc_text(n "${needs}")
+    _book_json_string(n "${n}")
+  endif()
+  get_property(skipped GLOBAL PROPERTY "BOOK_R_${name}_SKIPPED")
+  set(k null)
+  if(skipped)
+    _book_json_string(k "${skipped}")
+  endif()
   set(${out}
-      "{\"record\": ${r}, \"program\": ${p}, \"gpu\": ${g}, \"live\": ${l}, \"exact\": ${x}, \"gpus\": ${per}, \"checks\": ${c}}"
+      "{\"record\": ${r}, \"program\": ${p}, \"gpu\": ${g}, \"live\": ${l}, \"exact\": ${x}, \"gpus\": ${per}, \"checks\": ${c}, \"needs_cc\": ${n}, \"skipped\": ${k}}"
       PARENT_SCOPE)
 endfunction()
 

@@ -19,7 +19,7 @@
 #       through another book library, as `<name>=[...]`.
 #
 #   book_program(<name> SOURCES <files>... [LIBS <targets>...] [OPTIONS <flags>...]
-#                [DEFINITIONS <defs>...] [CHAPTER <key>])
+#                [DEFINITIONS <defs>...] [NEEDS_CC <cc>] [CHAPTER <key>])
 #       One program of a chapter. A program with a .cu source, or one that links
 #       a book library with one (its kernels in the library, its main in C++),
 #       is a CUDA program: compiled only where nvcc exists, run live only where
@@ -30,11 +30,23 @@
 #       book library gives its compile through LIBS (an INTERFACE library's
 #       usage requirements, a plain library's own options) counts too, as
 #       `<target>=[iface-options=[...] ...]` in its flags identity.
+#       NEEDS_CC is the compute capability the program needs, without the dot
+#       (90: thread block clusters, distributed shared memory, programmatic
+#       dependent launch), where it needs more than the book's floor, 7.5 (every
+#       other CUDA program builds and runs from there). It is compiled only for
+#       the entries of BOOK_CUDA_ARCHITECTURES that reach it (its flags identity
+#       names those), and left out, with the reason, where none does; its runs
+#       are skipped with the reason on a GPU below it (cmake/BookRuns.cmake).
+#       The need is no input of the runs: declaring it leaves their recordings
+#       fresh.
 #
 # A CUDA program or library is left out where nvcc is not (BOOK_LEFT_OUT,
-# which book_summary reports); its sources still count.
+# which book_summary reports); its sources still count. A program whose
+# NEEDS_CC no entry of BOOK_CUDA_ARCHITECTURES reaches is left out too
+# (BOOK_LEFT_OUT_CC, "<id>=<cc>").
 set_property(GLOBAL PROPERTY BOOK_LEFT_OUT "")
 set_property(GLOBAL PROPERTY BOOK_PROGRAMS "")
+set_property(GLOBAL PROPERTY BOOK_LEFT_OUT_CC "")
 
 function(book_library name)
   _book_parse(L "book_library(${name})" ""
@@ -142,8 +154,13 @@ function(_book_portable out)
 endfunction()
 
 function(book_program name)
-  _book_parse(P "book_program(${name})" CHAPTER "SOURCES;LIBS;OPTIONS;DEFINITIONS" SOURCES ${ARGN})
+  _book_parse(P "book_program(${name})" "CHAPTER;NEEDS_CC" "SOURCES;LIBS;OPTIONS;DEFINITIONS"
+              SOURCES ${ARGN})
   _book_chapter(key "${P_CHAPTER}" "book_program(${name})")
+  if(DEFINED P_NEEDS_CC AND NOT P_NEEDS_CC MATCHES "^[0-9][0-9][0-9]?$")
+    message(FATAL_ERROR "book_program(${name}): NEEDS_CC is a compute capability without the "
+                        "dot (90 for 9.0), not '${P_NEEDS_CC}'")
+  endif()
   _book_absolute(sources ${P_SOURCES})
   set(id "${key}/${name}")
   get_property(again GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
@@ -163,8 +180,10 @@ function(book_program name)
   endif()
   # Its flags identity: the project's, what this folder and the call add, and
   # the own flags of the book libraries it links.
+  set(archs "")
   if(cuda)
-    set(flags "${BOOK_CUDA_FLAGS_ID}")
+    _book_program_archs(archs "${P_NEEDS_CC}")
+    _book_cuda_flags_id(flags "${archs}")
   else()
     set(flags "${BOOK_CXX_FLAGS_ID}")
   endif()
@@ -178,6 +197,13 @@ function(book_program name)
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_SOURCES" "${sources}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_LIBS" "${libs}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_CUDA" "${cuda}")
+  set_property(GLOBAL PROPERTY "BOOK_P_${id}_ARCHS" "${archs}")
+  if(cuda)
+    set_property(GLOBAL PROPERTY "BOOK_P_${id}_NEEDS_CC" "${P_NEEDS_CC}")
+  elseif(P_NEEDS_CC)
+    message(FATAL_ERROR "book_program(${name}): NEEDS_CC is for CUDA programs; ${id} has no .cu "
+                        "source and links no book library with one")
+  endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_FLAGS" "${flags}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_VARS" "${vars}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -188,6 +214,10 @@ function(book_program name)
   set_property(GLOBAL APPEND PROPERTY BOOK_COMPILED_SOURCES ${sources})
   if(cuda AND NOT BOOK_HAVE_CUDA)
     set_property(GLOBAL APPEND PROPERTY BOOK_LEFT_OUT "${id}")
+    return()
+  endif()
+  if(cuda AND NOT archs)
+    set_property(GLOBAL APPEND PROPERTY BOOK_LEFT_OUT_CC "${id}=${P_NEEDS_CC}")
     return()
   endif()
   set(tgt "${key}.${name}")
@@ -202,8 +232,26 @@ function(book_program name)
     target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
     # Its C++ files may include the CUDA runtime's headers too.
     target_include_directories(${tgt} SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
+    if(NOT archs STREQUAL BOOK_CUDA_ARCHITECTURES)
+      _book_cuda_architectures(a "${archs}")
+      set_target_properties(${tgt} PROPERTIES CUDA_ARCHITECTURES "${a}")
+    endif()
   endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_TARGET" "${tgt}")
   _book_note_settings("BOOK_P_${id}" ${tgt})
   _book_note_compile_inputs("${id}" ${tgt} "${walk_TARGETS}" "${walk_SYSTEM}")
+endfunction()
+
+# The entries of BOOK_CUDA_ARCHITECTURES a CUDA program is compiled for, in
+# <out>: every one, or those that reach its NEEDS_CC <needs> (90a counts as 90);
+# none where none does.
+function(_book_program_archs out needs)
+  set(archs "")
+  foreach(a IN LISTS BOOK_CUDA_ARCHITECTURES)
+    string(REGEX REPLACE "[af]$" "" n "${a}")
+    if(NOT needs OR n GREATER_EQUAL needs)
+      list(APPEND archs "${a}")
+    endif()
+  endforeach()
+  set(${out} "${archs}" PARENT_SCOPE)
 endfunction()

@@ -12,13 +12,36 @@
 # Called by book_run (cmake/BookRuns.cmake), whose scope it reads as book_run's
 # other helpers do: the parsed R_TIMEOUT, R_ARGS (the program's arguments),
 # R_ENV and R_SANITIZE_ARGS, common and prov (_book_run_inputs: the runner's
-# arguments of the run, its provenance) and pending (why the run waits for the
-# build's GPU, recordings/pending.json, or nothing).
+# arguments of the run, its provenance), pending (why the run waits for the
+# build's GPU, recordings/pending.json, or nothing) and skip (why the run is
+# skipped on this build's GPU, _book_run_skip_reason, or nothing).
 function(_book_run_tests name run tgt cuda live record recording)
   if(NOT BOOK_TESTS)
     return()
   endif()
   string(REPLACE "/" "." tname "${name}")
+  if(cuda AND skip)
+    # A run below its program's need here (book_program's NEEDS_CC,
+    # _book_run_skip_reason): each of its tests reports skipped with the reason.
+    set(tests "records.${tname}" "gpu.${tname}")
+    if(R_SANITIZE_ARGS)
+      foreach(tool memcheck racecheck synccheck initcheck)
+        list(APPEND tests "sanitize.${tname}.${tool}")
+      endforeach()
+    endif()
+    foreach(t IN LISTS tests)
+      add_test(NAME "${t}" COMMAND bookrun skip "${skip}")
+      set_tests_properties("${t}" PROPERTIES SKIP_RETURN_CODE 77)
+    endforeach()
+    set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
+    set_tests_properties("gpu.${tname}" PROPERTIES LABELS "gpu")
+    if(R_SANITIZE_ARGS)
+      foreach(tool memcheck racecheck synccheck initcheck)
+        set_tests_properties("sanitize.${tname}.${tool}" PROPERTIES LABELS "sanitize;gpu")
+      endforeach()
+    endif()
+    return()
+  endif()
   if(cuda)
     # The committed recording: present, complete, for the right GPU, fresh, and its
     # checks hold. A run pending on this GPU (recordings/pending.json) is reported

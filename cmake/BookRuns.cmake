@@ -40,6 +40,13 @@
 #       where a figure the book quotes of one differs between the committed
 #       recording and this GPU's run (tools/bookpy/records/drift.py), so that a
 #       recording edited with its digest recomputed fails the next GPU run.
+#       A run of a program that declares NEEDS_CC (book_program) is skipped,
+#       with the reason, where a GPU runs live whose compute capability is below
+#       it, or where BOOK_CUDA_ARCHITECTURES reaches it with no entry (the
+#       program was not built): no record is made, its tests (records.*, gpu.*,
+#       sanitize.*) report skipped and name the need, and the configure step
+#       lists it. Where no GPU runs, its outputs come from the recordings as
+#       every GPU run's do.
 #       (SASS_FUNCTION and NCU_KERNEL, one value each, are read as before.)
 set(BOOK_RECORDS_DIR "${CMAKE_BINARY_DIR}/records")
 set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
@@ -47,6 +54,8 @@ set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
 set(BOOK_RECORDINGS_DIR "${BOOK_RECORDINGS_ROOT}/${BOOK_GPU_SLUG}")
 set(BOOK_SCHEMA "${CMAKE_SOURCE_DIR}/book/record-schema.json")
 set_property(GLOBAL PROPERTY BOOK_RUNS "")
+set_property(GLOBAL PROPERTY BOOK_RUNS_NEEDING "")
+set_property(GLOBAL PROPERTY BOOK_RUNS_SKIPPED "")
 # GPU runs time kernels: never two at once on one GPU (a Ninja pool of one).
 set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1 book_gpu_shared=4)
 
@@ -80,21 +89,56 @@ function(book_run run)
   if(NOT cuda OR BOOK_GPU_LIVE)
     set(live ON)
   endif()
+  _book_run_skip_reason(skip "${name}" "${id}" "${cuda}" "${tgt}")
   set(recording "${BOOK_RECORDINGS_DIR}/${key}/${run}.json")
   set(timed OFF)
   set(pending "")
   set(made ON)
-  if(live)
+  if(skip)
+    # Below the program's need: nothing to run, nothing to import (the
+    # recordings are of other GPUs); its tests report skipped (_book_run_tests).
+    set(live OFF)
+    set(made OFF)
+    set_property(GLOBAL APPEND PROPERTY BOOK_RUNS_SKIPPED "${name}")
+  elseif(live)
     _book_run_live_rule(timed "${where}" "${name}" "${record}" "${cuda}" "${tgt}")
   else()
     book_pending_reason(pending "${name}" "${BOOK_GPU_MODEL}")
     _book_run_import_rule(made "${name}" "${BOOK_GPU_MODEL}" "${recording}" "${record}" "${pending}")
   endif()
   _book_run_register("${name}" "${record}" "${id}" "${cuda}" "${live}" "${timed}" "${made}")
+  set_property(GLOBAL PROPERTY "BOOK_R_${name}_SKIPPED" "${skip}")
   set_property(GLOBAL PROPERTY "BOOK_R_${name}_CHECKS" "${R_CHECKS}")
   _book_run_tests("${name}" "${run}" "${tgt}" "${cuda}" "${live}" "${record}" "${recording}")
   if(cuda)
     _book_run_other_gpus("${name}" "${key}" "${run}")
+  endif()
+endfunction()
+
+# Why run <name> of program <id> (target <tgt>, empty where not built) is
+# skipped in this build, in <out>: its program's NEEDS_CC above the live GPU's
+# compute capability (BOOK_GPU_CC, cmake/BookCuda.cmake), or above every entry of
+# BOOK_CUDA_ARCHITECTURES where a GPU runs live; empty where it is not. Notes the
+# run in BOOK_RUNS_NEEDING ("<name>=<cc>") for the configure step's list.
+function(_book_run_skip_reason out name id cuda tgt)
+  set(${out} "" PARENT_SCOPE)
+  get_property(needs GLOBAL PROPERTY "BOOK_P_${id}_NEEDS_CC")
+  if(NOT cuda OR NOT needs)
+    return()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY BOOK_RUNS_NEEDING "${name}=${needs}")
+  book_cc_text(need "${needs}")
+  if(BOOK_GPU_LIVE AND BOOK_GPU_CC AND BOOK_GPU_CC LESS needs)
+    book_cc_text(have "${BOOK_GPU_CC}")
+    string(CONCAT why "${name} needs compute capability ${need} (program ${id}, NEEDS_CC "
+                      "${needs}); this GPU, the ${BOOK_GPU_MODEL}, has ${have}")
+    set(${out} "${why}" PARENT_SCOPE)
+  elseif(BOOK_GPU_LIVE AND NOT tgt)
+    string(REPLACE ";" "," archs "${BOOK_CUDA_ARCHITECTURES}")
+    string(CONCAT why "${name} needs compute capability ${need} (program ${id}, NEEDS_CC "
+                      "${needs}); BOOK_CUDA_ARCHITECTURES (${archs}) has no entry that high, "
+                      "so it was not built")
+    set(${out} "${why}" PARENT_SCOPE)
   endif()
 endfunction()
 

@@ -31,6 +31,9 @@ book_cmake_case(ch94-sanitizer
 book_cmake_case(ch95-env
   --expect "ENV takes NAME=VALUE, not 'OMP_NUM_THREADS'"
   --expect "${at}ch95-env/CMakeLists\\.txt:3 \\(book_run\\)")
+book_cmake_case(ch67-needs-cc-dot
+  --expect "book_program\\(c\\):\\s+NEEDS_CC\\s+is\\s+a\\s+compute\\s+capability\\s+without\\s+the\\s+dot\\s+\\(90\\s+for\\s+9\\.0\\),\\s+not\\s+'9\\.0'"
+  --expect "${at}ch67-needs-cc-dot/CMakeLists\\.txt:2 \\(book_program\\)")
 book_cmake_case(ch96-twice
   --expect "book_run\\(r\\): chapter ch96-twice already has a run r"
   --expect "${at}ch96-twice/CMakeLists\\.txt:4 \\(book_run\\)")

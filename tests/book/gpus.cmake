@@ -67,3 +67,27 @@ set_tests_properties(book.gpus-live-model PROPERTIES LABELS book TIMEOUT 60
 book_bad_test(gpus-live-mixed
   --expect "This\\s+machine\\s+has\\s+GPUs\\s+of\\s+several\\s+models\\s+\\(NVIDIA\\s+H100\\s+80GB\\s+HBM3,\\s+NVIDIA\\s+A100-SXM4-40GB\\)"
   -- "${CMAKE_COMMAND}" "-DSMI=${gfx}/nvidia-smi-mixed" -P "${gfx}/live_model.cmake")
+# ---- a run whose program needs more than the GPU has (book_program's NEEDS_CC) ----------
+# The fixture's ch68-needs-cc, configured with an nvidia-smi stand-in reporting a T4
+# (compute capability 7.5): its run that needs 9.0 is listed at configure and each of
+# its tests is reported skipped, naming 9.0 and 7.5 (tests/book/cc_skip.py).
+add_test(NAME book.cc-skip
+         COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/cc_skip.py" --root "${root}"
+                 --fixture "${fx}/cmake" --bookrun $<TARGET_FILE:bookrun>
+                 --scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cc-skip")
+set_tests_properties(book.cc-skip PROPERTIES LABELS book TIMEOUT 120)
+# The book configured for compute capability 7.5 (BOOK_CUDA_ARCHITECTURES=75): the
+# programs that declare NEEDS_CC 90 are left out with the reason, and a portable
+# program compiles for compute_75 (tests/book/cc75_build.py). Needs nvcc.
+if(BOOK_HAVE_CUDA)
+  get_filename_component(_cc75_cuobjdump "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  set(_cc75_cuobjdump "${_cc75_cuobjdump}/cuobjdump")
+  add_test(NAME book.cc75-build
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/cc75_build.py" --root "${root}"
+                   --scratch "${CMAKE_CURRENT_BINARY_DIR}/scratch/book.cc75-build"
+                   --cuobjdump "${_cc75_cuobjdump}")
+  set_tests_properties(book.cc75-build PROPERTIES LABELS book TIMEOUT 600)
+else()
+  add_test(NAME book.cc75-build COMMAND bookrun skip "no CUDA compiler: nothing to compile for compute_75")
+  set_tests_properties(book.cc75-build PROPERTIES LABELS book SKIP_RETURN_CODE 77)
+endif()

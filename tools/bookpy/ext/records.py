@@ -106,6 +106,7 @@ class GpuRecord:
     lead: bool                # the lead GPU (book/gpus.json)
     record: dict | None       # None where the GPU never ran this run
     pending: str | None       # why the run waits for this GPU (recordings/pending.json)
+    skipped: str | None = None  # why this GPU, below the program's need, skipped it
 
     @property
     def fresh(self) -> bool:
@@ -116,6 +117,8 @@ class GpuRecord:
         """What a tab says of a record that is not fresh ('' for a fresh one)."""
         if self.fresh:
             return ""
+        if self.skipped:
+            return "skipped: " + self.skipped
         if self.record is None:
             return "not yet run in this version" if self.pending else "not yet run"
         return f"not yet run in this version; last recorded at commit " \
@@ -152,8 +155,10 @@ def gpu_records(env: BuildEnvironment, name: str) -> list[GpuRecord]:
                 raise BookError(f"run record {path} is of the "
                                 f"{record['provenance'].get('gpu_name')}, not the {gpu}")
         ref = reference.get(gpu, {})
+        # A run below its program's need (book_program's NEEDS_CC) on the build's GPU.
+        skipped = run.get("skipped") if gpu == m.gpus["model"] else None
         out.append(GpuRecord(gpu, ref.get("short") or gpu, gpu == m.gpus.get("lead"), record,
-                             entry.get("pending")))
+                             entry.get("pending"), skipped))
     return out
 
 
@@ -166,7 +171,11 @@ def state_note(g: GpuRecord) -> list:
     box = nodes.warning(classes=["book-gpu-state"])
     para = nodes.paragraph()
     waits = f"This run waits for the {g.label}: {g.pending}. " if g.pending else ""
-    if g.record is None:
+    if g.skipped:
+        para += nodes.strong(text=f"Skipped on the {g.label}. ")
+        para += nodes.Text(f"{g.skipped}: the run is not made there, and nothing of it is "
+                           "counted as checked.")
+    elif g.record is None:
         para += nodes.strong(text=f"Not yet run on the {g.label}. ")
         para += nodes.Text(waits + "Its output will be shown here once it has been recorded there.")
     else:
