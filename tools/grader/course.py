@@ -264,6 +264,13 @@ def _metadata_child(path: str) -> None:
         sys.stdout.write(json.dumps({"error": str(e)}))
 
 
+def _field(submitter: dict, key: str) -> str:
+    """A submitter's field (Gradescope writes :sid:, with Ruby's colon), or "" where
+    it is no short printable text or begins as a spreadsheet formula."""
+    value = _text(submitter.get(f":{key}", submitter.get(key)))
+    return "" if value.startswith(FORMULA_START) else value
+
+
 def _parse_metadata(path: Path) -> dict[str, list[Person]]:
     text = _read_text(path, MAX_METADATA_BYTES, "Gradescope metadata")
     yaml, loader = _yaml_loader()
@@ -291,10 +298,8 @@ def _parse_metadata(path: Path) -> dict[str, list[Person]]:
         for s in submitters[:100] if isinstance(submitters, list) else []:
             if not isinstance(s, dict):
                 continue
-            def get(key: str, s: dict = s) -> str:
-                value = _text(s.get(f":{key}", s.get(key)))
-                return "" if value.startswith(FORMULA_START) else value
-            p = Person(id=get("sid"), email=get("email"), name=get("name"), origin=METADATA)
+            p = Person(id=_field(s, "sid"), email=_field(s, "email"), name=_field(s, "name"),
+                       origin=METADATA)
             if p.email and not re.fullmatch(r"[^@\s]+@[^@\s]+", p.email):
                 p.email = ""
             if p.id or p.email:

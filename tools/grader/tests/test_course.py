@@ -115,8 +115,8 @@ def test_gradescope_metadata_names_each_folders_submitters(tmp_path):
 @pytest.mark.parametrize("text, what", [
     ("a: [1, 2\nb: 3\n", r"submission_metadata.yml:\d+: not YAML"),
     ("- one\n- two\n", r"submission_metadata.yml:1: not Gradescope's"),
-    ("a: " + "[" * 300_000 + "]" * 300_000, r"submission_metadata.yml: it could not be read"
-                                             r" \(the reader ended with status -11"),
+    ("a: " + "[" * 300_000 + "]" * 300_000,
+     r"submission_metadata.yml: it could not be read \(the reader ended with status -11"),
 ], ids=["no-yaml", "no-mapping", "crashes-libyaml"])
 def test_bad_metadata_is_named_by_file_and_line(tmp_path, text, what):
     with pytest.raises(CourseError, match=what):
