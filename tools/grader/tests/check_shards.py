@@ -24,7 +24,7 @@ ROSTER = """student,id,email,name,section
 alice,1001,alice@u.edu,"Smith, Alice",A
 bob,1002,bob@u.edu,Bob Jones,B
 carol,1003,carol@u.edu,Carol,A
-erin,1005,erin@u.edu,Erin,B
+erin.txt,1005,erin@u.edu,Erin,B
 ,2001,fay@u.edu,Fay Fox,A
 zed,1009,zed@u.edu,Zed,B
 """
@@ -141,7 +141,7 @@ def main():
         problems.append(f"the batch's summary cannot be read: {e}")
         doc, book, text = {"submissions": [], "statistics": {"sets": []}}, [[]], ""
     scores = {r["student"]: r["score"] for r in doc["submissions"]}
-    want = {"alice": 10, "bob": 0, "carol": 0, "dave": 0, "erin": 0, "submission_7001": 10,
+    want = {"alice": 10, "bob": 0, "carol": 0, "dave": 0, "erin.txt": 0, "submission_7001": 10,
             "submission_7002": 10}
     if scores != want:
         problems.append(f"scores {scores}, want {want}")
