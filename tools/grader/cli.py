@@ -6,6 +6,11 @@
     tools/grade --batch FOLDER [--out DIR]         every folder or archive in FOLDER
                                                    (one per student), a results folder
                                                    each, and a class summary
+    tools/grade --batch FOLDER --shard K/N --out DIR
+                                                   the K-th of N shares of FOLDER (for
+                                                   N machines; see tools/grader/course.py)
+    tools/grade --merge DIR... --out DIR           the shards' results folders merged:
+                                                   the class summary one batch writes
     tools/grade --bundle FILE.tar.gz [--chapter KEY]...
                                                    the student bundle: exercises, visible
                                                    tests, build files; no solutions, no
@@ -16,8 +21,12 @@
 Each grading writes to its output folder:
     results.json   Gradescope's format        junit.xml   one test case per test set
     table.txt      the table printed          build.log   the compilers' output
-A batch writes one such folder per submission, under students/, and
-summary.{txt,csv,json} beside it.
+A batch writes one such folder per submission, under students/, and beside it
+the class summary: summary.{txt,csv,json} (each submission's scores; per test
+set the mean, the median and the pass rate), statistics.csv, and gradebook.csv
+(Canvas's and Moodle's import: one row per student, keyed by the student's ID
+and email where --roster or Gradescope's submission_metadata.yml in FOLDER
+gives them). tools/grader/course.py says what each holds.
 
 The grader compiles nothing of the repository's: the book's own build makes a
 kit (target exercise-kit, described by <build>/exercises/kit.json): the test
@@ -32,25 +41,24 @@ bwrap cannot run, tools/grade says why and refuses; --trusted grades without a
 sandbox, for code you trust (the solutions, your own work).
 
 Exit status: 0 when every submission was graded (whatever the scores), 1 when a
-batch holds one that could not be graded (the others are), 2 when grading could
-not start (bad arguments, no kit, no sandbox).
+batch (or a merge) holds one that could not be read or graded (the others are),
+2 when grading could not start (bad arguments, a bad roster or metadata, no kit,
+no sandbox; a merge: shards missing or of different batches).
 """
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import os
 import re
 import subprocess
 import sys
 import traceback
+from dataclasses import asdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NoReturn
 
-from . import reports, submission, timing
+from . import course, reports, submission, timing
 from .grading import GradeResult, Grader, Options
 from .kit import Kit, KitError
 from .timing import Timings
@@ -78,6 +86,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--batch", metavar="FOLDER", help="grade every folder or archive in FOLDER")
     what.add_argument("--bundle", metavar="FILE", help="write the student bundle (.tar.gz) and stop")
+    what.add_argument("--merge", nargs="+", metavar="DIR",
+                      help="merge the results folders of every shard of a batch (--shard) into "
+                           "--out: the class summary one batch would write")
+    ap.add_argument("--shard", metavar="K/N",
+                    help="with --batch: grade only the K-th of N shares of FOLDER's entries (in "
+                         "sorted order, entry i goes to share i mod N + 1); --merge joins them")
+    ap.add_argument("--roster", metavar="FILE",
+                    help="with --batch or --merge: a CSV roster (columns student, id, email, "
+                         "name, login, section) naming who handed in each submission")
+    ap.add_argument("--assignment", default="Exercises", metavar="NAME",
+                    help="with --batch or --merge: the gradebook's score column (Canvas: the "
+                         "assignment's name; default %(default)s)")
     ap.add_argument("--chapter", action="append", default=[], metavar="KEY",
                     help="with --bundle: only this chapter's exercises (repeatable; default all)")
     ap.add_argument("--depfile", metavar="FILE",
@@ -126,10 +146,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
         ap.error("--bundle takes no submission")
     if (a.chapter or a.depfile) and not a.bundle:
         ap.error("--chapter and --depfile go with --bundle")
-    if not a.bundle and not a.batch and not a.submission:
-        ap.error("name a submission, --batch FOLDER or --bundle FILE")
-    if a.batch and a.submission:
-        ap.error("--batch takes no other submission")
+    if not a.bundle and not a.batch and not a.merge and not a.submission:
+        ap.error("name a submission, --batch FOLDER, --merge DIR... or --bundle FILE")
+    if (a.batch or a.merge) and a.submission:
+        ap.error("--batch and --merge take no other submission")
+    if a.shard and not a.batch:
+        ap.error("--shard goes with --batch")
+    if a.shard:
+        try:
+            a.shard = course.parse_shard(a.shard)
+        except ValueError as e:
+            ap.error(str(e))
+    if (a.roster or a.assignment != "Exercises") and not (a.batch or a.merge):
+        ap.error("--roster and --assignment go with --batch or --merge")
+    if a.merge and not a.out:
+        ap.error("--merge needs --out DIR (a folder apart from the shards')")
     if a.jobs < 1:
         ap.error("--jobs takes a number of 1 or more")
     if a.seed and not 1 <= a.seed < 2**31:
@@ -185,9 +216,9 @@ def gpu_state(kit: Kit, grader: Grader, box: Sandbox) -> tuple[bool, str]:
     except subprocess.TimeoutExpired:
         return False, "no GPU (the grader's GPU probe timed out)"
     if p.returncode != 0:
-        say("no GPU here (the grader's GPU probe: "
-            + (p.stdout.strip().splitlines() or ["it failed"])[-1] + "): GPU test sets are left out")
-        return False, "no GPU here"
+        # What then becomes of the GPU sets (refused, left out, zero) main() says, once.
+        return False, ("no GPU here (the grader's GPU probe: "
+                       + (p.stdout.strip().splitlines() or ["it failed"])[-1] + ")")
     if box.mode != "bwrap":
         return True, ""
     env = {k: v for k, v in os.environ.items()
@@ -203,8 +234,7 @@ def gpu_state(kit: Kit, grader: Grader, box: Sandbox) -> tuple[bool, str]:
         return True, ""
     if r is not None:
         why = (r.stdout + r.stderr).strip() or r.how_it_ended(limits)
-    say(f"WARNING: a GPU is here, but the sandbox cannot reach it ({why}); "
-        "GPU test sets are left out")
+    say(f"WARNING: a GPU is here, but the sandbox cannot reach it ({why})")
     return False, f"the sandbox cannot reach the GPU ({why})"
 
 
@@ -222,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, KitError, ValueError) as e:
             fail(f"writing the bundle failed: {e}")
         return 0
+    if a.merge:
+        return merge(a)
+    klass = class_inputs(a) if a.batch else None  # a bad roster stops before any grading
 
     kit = load_kit(a)
     become_subreaper()  # no descendant outlives tools/grade (Sandbox.reap)
@@ -262,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
             say(policy)
         grader.policy = policy
         if a.batch:
-            return batch(a, grader)
+            return batch(a, grader, klass)
         sub = Path(a.submission)
         out = Path(a.out) if a.out else ROOT / "build" / "grade" / safe_name(submission.submission_name(sub))
         box.hide.append(out.resolve())
@@ -285,16 +318,40 @@ def main(argv: list[str] | None = None) -> int:
             timings.write(a.timings)
 
 
-def batch(a: argparse.Namespace, grader: Grader) -> int:
+class ClassInputs:
+    """What a batch knows of its class before grading: the roster and Gradescope's
+    metadata (read first, so that bad input stops the batch before any grading)."""
+
+    def __init__(self, roster: list[course.Person] | None,
+                 metadata: dict[str, list[course.Person]] | None) -> None:
+        self.roster, self.metadata = roster, metadata
+
+
+def class_inputs(a: argparse.Namespace) -> ClassInputs:
     folder = Path(a.batch)
     if not folder.is_dir():
         fail(f"--batch {folder}: no such folder")
-    out = Path(a.out) if a.out else ROOT / "build" / "grade" / "batch"
+    try:
+        roster = course.read_roster(a.roster) if a.roster else None
+        meta = folder / course.METADATA
+        metadata = course.read_metadata(meta) if meta.is_file() and not meta.is_symlink() else None
+    except course.CourseError as e:
+        fail(str(e))
+    if metadata is not None:
+        say(f"read {meta}: the submitters of {len(metadata)} submissions")
+    return ClassInputs(roster, metadata)
+
+
+def batch(a: argparse.Namespace, grader: Grader, klass: ClassInputs) -> int:
+    folder = Path(a.batch)
+    shard_dir = f"shard-{a.shard[0]}-of-{a.shard[1]}" if a.shard else "batch"
+    out = Path(a.out) if a.out else ROOT / "build" / "grade" / shard_dir
     grader.box.hide.append(out.resolve())
-    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith(".")
+                     and not (klass.metadata is not None and p.name == course.METADATA))
     if not entries:
         fail(f"--batch {folder}: the folder is empty")
-    todo = []
+    names = []
     used = set()
     for p in entries:
         name = safe_name(submission.submission_name(p))
@@ -302,7 +359,11 @@ def batch(a: argparse.Namespace, grader: Grader) -> int:
         while name in used:
             name, n = f"{base}-{n}", n + 1
         used.add(name)
-        todo.append((p, name))
+        names.append(name)
+    todo = [(p, name) for i, (p, name) in enumerate(zip(entries, names))
+            if course.in_shard(i, a.shard)]
+    if a.shard:
+        say(f"shard {a.shard[0]} of {a.shard[1]}: {len(todo)} of the {len(entries)} submissions")
 
     def begin(item: tuple[Path, str]):
         p, name = item
@@ -331,61 +392,44 @@ def batch(a: argparse.Namespace, grader: Grader) -> int:
     # set's worker runs beside a worker whose output a student sees. Submissions
     # side by side (their steps share the --jobs slots), in order in the summary; a
     # few more at a time than slots, so that none waits idle.
-    width = min(len(todo), grader.opt.jobs + 1)
+    width = max(1, min(len(todo), grader.opt.jobs + 1))
     with ThreadPoolExecutor(max_workers=width, thread_name_prefix="submission") as pool:
         started = list(pool.map(begin, todo))
     with ThreadPoolExecutor(max_workers=width, thread_name_prefix="submission") as pool:
         rows = list(pool.map(finish, todo, started))
     errors = sum(1 for r in rows if r[2] is None or r[2].error)
-    text = summary(rows, out, grader)
+    records = []
+    for name, source, result, error in rows:
+        rec = course.record(name, source, result, error)
+        found = None
+        if klass.metadata is not None:
+            found = klass.metadata.get(source, klass.metadata.get(submission.submission_name(Path(source))))
+        rec["submitters"] = [asdict(p) for p in found or []]
+        records.append(rec)
+    course.identify(records, klass.roster)
+    sets = [{"exercise": e.id, "set": s.name, "points": s.points, "gpu": e.gpu}
+            for e in grader.exercises() for s in e.sets]
+    shard = ({"index": a.shard[0], "count": a.shard[1], "class": names} if a.shard else None)
+    doc = course.summary_doc(sets, records, klass.roster, a.roster or "",
+                             klass.metadata is not None, a.assignment, shard)
+    text = course.write_summary(out, doc)
     print(text, end="")
-    print(f"per-student results in {out / STUDENTS}/<student>/; summary: {out / 'summary.csv'}")
+    print(f"per-student results in {out / STUDENTS}/<student>/; summary: {out / 'summary.csv'}; "
+          f"gradebook: {out / 'gradebook.csv'}")
     return 1 if errors else 0
 
 
-def summary(rows: list[tuple[str, str, GradeResult | None, str]], out: Path, grader: Grader) -> str:
-    sets = [(e.id, s.name) for e in grader.exercises() for s in e.sets]
-    records = []
-    for name, source, result, error in rows:
-        rec = {"student": name, "source": source, "score": None, "max_score": None,
-               "left_out": None, "seed": None, "error": error, "sets": {}}
-        if result is not None:
-            rec.update(score=result.score, max_score=result.max_score, left_out=result.left_out,
-                       seed=result.seed)
-            if result.error:
-                rec["error"] = "unreadable: " + result.error
-            for e in result.exercises:
-                for s in e.sets:
-                    status = "missing" if s.missing else s.status
-                    rec["sets"][f"{e.id} {s.name}"] = {"status": status, "score": s.score,
-                                                       "points": s.points}
-        records.append(rec)
-    reports.write_atomically(out / "summary.json", json.dumps({"submissions": records}, indent=2) + "\n")
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(["student", "source", "score", "max_score", "left_out"] +
-               [f"{i} {s}" for i, s in sets] + ["seed", "error"])
-    for r in records:
-        w.writerow([r["student"], r["source"], r["score"], r["max_score"], r["left_out"]] +
-                   [r["sets"].get(f"{i} {s}", {}).get("score", "") for i, s in sets] +
-                   [r["seed"] or "", r["error"]])
-    reports.write_atomically(out / "summary.csv", buf.getvalue())
-    width = max([len("student")] + [len(r["student"]) for r in records])
-    columns = ", ".join(f"{i.split('/')[1]} {s}" for i, s in sets)
-    lines = [f"Class summary ({len(records)} submissions)",
-             f"{'student':<{width}}  {'score':>9}  per test set: {columns}"]
-    for r in records:
-        if r["score"] is None:
-            lines.append(f"{r['student']:<{width}}  {'-':>9}  NOT GRADED: {r['error']}")
-            continue
-        cells = []
-        for i, s in sets:
-            c = r["sets"].get(f"{i} {s}")
-            cells.append("-" if c is None else "n/a" if c["status"] == "left out"
-                         else f"{c['score']}/{c['points']}")
-        score = f"{r['score']} / {r['max_score']}"
-        lines.append(f"{r['student']:<{width}}  {score:>9}  {'  '.join(cells)}  seed {r['seed']}"
-                     + (f"  ({r['error']})" if r["error"] else ""))
-    text = "\n".join(lines) + "\n"
-    reports.write_atomically(out / "summary.txt", text)
-    return text
+def merge(a: argparse.Namespace) -> int:
+    """--merge: the shards' results folders into one, and the class summary."""
+    out = Path(a.out)
+    try:
+        roster = course.read_roster(a.roster) if a.roster else None
+        text, bad = course.merge([Path(d) for d in a.merge], out, roster, a.roster or "")
+    except course.CourseError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"merging into {out} failed: {e}")
+    print(text, end="")
+    print(f"per-student results in {out / STUDENTS}/<student>/; summary: {out / 'summary.csv'}; "
+          f"gradebook: {out / 'gradebook.csv'}")
+    return 1 if bad else 0

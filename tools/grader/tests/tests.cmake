@@ -14,6 +14,11 @@
 #                            gives the expected grade, and leaves the repository and
 #                            the kit byte for byte as they were, and no process behind
 #   exercises.grade.batch    a class of submissions, one of them broken
+#   exercises.grader-course  pytest: the class tools (test_course.py): the roster and
+#                            Gradescope's metadata (bad input named by file and line),
+#                            shards and their merge, statistics, the gradebook
+#   exercises.grade.shards   a class graded in one batch and in 3 shards merged: the same
+#                            summary, statistics and gradebook (check_shards.py)
 #   exercises.grade.no-sandbox  without bubblewrap: refused, or graded with --trusted
 #   exercises.bundle         the student bundle: contents, the same bytes twice, one
 #                            chapter's alone, and a clean build of it (check_bundle.py;
@@ -44,9 +49,11 @@ execute_process(COMMAND "${BOOK_EXERCISES_PYTHON}" -c "import pytest"
 if(_bt_no_pytest EQUAL 0)
   _bt_add(exercises.grader-units 120 -B -m pytest -q -p no:cacheprovider "${_bt}/test_grader_units.py")
   set_tests_properties(exercises.grader-units PROPERTIES LABELS "exercises;unit")
+  _bt_add(exercises.grader-course 120 -B -m pytest -q -p no:cacheprovider "${_bt}/test_course.py")
+  set_tests_properties(exercises.grader-course PROPERTIES LABELS "exercises;unit")
 else()
   book_tool_missing("pytest for ${BOOK_EXERCISES_PYTHON}" python3-pytest
-                    "the test exercises.grader-units")
+                    "the tests exercises.grader-units and exercises.grader-course")
 endif()
 _bt_add(exercises.layout 120 "${_bt}/check_layout.py" --cmake "${CMAKE_COMMAND}"
         --root "${CMAKE_SOURCE_DIR}" --work "${_bt_scratch}/layout")
@@ -68,6 +75,7 @@ foreach(_c IN LISTS _bt_cases)
   endif()
 endforeach()
 _bt_add(exercises.grade.batch 600 "${_bt}/check_batch.py" ${_bt_kit} --work "${_bt_scratch}/batch")
+_bt_add(exercises.grade.shards 600 "${_bt}/check_shards.py" ${_bt_kit} --work "${_bt_scratch}/shards")
 _bt_add(exercises.grade.no-sandbox 300 "${_bt}/check_no_sandbox.py" ${_bt_kit}
         --work "${_bt_scratch}/no-sandbox")
 if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
