@@ -34,6 +34,8 @@ import subprocess
 import sys
 import tempfile
 
+from ..records.jsonfile import write_json
+
 #: The folders whose files a listing may show.
 FOLDERS = ("code", "exercises", "solutions")
 SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu", ".h", ".hh", ".hpp", ".cuh", ".inl")
@@ -244,11 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             dropped.setdefault(rel, []).append([first, last])
     data = {"included": sorted(included), "dropped": dropped}
     for path, content in ((a.out, data), (cache_path, results)):
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(content, f, indent=1, sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, path)
+        write_json(path, content, indent=1, sort_keys=True)
     print(f"kept_lines: {len(results)} translation units ({len(run)} preprocessed now), "
           f"{len(included)} files included, {sum(len(v) for v in dropped.values())} groups dropped")
     return 0

@@ -28,14 +28,11 @@ failure of the release's own code.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import subprocess
 import sys
-import tempfile
 
 from .checkeval import BookError
-from .jsonfile import load_json
+from .jsonfile import load_json, write_json
 from .manifest import Manifest, read as read_manifest
 
 STATES = ("fresh", "stale", "pending", "not recorded")
@@ -116,21 +113,6 @@ def summary(result: dict) -> list[str]:
     return lines
 
 
-def write_atomically(path: str, data: dict) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".gpu-states.", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, ensure_ascii=False)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 #: The exit status of a test skipped (CTest's SKIP_RETURN_CODE in the book).
 SKIPPED = 77
 
@@ -161,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in summary(result):
         print(line)
     if a.out:
-        write_atomically(a.out, result)
+        write_json(a.out, result)
     if a.release:
         lead = result["lead"]
         bad = {n: s for n, s in result["gpus"].get(lead, {}).items() if s["state"] != "fresh"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from typing import Any
 
 from .checkeval import BookError
@@ -32,3 +33,21 @@ def load_json(path: str, what: str) -> Any:
         raise BookError(f"{what} {path}: not UTF-8 (byte {e.start}: {e.reason})") from None
     _json_cache[path] = (stamp, data)
     return data
+
+
+def write_json(path: str, data: Any, **dump) -> None:
+    """Writes data as JSON (json.dump's keyword arguments, indent=2 by default)
+    to a file beside path, then renames it: a reader never sees half a file, and
+    a failed write leaves the old one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, **{"indent": 2, "ensure_ascii": False, **dump})
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -19,9 +19,9 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 
 from .checkeval import BookError
+from .jsonfile import write_json
 from .manifest import read as read_manifest
 
 
@@ -75,20 +75,6 @@ def take_off(pending: dict, path: str, gpu: str, recorded: list[str]) -> list[tu
     return changed
 
 
-def write_atomically(path: str, data: dict) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".pending.", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, ensure_ascii=False)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -111,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     if not changed:
         print(f"{a.file}: no run recorded here waited for the {a.gpu}")
         return 0
-    write_atomically(a.file, pending)
+    write_json(a.file, pending)
     for name, gone in changed:
         print(f"{a.file}: {name} recorded on the {a.gpu}"
               + ("; no GPU waits for it now" if gone else "; it still waits for "
