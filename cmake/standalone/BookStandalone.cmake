@@ -85,8 +85,20 @@ function(_book_left_out out sources libs)
   set(${out} "${why}" PARENT_SCOPE)
 endfunction()
 
+
+# A keyword of the book's own build that this file does not know lands among
+# the sources (NEEDS_CC did): every source is a file name, never a KEYWORD.
+function(_book_sources_only what)
+  foreach(s IN LISTS ARGN)
+    if(s MATCHES "^[A-Z][A-Z0-9_]*$")
+      message(FATAL_ERROR "${what}: ${s} is a keyword of the book's own build that the programs' "
+                          "download does not know (cmake/standalone/BookStandalone.cmake)")
+    endif()
+  endforeach()
+endfunction()
 function(book_library name)
   cmake_parse_arguments(L "" "" "SOURCES;LIBS;PRIVATE_LIBS;INCLUDE_DIRS;OPTIONS;DEFINITIONS" ${ARGN})
+  _book_sources_only("book_library(${name})" ${L_SOURCES})
   _book_left_out(why "${L_SOURCES}" "${L_LIBS};${L_PRIVATE_LIBS}")
   if(why)
     set_property(GLOBAL PROPERTY "BOOK_LEFT_OUT_${name}" "${why}")
@@ -117,6 +129,7 @@ endfunction()
 # does, and its runs are skipped, with the reason, on a GPU below it.
 function(book_program name)
   cmake_parse_arguments(P "" "CHAPTER;NEEDS_CC" "SOURCES;LIBS;OPTIONS;DEFINITIONS" ${ARGN})
+  _book_sources_only("book_program(${name})" ${P_SOURCES})
   set(libs ${P_LIBS})
   foreach(s IN LISTS P_SOURCES)
     if(s MATCHES "\\.cu$")
