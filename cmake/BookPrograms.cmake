@@ -157,10 +157,6 @@ function(book_program name)
   _book_parse(P "book_program(${name})" "CHAPTER;NEEDS_CC" "SOURCES;LIBS;OPTIONS;DEFINITIONS"
               SOURCES ${ARGN})
   _book_chapter(key "${P_CHAPTER}" "book_program(${name})")
-  if(DEFINED P_NEEDS_CC AND NOT P_NEEDS_CC MATCHES "^[0-9][0-9][0-9]?$")
-    message(FATAL_ERROR "book_program(${name}): NEEDS_CC is a compute capability without the "
-                        "dot (90 for 9.0), not '${P_NEEDS_CC}'")
-  endif()
   _book_absolute(sources ${P_SOURCES})
   set(id "${key}/${name}")
   get_property(again GLOBAL PROPERTY "BOOK_P_${id}_DEFINED")
@@ -198,12 +194,7 @@ function(book_program name)
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_LIBS" "${libs}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_CUDA" "${cuda}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_ARCHS" "${archs}")
-  if(cuda)
-    set_property(GLOBAL PROPERTY "BOOK_P_${id}_NEEDS_CC" "${P_NEEDS_CC}")
-  elseif(P_NEEDS_CC)
-    message(FATAL_ERROR "book_program(${name}): NEEDS_CC is for CUDA programs; ${id} has no .cu "
-                        "source and links no book library with one")
-  endif()
+  _book_program_needs_cc("${name}" "${id}" "${cuda}" "${P_NEEDS_CC}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_FLAGS" "${flags}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_SEEN_VARS" "${vars}")
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_DIR" "${CMAKE_CURRENT_SOURCE_DIR}")
@@ -229,17 +220,38 @@ function(book_program name)
   target_compile_options(${tgt} PRIVATE ${P_OPTIONS})
   target_compile_definitions(${tgt} PRIVATE ${P_DEFINITIONS})
   if(cuda)
-    target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
-    # Its C++ files may include the CUDA runtime's headers too.
-    target_include_directories(${tgt} SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
-    if(NOT archs STREQUAL BOOK_CUDA_ARCHITECTURES)
-      _book_cuda_architectures(a "${archs}")
-      set_target_properties(${tgt} PROPERTIES CUDA_ARCHITECTURES "${a}")
-    endif()
+    _book_program_cuda_target(${tgt} "${archs}")
   endif()
   set_property(GLOBAL PROPERTY "BOOK_P_${id}_TARGET" "${tgt}")
   _book_note_settings("BOOK_P_${id}" ${tgt})
   _book_note_compile_inputs("${id}" ${tgt} "${walk_TARGETS}" "${walk_SYSTEM}")
+endfunction()
+
+# NEEDS_CC <needs> of program <id>: a compute capability without the dot, and
+# only for a CUDA program (<cuda>); noted for its runs (cmake/BookRuns.cmake).
+function(_book_program_needs_cc name id cuda needs)
+  if(NOT "${needs}" STREQUAL "" AND NOT needs MATCHES "^[0-9][0-9][0-9]?$")
+    message(FATAL_ERROR "book_program(${name}): NEEDS_CC is a compute capability without the "
+                        "dot (90 for 9.0), not '${needs}'")
+  endif()
+  if(cuda)
+    set_property(GLOBAL PROPERTY "BOOK_P_${id}_NEEDS_CC" "${needs}")
+  elseif(needs)
+    message(FATAL_ERROR "book_program(${name}): NEEDS_CC is for CUDA programs; ${id} has no .cu "
+                        "source and links no book library with one")
+  endif()
+endfunction()
+
+# A CUDA program's target: the book's CUDA flags, the CUDA runtime's headers for
+# its C++ files too, and the architectures <archs> where they are not all of
+# BOOK_CUDA_ARCHITECTURES (a NEEDS_CC the others do not reach).
+function(_book_program_cuda_target tgt archs)
+  target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${BOOK_CUDA_FLAGS}>)
+  target_include_directories(${tgt} SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
+  if(NOT archs STREQUAL BOOK_CUDA_ARCHITECTURES)
+    _book_cuda_architectures(a "${archs}")
+    set_target_properties(${tgt} PROPERTIES CUDA_ARCHITECTURES "${a}")
+  endif()
 endfunction()
 
 # The entries of BOOK_CUDA_ARCHITECTURES a CUDA program is compiled for, in

@@ -9,6 +9,28 @@
 # Tests: `ctest -L records`, `ctest -L gpu`, the run.* tests; their names are
 # what tools/book and CI select by.
 
+# A run below its program's need here (book_program's NEEDS_CC,
+# _book_run_skip_reason): each of its tests (records, gpu, and sanitize with
+# SANITIZE_ARGS) reports skipped with the reason <skip>.
+function(_book_run_skipped_tests tname skip)
+  set(tests "records.${tname}" "gpu.${tname}")
+  if(R_SANITIZE_ARGS)
+    foreach(tool memcheck racecheck synccheck initcheck)
+      list(APPEND tests "sanitize.${tname}.${tool}")
+    endforeach()
+  endif()
+  foreach(t IN LISTS tests)
+    add_test(NAME "${t}" COMMAND bookrun skip "${skip}")
+    set(label "sanitize;gpu")
+    if(t MATCHES "^records\\.")
+      set(label "records;book")
+    elseif(t MATCHES "^gpu\\.")
+      set(label "gpu")
+    endif()
+    set_tests_properties("${t}" PROPERTIES SKIP_RETURN_CODE 77 LABELS "${label}")
+  endforeach()
+endfunction()
+
 # Called by book_run (cmake/BookRuns.cmake), whose scope it reads as book_run's
 # other helpers do: the parsed R_TIMEOUT, R_ARGS (the program's arguments),
 # R_ENV and R_SANITIZE_ARGS, common and prov (_book_run_inputs: the runner's
@@ -21,25 +43,7 @@ function(_book_run_tests name run tgt cuda live record recording)
   endif()
   string(REPLACE "/" "." tname "${name}")
   if(cuda AND skip)
-    # A run below its program's need here (book_program's NEEDS_CC,
-    # _book_run_skip_reason): each of its tests reports skipped with the reason.
-    set(tests "records.${tname}" "gpu.${tname}")
-    if(R_SANITIZE_ARGS)
-      foreach(tool memcheck racecheck synccheck initcheck)
-        list(APPEND tests "sanitize.${tname}.${tool}")
-      endforeach()
-    endif()
-    foreach(t IN LISTS tests)
-      add_test(NAME "${t}" COMMAND bookrun skip "${skip}")
-      set_tests_properties("${t}" PROPERTIES SKIP_RETURN_CODE 77)
-    endforeach()
-    set_tests_properties("records.${tname}" PROPERTIES LABELS "records;book")
-    set_tests_properties("gpu.${tname}" PROPERTIES LABELS "gpu")
-    if(R_SANITIZE_ARGS)
-      foreach(tool memcheck racecheck synccheck initcheck)
-        set_tests_properties("sanitize.${tname}.${tool}" PROPERTIES LABELS "sanitize;gpu")
-      endforeach()
-    endif()
+    _book_run_skipped_tests("${tname}" "${skip}")
     return()
   endif()
   if(cuda)
