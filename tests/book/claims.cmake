@@ -12,6 +12,10 @@ if(BOOK_DOCS)
     --json-set build/records/ch90-fixture/hello.json repeats
       "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
     --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
+  # checks-can-fail: a check that still holds with each figure it reads perturbed
+  # (halved, doubled, towards zero and infinity) claims nothing of the figures.
+  book_sphinx_case(check-vacuous
+    --expect "${_ch}:5: ERROR: check 'hello:ratio >= hello:ratio' holds whatever the figures are: 'hello:ratio >= hello:ratio' still holds with each figure it reads scaled by")
 endif()
 # book_prose_lint(<test> <module> <fixture> <bad test> <expect_failure.py args>...):
 # book.<test> runs <module> --counts over the chapters; the bad test runs it on
