@@ -12,6 +12,10 @@ if(BOOK_DOCS)
     --json-set build/records/ch90-fixture/hello.json repeats
       "[{\"results\": {\"ratio\": {\"value\": 0.5, \"unit\": \"x\"}}}, {\"results\": {\"ratio\": {\"value\": 0.55, \"unit\": \"x\"}}}]"
     --expect "${_ch}:5: ERROR: check 'hello:ratio <= 0\\.5 and hello:count == 3' does not hold in repeat 2 of 2 of 'ch90-fixture/hello': hello:ratio = 0\\.55, hello:count = 3")
+  # checks-can-fail: a check that still holds with each figure it reads perturbed
+  # (halved, doubled, towards zero and infinity) claims nothing of the figures.
+  book_sphinx_case(check-vacuous
+    --expect "${_ch}:5: ERROR: check 'hello:ratio >= hello:ratio' holds whatever the figures are: 'hello:ratio >= hello:ratio' still holds with each figure it reads scaled by")
 endif()
 # book_prose_lint(<test> <module> <fixture> <bad test> <expect_failure.py args>...):
 # book.<test> runs <module> --counts over the chapters; the bad test runs it on
@@ -41,10 +45,13 @@ book_prose_lint(claims-checked bookpy.lint.claims_checked claims claims-unchecke
 # recorded ones (or it is on the short list of settings and cited figures, each
 # with its reason): bookpy.lint.typed_figures. The bad test: a typed time beside a recorded
 # one fails it at its line; a bound its check holds, a size written as a power, a
-# step's number and a sentence that cites no run do not.
+# step's number and a sentence that cites no run do not; a check's number that is
+# no bound of it (5.3 in "x > 5.3 - 10", 1 in "abs(x - 1)") gives no permission.
 book_prose_lint(typed-figures bookpy.lint.typed_figures typed typed-figure
   --expect "ch90-fixture\\.md:3: a figure typed beside recorded ones \\(0\\.8 ms\\)"
-  --expect "ch90-fixture +4 +0 +1"
+  --expect "ch90-fixture\\.md:13: a figure typed beside recorded ones \\(5\\.3 TB/s\\)"
+  --expect "ch90-fixture\\.md:15: a figure typed beside recorded ones \\(1 GiB\\)"
+  --expect "ch90-fixture +6 +0 +3"
   --reject "ch90-fixture\\.md:[579]:"
   --reject "ch90-fixture\\.md:11:")
 # No expectation of a program and no check of a chapter bounds a measured figure

@@ -78,6 +78,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
     app.add_transform(claims.ScopedClaimsNamed)
+    app.add_transform(records.UnitsFromRecord)
     app.add_transform(claims.CheckMarkers)
     publish.setup(app)
     app.add_css_file("book.css")

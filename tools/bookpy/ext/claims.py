@@ -27,9 +27,14 @@ a result a repeat does not hold (a profile taken once) is the median's. The
 references of one run are taken from the same repeat; the repeats of
 different runs, measured in different processes, are combined in every
 pairing. A check that does not hold is an error at the role's line, naming
-the repeat and the values; the role shows nothing on the page. A check
-written on its own line before a punctuation mark leaves no space before the
-mark (CheckMarkers).
+the repeat and the values; the role shows nothing on the page. A check must be
+able to fail (checkeval.vacuous): each comparison joined by ``and`` (each
+link of a chain) must fail for some perturbation of one figure it reads, that
+figure halved, doubled, taken towards zero (x 1e-9) or towards infinity
+(x 1e9), a zero set to +-1 and +-1e9, a negative one sign-flipped; one that
+holds at all of them (``x >= x``, ``x > 5.3 - 10``) holds whatever the figures
+are, and is an error at its line. A check written on its own line before a
+punctuation mark leaves no space before the mark (CheckMarkers).
 """
 from __future__ import annotations
 

@@ -7,7 +7,9 @@
 ``value`` (role)    one number of a run's results: ``run:result`` or
                     ``run:result|format`` (in a Markdown table cell write ``\\|``);
                     for a measuring run the median of its repeats, followed by
-                    their range where they differ at the printed precision
+                    their range where they differ at the printed precision;
+                    the number only: the sentence types the unit right after
+                    it, and that unit must be the record's (UnitsFromRecord)
 
 A GPU run is shown on every GPU the build has its record of (the build manifest's
 ``runs[...]["gpus"]``: the build's own GPU, the lead where no GPU ran it, and every
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.transforms import Transform
 
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
@@ -514,12 +517,72 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
     except BookError as e:
         msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    # For UnitsFromRecord: the unit the record gives the figure, and where the role stands.
+    node["book_unit"] = unit_of(record, key) or ""
+    node["book_value_ref"] = text
+    node["book_line"] = role_line(inliner.document, lineno, "value", text)
     if len(values) > 1 or gpus:
         _quoted(env, run, key, spec)
     shows(node, run)
     if record.get("stale") or (gpus and gpus[0].pending):
         node["classes"].append("book-stale-value")
     return [node], []
+
+
+#: The units a sentence may type after a figure, each as the record would write it:
+#: a time, a rate, a size, a share. A count's noun ("blocks", "threads") is no unit here.
+TYPED_UNITS = {"µs": "us", "us": "us", "ms": "ms", "ns": "ns", "s": "s", "TB/s": "TB/s",
+               "GB/s": "GB/s", "Gadd/s": "Gadd/s", "GiB": "GiB", "MiB": "MiB", "KiB": "KiB",
+               "KB": "KB", "MB": "MB", "GB": "GB", "bytes": "byte", "byte": "byte", "B": "byte",
+               "%": "%", "percent": "%", "per cent": "%"}
+#: A record's unit as TYPED_UNITS writes it.
+RECORD_UNITS = {"bytes": "byte", "µs": "us"}
+TYPED_UNIT = re.compile(r"\s*(" + "|".join(sorted(map(re.escape, TYPED_UNITS), key=len, reverse=True))
+                        + r")(?![\w/])")
+
+
+def unit_mismatch(typed: str, record_unit: str, spec: str) -> str | None:
+    """Why the unit a sentence typed right after a {value} is not the record's,
+    or None where it is."""
+    said = TYPED_UNITS[typed]
+    if spec.endswith("%"):
+        return (f"the format '{spec}' prints the figure as a percentage, '%' and all, and the "
+                f"text after it types '{typed}' too")
+    unit = RECORD_UNITS.get(record_unit, record_unit)
+    if said == unit:
+        return None
+    known = unit in set(TYPED_UNITS.values())
+    given = (f"in '{record_unit}'" + ("" if known else " (no unit of time, rate, size or share)")
+             if record_unit else "no unit")
+    return (f"the text after it types '{typed}', but the record gives the figure {given}: "
+            "type the record's unit, or quote the result that is in this one")
+
+
+class UnitsFromRecord(Transform):
+    """{value} prints the number; the sentence types its unit right after it
+    ("{value}`bench:kernel_us` µs"). That unit must be the one the record gives
+    the figure (results[key]["unit"]): "µs" after a result recorded in ms, "%"
+    after a ratio, or "TB/s" after a time, is an error at the role's line. A
+    count's noun is no unit here ("blocks", "threads"), and a {value} of a
+    check's computed value (no unit in the record) is not compared."""
+    default_priority = 208
+
+    def apply(self) -> None:
+        for node in list(self.document.findall(nodes.inline)):
+            if "book_value_ref" not in node.attributes or node.parent is None:
+                continue
+            parent = node.parent
+            i = next(k for k, child in enumerate(parent.children) if child is node)
+            after = parent[i + 1] if i + 1 < len(parent) else None
+            if not isinstance(after, nodes.Text):
+                continue
+            m = TYPED_UNIT.match(after.astext())
+            ref = node["book_value_ref"]
+            if not m or (ref.partition("|")[0].split(":", 1)[-1].startswith("check:")):
+                continue
+            why = unit_mismatch(m.group(1), node["book_unit"], ref.partition("|")[2])
+            if why:
+                self.document.reporter.error(f"{{value}}`{ref}`: {why}", line=node["book_line"])
 
 
 def gpu_values_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,

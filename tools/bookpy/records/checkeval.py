@@ -39,6 +39,14 @@ ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
          ast.Pow: lambda a, b: a ** b}
 #: The most pairings of repeats of different runs one check evaluates.
 MAX_PAIRINGS = 100_000
+#: How a figure is perturbed to see whether a check can fail (can_fail): scaled
+#: by each factor (halved and doubled, and taken towards zero and towards
+#: infinity, for figures compared across orders of magnitude); a zero is set to
+#: each of ZERO_PERTURBED (a zero may be of either sign); a negative figure is
+#: also sign-flipped (it may be of either sign; a positive one, a time, a rate, a
+#: count, a ratio, stays positive whatever it measures, so its sign is not flipped).
+FACTORS = (0.5, 2.0, 1e-9, 1e9)
+ZERO_PERTURBED = (1.0, -1.0, 1e9, -1e9)
 
 
 def parse(text: str) -> tuple[ast.AST, list[tuple[str, str]]]:
@@ -113,6 +121,63 @@ def holds(node: ast.AST, values: dict, refs: list[tuple[str, str]]) -> bool:
     if _named(node, refs) is not None:
         return True
     return bool(evaluate(node, values))
+
+
+def perturbed(value: float) -> list[float]:
+    """The values a figure is tried at to see whether a check can fail."""
+    if value == 0:
+        return list(ZERO_PERTURBED)
+    out = [value * f for f in FACTORS]
+    return out + [-value] if value < 0 else out
+
+
+def parts(node: ast.AST, refs: list[tuple[str, str]]) -> list[ast.AST]:
+    """What must each be able to fail: each comparison joined by 'and' (an 'or'
+    as a whole), each link of a chained comparison; a named expectation
+    (<run>:check:<id>) is its checks file's, and is left out."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [p for v in node.values for p in parts(v, refs)]
+    if _named(node, refs) is not None:
+        return []
+    if isinstance(node, ast.Compare) and len(node.ops) > 1:
+        operands = [node.left, *node.comparators]
+        return [ast.Compare(left=operands[i], ops=[op], comparators=[operands[i + 1]])
+                for i, op in enumerate(node.ops)]
+    return [node]
+
+
+def can_fail(node: ast.AST, values: dict, refs: list[tuple[str, str]],
+             same: list | None = None) -> bool:
+    """Whether the claim fails for some perturbation of one figure it reads
+    (each reference in turn at each of perturbed(its value), the rest as
+    recorded): a claim that holds at all of them holds whatever the figures
+    are (x >= x, x > 5.3 - 10), and says nothing about them. same[i] names the
+    figure reference i reads (its run resolved), else refs[i]: a figure written
+    twice, or by two names of its run, is one figure."""
+    figures: dict[tuple[str, str], list[str]] = {}  # a figure written twice is one figure
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in values:
+            figures.setdefault((same or refs)[int(n.id[1:])], []).append(n.id)
+    for names in figures.values():
+        for v in perturbed(values[names[0]]):
+            try:
+                if not holds(node, {**values, **{name: v for name in names}}, refs):
+                    return True
+            except (BookError, ArithmeticError, ValueError):
+                return True  # a figure it divides by, set to zero: it does not hold
+    return False
+
+
+def text_of(node: ast.AST, refs: list[tuple[str, str]]) -> str:
+    """A part of a check as written: its references by name."""
+    text = ast.unparse(node)
+    return re.sub(r"\br([0-9]+)\b", lambda m: ":".join(refs[int(m.group(1))]), text)
+
+
+def vacuous(tree: ast.AST, values: dict, refs: list[tuple[str, str]],
+            same: list | None = None) -> list[str]:
+    """The parts of a check (parts) that cannot fail (can_fail), as written."""
+    return [text_of(p, refs) for p in parts(tree, refs) if not can_fail(p, values, refs, same)]
 
 
 def evaluate(node: ast.AST, values: dict) -> float:
@@ -222,7 +287,7 @@ def verify_with(text: str, resolve: Callable[[str], str], load: Callable[[str], 
     if total > MAX_PAIRINGS:
         raise BookError(f"check '{text}' would compare {total:,} pairings of repeats "
                         f"(at most {MAX_PAIRINGS:,}): compare fewer runs in one check")
-    for combo in itertools.product(*choices):
+    for n, combo in enumerate(itertools.product(*choices)):
         picked = dict(zip(names, combo))
         values = {}
         for i, (run, key) in enumerate(resolved):
@@ -232,6 +297,17 @@ def verify_with(text: str, resolve: Callable[[str], str], load: Callable[[str], 
             held = holds(tree, values, refs)
         except BookError as e:
             raise BookError(f"check '{text}': {e}") from None
+        if n == 0 and held:
+            # On the medians, once: a claim that no figure of it could break.
+            empty = vacuous(tree, values, refs, resolved)
+            if empty:
+                raise BookError(
+                    f"check '{text}' holds whatever the figures are: "
+                    f"{'; '.join(repr(p) for p in empty)} still holds with each figure it reads "
+                    f"scaled by {', '.join(f'{f:g}' for f in FACTORS)} (a zero set to "
+                    f"{' and '.join(f'{z:g}' for z in ZERO_PERTURBED)}, a negative figure "
+                    "sign-flipped): bound the figures by what the sentence says of them, a bound "
+                    "they could miss")
         if not held:
             where = "; ".join(f"{label} of '{run}'" for run, (label, _, _) in picked.items())
             shown = ", ".join(f"{run.split('/')[-1]}:{key} = {values[f'r{i}']:.6g}"

@@ -94,6 +94,9 @@ book_sphinx_case(percent-count
   --expect "${_ch}:3: ERROR: result 'count' of 'ch90-fixture/hello': format '\\.0%' multiplies the value by 100, but it has unit 'x'")
 book_sphinx_case(padded-value
   --expect "${_ch}:3: ERROR: result 'ratio' of 'ch90-fixture/hello': format '08\\.2f' pads, aligns or changes the base")
+# units-from-record: the unit typed right after a {value} is the one its record gives.
+book_sphinx_case(unit-mismatch
+  --expect "${_ch}:4: ERROR: \\{value\\}`hello:ratio`: the text after it types 'µs', but the record gives the figure in 'x'")
 # The book's structure (structure.py): one title per page, a chapter's number its key's,
 # no two chapters with one number.
 book_sphinx_case(two-titles

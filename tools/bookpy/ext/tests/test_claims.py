@@ -116,3 +116,59 @@ def test_references_and_arithmetic():
     assert not claims.evaluate(tree, {"r0": 1.06, "r1": 1.0})
     chained, _ = claims.parse("0.9 <= a-b:x <= 1.1")
     assert claims.evaluate(chained, {"r0": 1.0}) and not claims.evaluate(chained, {"r0": 1.2})
+
+
+# ---- a check that cannot fail (checkeval.vacuous) ----------------------------------
+
+RECORD = {"results": {"tbs": {"value": 4.45, "unit": "TB/s"}, "ceiling": {"value": 4.6, "unit": "TB/s"},
+                      "errors": {"value": 0, "unit": "count"}, "stall": {"value": 5.2, "unit": "ratio"},
+                      "idle": {"value": 0, "unit": "ratio"}, "tiny": {"value": 1e-7, "unit": "ratio"},
+                      "delta": {"value": -0.3, "unit": "ratio"}}}
+
+
+def _verify(text):
+    return claims.verify_with(text, lambda run: run, lambda full: RECORD)
+
+
+@pytest.mark.parametrize("text, part", [
+    ("r:tbs >= r:tbs", "r:tbs >= r:tbs"),
+    ("r:tbs > 5.3 - 10", "r:tbs > 5.3 - 10"),
+    ("r:tbs * 2 > r:tbs", "r:tbs * 2 > r:tbs"),
+    ("r:tbs > 0", "r:tbs > 0"),
+    ("r:tbs < r:ceiling or r:tbs >= r:ceiling", "r:tbs < r:ceiling or r:tbs >= r:ceiling"),
+    # a vacuous part joined by 'and' to one that can fail, and a vacuous link of a chain
+    ("r:tbs < r:ceiling and r:ceiling >= r:ceiling", "r:ceiling >= r:ceiling"),
+    ("0 < r:tbs < r:ceiling", "0 < r:tbs"),
+    ("abs(r:delta) >= 0", "abs(r:delta) >= 0"),
+])
+def test_a_check_that_holds_whatever_the_figures_are_is_refused(text, part):
+    with pytest.raises(BookError) as e:
+        _verify(text)
+    assert f"check '{text}' holds whatever the figures are: '{part}' still holds" in str(e.value)
+
+
+@pytest.mark.parametrize("text", [
+    "r:tbs < r:ceiling",
+    "abs(r:tbs / r:ceiling - 1) <= 0.05",
+    "r:errors == 0",  # a zero: set to 1, it fails
+    "r:stall > r:idle",  # beside a zero: the zero raised far enough, it fails
+    "r:stall > 10 * r:tiny",  # apart by orders of magnitude: taken towards zero, it fails
+    "r:delta < 0",  # a negative figure: sign-flipped, it fails
+    "r:tbs < r:ceiling and r:check:anything",  # a named expectation is its checks file's
+])
+def test_a_check_that_some_figures_would_break_is_accepted(text):
+    record = dict(RECORD, checks=[{"id": "anything", "ok": True, "value": 1}])
+    assert claims.verify_with(text, lambda run: run, lambda full: record) >= 1
+
+
+def test_a_figure_named_two_ways_is_one_figure():
+    with pytest.raises(BookError, match="holds whatever the figures are"):
+        claims.verify_with("ch/r:tbs >= r:tbs", lambda run: run if "/" in run else "ch/" + run,
+                           lambda full: RECORD)
+
+
+def test_a_check_that_cannot_fail_is_an_error_at_its_line(tree):
+    _case(tree, "check-vacuous.md")
+    _, warnings, _ = tree.sphinx()
+    assert "ch90-fixture.md:5: ERROR: check 'hello:ratio >= hello:ratio' holds whatever the " \
+           "figures are: 'hello:ratio >= hello:ratio' still holds" in warnings

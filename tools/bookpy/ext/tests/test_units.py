@@ -8,7 +8,7 @@ import unicodedata
 
 import pytest
 
-from .conftest import BOOK
+from .conftest import BOOK, FIXTURE
 from bookpy.ext.common import BookError, cap_text, load_json, resolve_key, source_path, visible_text
 from bookpy.ext.exercises import split_markdown
 from bookpy.ext.listings import describe_lines, extract, marker_list, parse_markers
@@ -330,3 +330,33 @@ def test_the_settings_are_one_typed_dataclass_and_each_is_read():
            "book_site_file": "site_file("}
     unread = [n for n in names if n not in sources and fns.get(n, n) not in sources]
     assert not unread, f"declared but read by no module: {unread}"
+
+
+# ---- the unit typed after a {value} (records.UnitsFromRecord) -----------------------
+
+@pytest.mark.parametrize("typed, unit, spec, ok", [
+    ("µs", "us", "", True), ("us", "us", "", True), ("ms", "ms", ".1f", True),
+    ("TB/s", "TB/s", ".2f", True), ("bytes", "byte", ",.0f", True), ("%", "%", "", True),
+    ("KiB", "KiB", "", True),
+    ("ms", "us", "", False), ("µs", "ms", "", False), ("TB/s", "GB/s", "", False),
+    ("GiB", "MiB", "", False), ("%", "ratio", "", False), ("µs", "ratio", "", False),
+    ("ms", "", "", False), ("%", "fraction", ".0%", False),
+])
+def test_a_unit_typed_after_a_value_must_be_the_records(typed, unit, spec, ok):
+    from bookpy.ext.records import unit_mismatch
+    assert (unit_mismatch(typed, unit, spec) is None) == ok
+
+
+def test_a_unit_the_record_does_not_give_is_an_error_at_its_line(tree):
+    tree.write("repo/chapters/ch90-fixture.md",
+               open(os.path.join(FIXTURE, "cases", "unit-mismatch.md"), encoding="utf-8").read())
+    tree.edit_json("build/cy-tags.json", lambda d: d["tags"].pop("ch90-q1", None))
+    _, warnings, _ = tree.sphinx()
+    assert "ch90-fixture.md:4: ERROR: {value}`hello:ratio`: the text after it types 'µs', but the " \
+           "record gives the figure in 'x' (no unit of time, rate, size or share)" in warnings
+    # recorded in µs, the same sentence builds clean
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda d: d["results"]["ratio"].update(unit="us"))
+    tree.touch_later("build/records/ch90-fixture/hello.json")
+    _, warnings, _ = tree.sphinx()
+    assert "ERROR" not in warnings, warnings
