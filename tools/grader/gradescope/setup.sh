@@ -39,6 +39,7 @@ need_cmake() {  # true when cmake is missing or older than 3.25
   local v
   v=$(cmake --version 2>/dev/null | sed -n 's/^cmake version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
   [ -z "$v" ] && return 0
+  # shellcheck disable=SC2086  # two words: major, minor
   set -- $v
   [ "$1" -lt 3 ] || { [ "$1" -eq 3 ] && [ "$2" -lt 25 ]; }
 }
