@@ -10,9 +10,11 @@ It writes the package twice (the same bytes), unzips it into DIR/autograder/sour
 runs its setup.sh (AUTOGRADER_ROOT=DIR/autograder, BOOK_GRADESCOPE_NO_APT=1: no
 apt-get; and, without --full-setup, BOOK_GRADESCOPE_KIT=BUILD: the build's kit,
 so that the test does not build another for minutes), then its run_autograder on:
-the solutions as loose files, the bundle's folder zipped, a folder holding a
-.tar.gz of it, the loose files without bubblewrap (run_autograder falls back to
---trusted), an empty submission and a broken zip; and run_autograder before setup.
+the solutions as loose files, the bundle's folder zipped (as Gradescope unpacks
+an uploaded zip, and the zip kept), the exercises/ folder as a .tar.gz, the zip
+without bubblewrap (run_autograder falls back to --trusted), a zip inside a
+.tar.gz (not entered: 0, with a note naming it), an empty submission and a broken
+zip; and run_autograder before setup.
 Each results.json is checked: the score, each test's max_score and visibility,
 the assignment's total stated, no GPU exercise listed, and no hidden test's name
 in anything a student sees while the hidden sets are hidden. --full-setup builds
@@ -126,19 +128,31 @@ def main():
                 for f in e["student_files"]:
                     z.write(solutions / e["id"] / f, f"cuda-book-exercises/exercises/{e['id']}/{f}")
 
-    def nested(d):
-        inner = d / "hw.zip"
-        bundle_zip(inner)
+    def bundle_folder(d):  # the zip as Gradescope unpacks it
+        bundle_zip(work / "folder.zip")
+        with zipfile.ZipFile(work / "folder.zip") as z:
+            z.extractall(d)
+
+    def exercises_tgz(d):  # the exercises/ folder as a .tar.gz, in a folder
         with tarfile.open(d / "handin.tar.gz", "w:gz") as t:
-            t.add(inner, "hw.zip")
-        inner.unlink()
+            for e in cpu:
+                for f in e["student_files"]:
+                    t.add(solutions / e["id"] / f, f"exercises/{e['id']}/{f}")
+
+    def zip_in_tgz(d):  # an archive inside an archive: not entered (the grader's rule)
+        bundle_zip(work / "hw.zip")
+        with tarfile.open(d / "handin.tar.gz", "w:gz") as t:
+            t.add(work / "hw.zip", "hw.zip")
 
     shapes = [
         ("loose files", loose, {}, CPU_TOTAL),
-        ("the bundle's folder zipped", lambda d: bundle_zip(d / "cuda-book-exercises.zip"), {}, CPU_TOTAL),
-        ("a .tar.gz holding the zipped folder", nested, {}, CPU_TOTAL),
-        ("loose files, no bubblewrap (--trusted)", loose,
+        ("the bundle's folder zipped, unpacked by Gradescope", bundle_folder, {}, CPU_TOTAL),
+        ("the bundle's folder zipped, the zip in submission/",
+         lambda d: bundle_zip(d / "cuda-book-exercises.zip"), {}, CPU_TOTAL),
+        ("the exercises/ folder as a .tar.gz", exercises_tgz, {}, CPU_TOTAL),
+        ("the zip, no bubblewrap (--trusted)", lambda d: bundle_zip(d / "cuda-book-exercises.zip"),
          {"BOOK_GRADE_BWRAP": str(work / "no-bwrap-here")}, CPU_TOTAL),
+        ("a zip inside a .tar.gz", zip_in_tgz, {}, 0),
         ("an empty submission", lambda d: None, {}, 0),
         ("a broken zip", lambda d: (d / "work.zip").write_bytes(b"PK\x03\x04 not a zip"), {}, 0),
     ]
@@ -174,6 +188,10 @@ def main():
         check(any(t["visibility"] == "hidden" for t in tests), f"{what}: no hidden test set")
         leaked = [n for n in hidden_names if n in seen]
         check(not leaked, f"{what}: a student sees hidden test names: {leaked[:3]}")
+        if what == "a zip inside a .tar.gz":
+            check("ignored: hw.zip" in res["output"], f"{what}: the note does not name hw.zip")
+        if what == "a broken zip":
+            check("work.zip" in res["output"], f"{what}: the output does not name work.zip")
         if want == 0 and what == "an empty submission":
             check(all("(missing)" in t["name"] for t in tests), f"{what}: not every set says missing")
     return report(problems)
