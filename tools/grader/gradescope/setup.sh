@@ -52,6 +52,7 @@ if need_cmake; then
 fi
 say "$(cmake --version | head -1)"
 
+built_here=0
 if [ -n "${BOOK_GRADESCOPE_KIT:-}" ]; then
   kit=$(cd "$BOOK_GRADESCOPE_KIT" && pwd)
   say "using the kit built in $kit (BOOK_GRADESCOPE_KIT): building none"
@@ -63,9 +64,25 @@ else
   (cd "$book" && cmake --preset book -B "$kit" -DBOOK_DOCS=OFF -DBOOK_GPU=OFF "${carry[@]}")
   say "building the grading kit (target exercise-kit; about 3 minutes on 2 cores)"
   cmake --build "$kit" --target exercise-kit
+  built_here=1
 fi
 # run_autograder reads the kit's folder from here.
 printf '%s\n' "$kit" > "$src/kit-path"
+
+if [ "${BOOK_GRADESCOPE_KEEP_SOURCES:-0}" != 1 ]; then
+  # The solutions and the hidden tests' sources are compiled into the kit; no
+  # submission should find them in the image, sandbox or not.
+  rm -rf "$book/solutions"
+  find "$book/tests" -path '*/exercises/*' -name 'hidden*' -exec rm -rf {} +
+  find "$book" -name SOLUTION.md -delete
+  if [ "$built_here" = 1 ]; then
+    # The build compiled the solutions too (the book's own tests of them); grading
+    # uses none of those objects.
+    find "$kit" -path '*/solutions/*' -type f -delete
+  fi
+  chmod -R go-rwx "$src"
+  say "removed the solutions and the hidden tests' sources; $src is readable by root alone"
+fi
 # The kit is complete, and grades the CPU exercises that gradescope.json names.
 python3 - "$src" "$kit" <<'EOF'
 import json, sys
@@ -85,14 +102,4 @@ if missing:
     sys.exit(f"setup.sh: the kit lacks {', '.join(missing)}")
 print(f"setup.sh: the kit grades {len(doc['exercises'])} CPU exercises, {doc['total']} points")
 EOF
-
-if [ "${BOOK_GRADESCOPE_KEEP_SOURCES:-0}" != 1 ]; then
-  # The solutions and the hidden tests' sources are compiled into the kit; no
-  # submission should find them in the image, sandbox or not.
-  rm -rf "$book/solutions"
-  find "$book/tests" -path '*/exercises/*' -name 'hidden*' -exec rm -rf {} +
-  find "$book" -name SOLUTION.md -delete
-  chmod -R go-rwx "$src"
-  say "removed the solutions and the hidden tests' sources; $src is readable by root alone"
-fi
 say "done"
