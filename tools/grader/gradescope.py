@@ -8,7 +8,8 @@ submission. It holds:
 
     setup.sh          installs from the distribution's packages what grading needs,
                       builds the grading kit (cmake --preset book, DOCS off, target
-                      exercise-kit) and then removes the solutions and the hidden test
+                      exercise-kit) and then removes the solutions (their sources and
+                      the objects the build compiled of them) and the hidden tests'
                       sources from the image (tools/grader/gradescope/setup.sh)
     run_autograder    maps /autograder/submission to the exercises, grades it with
                       tools/grade and writes /autograder/results/results.json
@@ -136,8 +137,10 @@ each file.
    is 3.22, so there setup.sh installs CMake from PyPI (`pip3 install
    "cmake>=3.25,<4"`, network that Gradescope allows during setup).
 3. Builds the grading kit in `book/build/grade-kit` (no GPU, so no CUDA).
-4. Removes the solutions and the hidden tests' sources from the image (the kit
-   holds them compiled) and makes `/autograder/source` readable by root alone.
+4. Removes from the image the solutions (sources, and the objects the build
+   compiled of them, which grading does not use) and the hidden tests' sources
+   (the kit holds the tests compiled), and makes `/autograder/source` readable by
+   root alone.
 
 ## What run_autograder does
 
@@ -208,8 +211,9 @@ def write(kit: Kit, dest: str | Path, chapters: list[str], hidden_visibility: st
         if os.path.exists(tmp):
             os.unlink(tmp)
     doc = json.loads(items["gradescope.json"][0])
+    n = len(doc["exercises"])
     print(f"tools/grade: wrote {dest}: {len(items)} files, {len(data) >> 10} KiB; grades "
-          f"{len(doc['exercises'])} CPU exercises, {doc['total']} points (set the assignment's "
+          f"{n} CPU exercise{'s' if n != 1 else ''}, {doc['total']} points (set the assignment's "
           f"total to that); left out (no GPU on Gradescope): "
           f"{', '.join(e['id'] for e in doc['left_out']) or 'none'}")
     if "carry/catch2/catch2/catch.hpp" not in items:
