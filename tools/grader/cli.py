@@ -17,6 +17,11 @@
                                                    hidden tests; all the chapters' or
                                                    those named (the site's download of
                                                    a chapter is its bundle)
+    tools/grade --gradescope-package FILE.zip [--chapter KEY]...
+                                                   Gradescope's autograder: setup.sh,
+                                                   run_autograder and the book's sources
+                                                   (tools/grader/gradescope.py); its CPU
+                                                   exercises, the GPU ones left out
 
 Each grading writes to its output folder:
     results.json   Gradescope's format        junit.xml   one test case per test set
@@ -86,6 +91,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--batch", metavar="FOLDER", help="grade every folder or archive in FOLDER")
     what.add_argument("--bundle", metavar="FILE", help="write the student bundle (.tar.gz) and stop")
+    what.add_argument("--gradescope-package", metavar="FILE.zip",
+                      help="write Gradescope's autograder package (.zip) and stop")
     what.add_argument("--merge", nargs="+", metavar="DIR",
                       help="merge the results folders of every shard of a batch (--shard) into "
                            "--out: the class summary one batch would write")
@@ -142,12 +149,15 @@ def parse(argv: list[str]) -> argparse.Namespace:
                     help="write where the time went (JSON: one span per step; "
                          "tools/grader/tests/bench_grade.py sums them)")
     a = ap.parse_args(argv)
-    if a.bundle and a.submission:
-        ap.error("--bundle takes no submission")
-    if (a.chapter or a.depfile) and not a.bundle:
-        ap.error("--chapter and --depfile go with --bundle")
-    if not a.bundle and not a.batch and not a.merge and not a.submission:
-        ap.error("name a submission, --batch FOLDER, --merge DIR... or --bundle FILE")
+    if (a.bundle or a.gradescope_package) and a.submission:
+        ap.error("--bundle and --gradescope-package take no submission")
+    if a.chapter and not (a.bundle or a.gradescope_package):
+        ap.error("--chapter goes with --bundle or --gradescope-package")
+    if a.depfile and not a.bundle:
+        ap.error("--depfile goes with --bundle")
+    if not (a.bundle or a.gradescope_package or a.batch or a.merge or a.submission):
+        ap.error("name a submission, --batch FOLDER, --merge DIR..., --bundle FILE or "
+                 "--gradescope-package FILE")
     if (a.batch or a.merge) and a.submission:
         ap.error("--batch and --merge take no other submission")
     if a.shard and not a.batch:
@@ -251,6 +261,14 @@ def main(argv: list[str] | None = None) -> int:
             bundle.write(kit, Path(a.bundle), a.chapter, a.depfile)
         except (OSError, KitError, ValueError) as e:
             fail(f"writing the bundle failed: {e}")
+        return 0
+    if a.gradescope_package:
+        from . import gradescope
+        kit = load_kit(a, built=False)
+        try:
+            gradescope.write(kit, Path(a.gradescope_package), a.chapter, a.hidden_visibility)
+        except (OSError, KitError, ValueError) as e:
+            fail(f"writing the Gradescope package failed: {e}")
         return 0
     if a.merge:
         return merge(a)

@@ -540,3 +540,31 @@ def test_reader_edition_finds_a_solution_renamed_in_the_hints(tmp_path):
     code, out = _edition(tmp_path, readme_hint=hint)
     assert code == 1 and "holds ch90-a/ex01-pack: code of the solution pack.cpp" in out, out
     assert "a line of the solution" not in out, "the line check alone should not see it"
+
+
+# -- the Gradescope package (tools/grader/gradescope.py) -------------------------
+from grader import gradescope  # noqa: E402
+
+
+def test_the_gradescope_zip_is_the_same_bytes_with_fixed_dates_and_modes():
+    items = {"b/x.txt": (b"x", False), "setup.sh": (b"#!/bin/sh\n", True), "a.txt": (b"a", False)}
+    one = gradescope.zip_bytes(items)
+    assert one == gradescope.zip_bytes(dict(reversed(list(items.items()))))
+    with zipfile.ZipFile(__import__("io").BytesIO(one)) as z:
+        infos = z.infolist()
+        assert [i.filename for i in infos] == sorted(items)
+        assert {i.date_time for i in infos} == {gradescope.DATE}
+        assert {i.filename: i.external_attr >> 16 for i in infos}["setup.sh"] == 0o100755
+        assert {i.filename: i.external_attr >> 16 for i in infos}["a.txt"] == 0o100644
+
+
+def test_run_autograder_before_setup_writes_results_with_no_points(tmp_path):
+    import subprocess
+    (tmp_path / "source").mkdir()
+    (tmp_path / "submission").mkdir()
+    script = Path(gradescope.HERE) / "run_autograder"
+    p = subprocess.run([sys.executable, str(script)], env=dict(os.environ, AUTOGRADER_ROOT=str(tmp_path)),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert p.returncode == 1
+    res = json.loads((tmp_path / "results" / "results.json").read_text())
+    assert res["score"] == 0 and "setup.sh" in res["output"] and res["tests"] == []

@@ -20,6 +20,11 @@
 #   exercises.grade.shards   a class graded in one batch and in 3 shards merged: the same
 #                            summary, statistics and gradebook (check_shards.py)
 #   exercises.grade.no-sandbox  without bubblewrap: refused, or graded with --trusted
+#   exercises.grade.gradescope  the Gradescope package unpacked into an /autograder-shaped
+#                            folder, set up (no apt-get; this build's kit), and run on
+#                            loose files, a zipped bundle folder, a nested archive, no
+#                            bubblewrap, an empty and a broken submission (check_gradescope.py;
+#                            --full-setup, run by hand, builds the package's own kit)
 #   exercises.bundle         the student bundle: contents, the same bytes twice, one
 #                            chapter's alone, and a clean build of it (check_bundle.py;
 #                            tests/site's site.downloads.build checks a chapter's
@@ -76,6 +81,8 @@ foreach(_c IN LISTS _bt_cases)
 endforeach()
 _bt_add(exercises.grade.batch 600 "${_bt}/check_batch.py" ${_bt_kit} --work "${_bt_scratch}/batch")
 _bt_add(exercises.grade.shards 600 "${_bt}/check_shards.py" ${_bt_kit} --work "${_bt_scratch}/shards")
+_bt_add(exercises.grade.gradescope 900 "${_bt}/check_gradescope.py" ${_bt_kit}
+        --work "${_bt_scratch}/gradescope")
 _bt_add(exercises.grade.no-sandbox 300 "${_bt}/check_no_sandbox.py" ${_bt_kit}
         --work "${_bt_scratch}/no-sandbox")
 if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
