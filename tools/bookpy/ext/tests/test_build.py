@@ -204,7 +204,7 @@ def test_published_html_holds_only_what_this_build_made(tmp_path):
 
 
 def test_without_an_exercise_list_the_solution_shows_the_files_it_changed(tree):
-    """A build without exercises.json (the instructor preset builds no tests): no points,
+    """A build without exercises.json (a build folder from before it): no points,
     and the solved sources are those that differ from the starter's."""
     tree.edit_json("build/book-manifest.json", lambda m: m.update(exercises=None))
     tree.write("repo/exercises/ch90-fixture/ex01-fixture/contract.hpp", "int answer();  // CONTRACT\n")
