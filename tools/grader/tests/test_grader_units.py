@@ -475,7 +475,7 @@ int pack_rows(const int* counts, int rows, int width, int* out) {
 """
 
 
-def _edition(tmp_path, extra=None, readme_hint=""):
+def _edition(tmp_path, extra=None, readme_hint="", banner=""):
     """A one-exercise book: its folder, solution and visible test, an HTML page
     of its statement, and exercises.json; returns check_reader_edition's exit
     status and output."""
@@ -504,7 +504,7 @@ def _edition(tmp_path, extra=None, readme_hint=""):
         "id": "ch90-a/ex01-pack", "dir": str(ex), "solution_dir": str(sol),
         "student_files": ["pack.cpp"], "hidden_tests": [],
         "sets": {"visible": {"test_file": str(tests / "visible.test.cpp")}}}]}))
-    page = "<html><body>" + readme.replace("<", "&lt;")
+    page = "<html><body>" + banner + readme.replace("<", "&lt;")
     for f in sorted(ex.iterdir()):  # the bundle and the page show every file of the folder
         page += "<pre>" + f.read_text().replace("<", "&lt;") + "</pre>"
     (html / "ch90-a.html").write_text(page + "</body></html>")
@@ -518,6 +518,12 @@ def _edition(tmp_path, extra=None, readme_hint=""):
         finally:
             sys.argv = argv
     return code, out.getvalue()
+
+
+def test_a_page_with_the_instructor_banner_is_no_reader_edition(tmp_path):
+    code, out = _edition(tmp_path, banner='<div class="book-edition-banner" role="note">'
+                                          '<p>Instructor edition: not for students.</p></div>')
+    assert code == 1 and "ch90-a.html is a page of the instructor edition" in out, out
 
 
 def test_reader_edition_passes_an_honest_exercise(tmp_path):
