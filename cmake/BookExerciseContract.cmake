@@ -37,6 +37,10 @@
 #                           (.cpp, .cu); headers are the contract's, the same for all
 #   EXERCISE_POINTS         points per test set: visible <n> [hidden <n>]; a set is
 #                           worth its points when every one of its test cases passes
+#   EXERCISE_CREDIT         how a set earns its points (optional): all-or-nothing (the
+#                           default, as above) or per-case (its points split evenly
+#                           over its test cases, rounded down: _bx_credit); one rule
+#                           for every set, or pairs: "hidden per-case"
 #   EXERCISE_TIMEOUT        seconds one test set may run (default 60)
 #   EXERCISE_LIBS           book libraries the tests link besides the student's files
 #                           (optional; a GPU exercise gets book_cuda without asking)
@@ -121,6 +125,7 @@ endfunction()
 #   <prefix>_SETS                       visible [hidden]
 #   <prefix>_POINTS                     their total
 #   <prefix>_<set>_POINTS, <prefix>_<set>_TEST (absolute), <prefix>_<set>_NAMES
+#   <prefix>_<set>_CREDIT               all-or-nothing or per-case (EXERCISE_CREDIT)
 #   <prefix>_TEST_SUPPORT               names of the headers the test sets share
 function(book_exercise_read root key ex prefix)
   set(dir "${root}/exercises/${key}/${ex}")
@@ -142,6 +147,7 @@ function(book_exercise_read root key ex prefix)
   _bx_read_contract("${contract}")
   _bx_student_files(sources contract_files "${dir}" "${contract}")
   _bx_points(sets total "${contract}")
+  _bx_credit("${contract}" "${sets}")
   _bx_test_sets(sets support bridge kinds "${tests_dir}" "${contract}" "${sets}")
   _bx_gpu_and_bridge(gpu "${tests_dir}" "${contract}" "${sets}" "${kinds}" "${bridge}" "${support}")
 
@@ -169,6 +175,7 @@ function(book_exercise_read root key ex prefix)
     endforeach()
     list(APPEND all_names ${names})
     set(${prefix}_${s}_POINTS "${points_${s}}" PARENT_SCOPE)
+    set(${prefix}_${s}_CREDIT "${credit_${s}}" PARENT_SCOPE)
     set(${prefix}_${s}_TEST "${test_${s}}" PARENT_SCOPE)
     set(${prefix}_${s}_NAMES "${names}" PARENT_SCOPE)
   endforeach()

@@ -140,7 +140,7 @@ function(_bx_kit_links link_out incs_out defs_out live libs)
 endfunction()
 
 # _bx_kit_sets(<out> <tid> <prefix> <live>): the entry's "sets", as JSON: each
-# set's points, test file, judge, test objects and test names.
+# set's points, credit rule, test file, judge, test objects and test names.
 function(_bx_kit_sets out tid p live)
   set(_j_sets "")
   foreach(s IN LISTS ${p}_SETS)
@@ -160,7 +160,7 @@ function(_bx_kit_sets out tid p live)
     else()
       set(_j_hidden false)
     endif()
-    list(APPEND _j_sets "        {\"name\": \"${s}\", \"points\": ${${p}_${s}_POINTS}, \"hidden\": ${_j_hidden}, \"test_file\": ${_j_file},\n         \"judge\": ${_j_judge},\n         \"objects\": ${_j_objs},\n         \"tests\": ${_j_names}}")
+    list(APPEND _j_sets "        {\"name\": \"${s}\", \"points\": ${${p}_${s}_POINTS}, \"credit\": \"${${p}_${s}_CREDIT}\", \"hidden\": ${_j_hidden}, \"test_file\": ${_j_file},\n         \"judge\": ${_j_judge},\n         \"objects\": ${_j_objs},\n         \"tests\": ${_j_names}}")
   endforeach()
   list(JOIN _j_sets ",\n" _j_sets)
   set(${out} "${_j_sets}" PARENT_SCOPE)

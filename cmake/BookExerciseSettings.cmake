@@ -7,6 +7,7 @@
 #   _bx_read_contract   exercise.cmake's settings, and nothing else
 #   _bx_student_files   the student's files and the contract's headers
 #   _bx_points          EXERCISE_POINTS: the test sets and their points
+#   _bx_credit          EXERCISE_CREDIT: how each set's points are earned
 #   _bx_test_sets       the tests folder: one file per set, the shared headers, the bridge
 #   _bx_gpu_and_bridge  a GPU exercise's test code is host code (_bx_host_only);
 #                       a bridge where EXERCISE_FUNCTIONS are, and only there
@@ -14,13 +15,13 @@
 # kind fails, naming the file), exercises.bundle.
 
 # _bx_read_contract(<exercise.cmake>): include the contract and set its
-# EXERCISE_* variables (STUDENT_FILES, POINTS, TIMEOUT: 60 by default, LIBS,
-# FUNCTIONS) in the caller's scope, unset where the contract sets none; any
+# EXERCISE_* variables (STUDENT_FILES, POINTS, CREDIT, TIMEOUT: 60 by default,
+# LIBS, FUNCTIONS) in the caller's scope, unset where the contract sets none; any
 # other EXERCISE_* variable is an error.
 function(_bx_read_contract contract)
   # Only EXERCISE_* variables it knows, so that a misspelt one is an error rather
   # than a silent default.
-  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
+  foreach(v STUDENT_FILES POINTS CREDIT TIMEOUT LIBS FUNCTIONS)
     unset(EXERCISE_${v})
   endforeach()
   get_cmake_property(before VARIABLES)
@@ -28,9 +29,10 @@ function(_bx_read_contract contract)
   get_cmake_property(after VARIABLES)
   list(REMOVE_ITEM after ${before})
   foreach(v IN LISTS after)
-    if(v MATCHES "^EXERCISE_" AND NOT v MATCHES "^EXERCISE_(STUDENT_FILES|POINTS|TIMEOUT|LIBS|FUNCTIONS)$")
+    if(v MATCHES "^EXERCISE_" AND NOT v MATCHES "^EXERCISE_(STUDENT_FILES|POINTS|CREDIT|TIMEOUT|LIBS|FUNCTIONS)$")
       _bx_error("${contract}" "unknown setting ${v} (known: EXERCISE_STUDENT_FILES, "
-                "EXERCISE_POINTS, EXERCISE_TIMEOUT, EXERCISE_LIBS, EXERCISE_FUNCTIONS)")
+                "EXERCISE_POINTS, EXERCISE_CREDIT, EXERCISE_TIMEOUT, EXERCISE_LIBS, "
+                "EXERCISE_FUNCTIONS)")
     endif()
   endforeach()
   if(NOT DEFINED EXERCISE_TIMEOUT)
@@ -39,7 +41,7 @@ function(_bx_read_contract contract)
   if(NOT EXERCISE_TIMEOUT MATCHES "^[1-9][0-9]*$" OR EXERCISE_TIMEOUT GREATER 600)
     _bx_error("${contract}" "EXERCISE_TIMEOUT must be a whole number of seconds, 1 to 600")
   endif()
-  foreach(v STUDENT_FILES POINTS TIMEOUT LIBS FUNCTIONS)
+  foreach(v STUDENT_FILES POINTS CREDIT TIMEOUT LIBS FUNCTIONS)
     if(DEFINED EXERCISE_${v})
       set(EXERCISE_${v} "${EXERCISE_${v}}" PARENT_SCOPE)
     else()
@@ -136,6 +138,66 @@ function(_bx_points sets_out total_out contract)
   endforeach()
   set(${sets_out} "${sets}" PARENT_SCOPE)
   set(${total_out} "${total}" PARENT_SCOPE)
+endfunction()
+
+# _bx_credit(<contract> <sets>): EXERCISE_CREDIT read: how each test set earns
+# its points, credit_<set> in the caller's scope for each of <sets>:
+#   all-or-nothing  (the default) the set's points when every one of its test
+#                   cases passes, else none
+#   per-case        the set's points split evenly over its test cases: k of n
+#                   passed earn floor(points * k / n), so the whole set earns
+#                   exactly its points and a partial one never more than its share
+# EXERCISE_CREDIT is one rule for every set ("per-case") or pairs of test set and
+# rule ("hidden per-case"), a set it does not name all-or-nothing. Anything else
+# is an error naming the contract.
+function(_bx_credit contract sets)
+  set(rules all-or-nothing per-case)
+  foreach(s IN LISTS sets)
+    set(credit_${s} all-or-nothing)
+  endforeach()
+  list(LENGTH EXERCISE_CREDIT n)
+  if(DEFINED EXERCISE_CREDIT AND n EQUAL 0)
+    _bx_error("${contract}" "EXERCISE_CREDIT is empty: leave it out (all-or-nothing) or say "
+              "per-case")
+  elseif(n EQUAL 1)
+    if(NOT EXERCISE_CREDIT IN_LIST rules)
+      _bx_error("${contract}" "EXERCISE_CREDIT: '${EXERCISE_CREDIT}' is no credit rule (known: "
+                "all-or-nothing, per-case, or pairs of test set and rule, e.g. \"hidden per-case\")")
+    endif()
+    foreach(s IN LISTS sets)
+      set(credit_${s} "${EXERCISE_CREDIT}")
+    endforeach()
+  elseif(n GREATER 1)
+    math(EXPR odd "${n} % 2")
+    if(odd)
+      _bx_error("${contract}" "EXERCISE_CREDIT must be one rule for every set (per-case) or "
+                "pairs of test set and rule, e.g. \"hidden per-case\"")
+    endif()
+    math(EXPR last "${n} - 1")
+    set(named "")
+    foreach(i RANGE 0 ${last} 2)
+      math(EXPR j "${i} + 1")
+      list(GET EXERCISE_CREDIT ${i} s)
+      list(GET EXERCISE_CREDIT ${j} rule)
+      if(NOT s IN_LIST sets)
+        string(REPLACE ";" ", " known "${sets}")
+        _bx_error("${contract}" "EXERCISE_CREDIT: '${s}' is no test set of EXERCISE_POINTS "
+                  "(${known})")
+      endif()
+      if(s IN_LIST named)
+        _bx_error("${contract}" "EXERCISE_CREDIT: test set '${s}' given twice")
+      endif()
+      if(NOT rule IN_LIST rules)
+        _bx_error("${contract}" "EXERCISE_CREDIT: '${rule}' for '${s}' is no credit rule "
+                  "(known: all-or-nothing, per-case)")
+      endif()
+      list(APPEND named "${s}")
+      set(credit_${s} "${rule}")
+    endforeach()
+  endif()
+  foreach(s IN LISTS sets)
+    set(credit_${s} "${credit_${s}}" PARENT_SCOPE)
+  endforeach()
 endfunction()
 
 # _bx_test_sets(<sets var> <support var> <bridge var> <kinds var> <tests dir>

@@ -7,8 +7,9 @@
 #   ${CMAKE_BINARY_DIR}/exercises.json   what the book's {exercise} directive shows:
 #       {"exercises": [{"id", "chapter", "name", "title", "points", "gpu", "dir",
 #         "solution_dir", "student_files", "visible_tests", "hidden_tests",
-#         "contract_files", "timeout", "sets": {"<set>": {"points", "test_file",
-#         "tests"}}}]}; test names are TEST_CASE names (the test
+#         "contract_files", "timeout", "sets": {"<set>": {"points", "credit",
+#         "test_file", "tests"}}}]} ("credit": all-or-nothing or per-case,
+#         EXERCISE_CREDIT); test names are TEST_CASE names (the test
 #         exercises.test-names checks them against the built programs).
 #
 # With BOOK_TESTS, per exercise <key>/<ex> (<tid> = <key>.<ex>) and test set <set>:
@@ -131,7 +132,7 @@ function(_bx_book_entry out id key ex p)
     _bx_json_array(_j_names ${${p}_${s}_NAMES})
     set(_j_${s} "${_j_names}")
     _book_json_string(_j_file "${${p}_${s}_TEST}")
-    list(APPEND _j_sets "\"${s}\": {\"points\": ${${p}_${s}_POINTS}, \"test_file\": ${_j_file}, \"tests\": ${_j_names}}")
+    list(APPEND _j_sets "\"${s}\": {\"points\": ${${p}_${s}_POINTS}, \"credit\": \"${${p}_${s}_CREDIT}\", \"test_file\": ${_j_file}, \"tests\": ${_j_names}}")
   endforeach()
   list(JOIN _j_sets ", " _j_sets)
   if(${p}_GPU)

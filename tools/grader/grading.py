@@ -19,6 +19,15 @@ the repository, removed afterwards):
            submission unless tools/grade --seed names one) and Catch2's XML report;
            otherwise each program in a sandbox, with its report. The set passes
            only on that report (catch_report.judge).
+  score    a set that passes earns its points. One that does not earns none
+           (all-or-nothing, the default), or, where its contract says
+           EXERCISE_CREDIT per-case, its points split evenly over its test cases:
+           k of n passed earn floor(points * k / n) (set_score), so a set earns
+           its whole points only when every case passes, and the sets' scores add
+           up to the exercise's. A case passes as catch_report counts it (run
+           once, every assertion held, at least one); a case that did not run
+           (the program crashed or hung before it) earns nothing, and a set
+           that failed with every case passed counts one case short.
 
 The exercises of a submission are graded side by side, each in a thread of its
 own, and their steps (a compile, a link, a test set) take one of Options.jobs
@@ -545,12 +554,7 @@ class Grader:
                 ended = worker_end
         verdict = catch_report.judge(data, s.tests, ended, strip_prefix=self.kit.source_root)
         r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
-        if verdict.passed:
-            r.status, r.score = "passed", s.points
-            r.note = f"{len(s.tests)} of {len(s.tests)} test cases"
-        else:
-            r.status, r.score = "failed", 0
-            r.note = verdict.reason
+        _scored(r, s, verdict)
         lines = [f"{r.status}: {r.note}" if r.note else r.status,
                  f"(inputs drawn from seed {seed}: tools/grade --seed {seed} repeats them)"]
         if verdict.cases:
@@ -602,12 +606,7 @@ class Grader:
         else:
             verdict = catch_report.judge(run.report, s.tests, ended, strip_prefix=self.kit.source_root)
         r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
-        if verdict.passed:
-            r.status, r.score = "passed", s.points
-            r.note = f"{len(s.tests)} of {len(s.tests)} test cases"
-        else:
-            r.status, r.score = "failed", 0
-            r.note = verdict.reason
+        _scored(r, s, verdict)
         lines = [f"{r.status}: {r.note}" if r.note else r.status]
         if verdict.cases:
             for c in verdict.cases:
@@ -633,6 +632,33 @@ class Grader:
 # A judge past one fails the set (its worker's doing); the grader goes on.
 JUDGE_LIMITS = {"memory": 3 * GiB, "file_size": 32 * MiB, "report": 32 * MiB}
 JUDGE_OUTPUT_READ = 64 * 1024  # of the judge's own output (its lines on a broken link)
+
+
+def set_score(points: int, credit: str, passed: int, cases: int, set_passed: bool) -> int:
+    """A test set's score: its points when the set passed (catch_report.judge);
+    otherwise none (all-or-nothing), or per case floor(points * k / cases), k
+    the cases that passed: rounded down, so a partial set never earns more than
+    its share. A set that failed with every case passed (the program ended
+    badly, or ran a test case nobody expected) counts one case short: only a
+    set that passes earns its whole points."""
+    if set_passed:
+        return points
+    if credit != "per-case" or cases <= 0:
+        return 0
+    return points * max(0, min(passed, cases - 1)) // cases
+
+
+def _scored(r, s, verdict) -> None:
+    """r's status, score and note from the verdict on set s."""
+    if verdict.passed:
+        r.status, r.score = "passed", s.points
+        r.note = f"{len(s.tests)} of {len(s.tests)} test cases"
+        return
+    r.status, r.note = "failed", verdict.reason
+    r.score = set_score(s.points, s.credit, r.cases_passed, len(s.tests), False)
+    if s.credit == "per-case":
+        r.note += (f"; per-case credit: {r.cases_passed} of {len(s.tests)} test cases passed, "
+                   f"{r.score} of {s.points} points")
 
 
 def judge_limits(wall, gpu):

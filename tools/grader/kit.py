@@ -44,6 +44,7 @@ class TestSet:
     objects: list
     tests: list
     judge: str = ""  # the set's judge (an exercise with a bridge): runs outside the sandbox
+    credit: str = "all-or-nothing"  # or per-case (EXERCISE_CREDIT; grading.set_score)
 
 
 @dataclass
@@ -116,7 +117,8 @@ class Kit:
             for s in e["sets"]:
                 ex.sets.append(TestSet(name=s["name"], points=s["points"], hidden=s["hidden"],
                                        test_file=s["test_file"], objects=_unique(s["objects"]),
-                                       tests=s["tests"], judge=s.get("judge", "")))
+                                       tests=s["tests"], judge=s.get("judge", ""),
+                                       credit=s.get("credit", "all-or-nothing")))
             self.exercises.append(ex)
 
     def build(self, log: Path) -> None:

@@ -69,6 +69,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("diagram", diagrams.Diagram)
     app.add_directive("check-yourself", checkyourself.CheckYourself)
     app.add_directive("exercise", exercises.Exercise)
+    exercises.setup(app)  # the instructor edition says so on every page
     app.add_env_collector(checkyourself.QuestionCollector)
     app.connect("env-check-consistency", checkyourself.check_tests)
     app.add_post_transform(checkyourself.AnswersAtChapterEnd)

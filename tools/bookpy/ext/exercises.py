@@ -9,11 +9,12 @@ shows no solution and no hidden test).
     ## Check yourself          -> "How to check your work"
 
 with the folder and, from ``${BUILD}/exercises.json`` where the build wrote
-it, the points. The instructor edition (``-t instructor``) adds the solution:
-solutions/<key>/<ex>/SOLUTION.md (or, in the older layout, the solution
-README's "## About this solution"), the solved sources as listings, and the
-names of the hidden tests (never their sources). Every file read is a
-dependency of the page.
+it, the points: of each test set, with the rule that earns them (its
+``credit``: all-or-nothing, or per-case, EXERCISE_CREDIT). The instructor
+edition (``-t instructor``) adds the solution: solutions/<key>/<ex>/SOLUTION.md
+(or, in the older layout, the solution README's "## About this solution"), the
+solved sources as listings, and each test set's test names, the hidden ones
+among them (never their sources). Every file read is a dependency of the page.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from .sourcelinks import LANGUAGES
 from .manifest import manifest
 
 if TYPE_CHECKING:
+    from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -84,6 +86,38 @@ def exercise_entry(env: BuildEnvironment, exercise_id: str) -> dict:
     raise BookError(f"exercise '{exercise_id}' is not in {path}: the build found no such exercise")
 
 
+#: How a test set earns its points (exercises.json's "credit"; tools/grader/grading.py).
+CREDIT = {
+    "all-or-nothing": "only when every one of its test cases passes",
+    "per-case": ("split evenly over its test cases: k of n passed earn "
+                 "\N{LEFT FLOOR}points \N{MULTIPLICATION SIGN} k / n\N{RIGHT FLOOR} (rounded down; "
+                 "the whole points only when the set passes)"),
+}
+SET_WORDS = {"visible": "the visible tests", "hidden": "the hidden tests (the grader's own)"}
+
+
+def points_paragraph(entry: dict) -> nodes.paragraph | None:
+    """Each test set's points and the rule that earns them; None where the
+    build's list gives no sets. Names no test: the reader edition shows it."""
+    sets = entry.get("sets")
+    if not isinstance(sets, dict) or not sets:
+        return None
+    para = nodes.paragraph(classes=["book-exercise-points"])
+    parts = [f"{s['points']:g} for {SET_WORDS.get(name, f'the {name} tests')}" for name, s in sets.items()]
+    para += nodes.Text("Points: " + ", ".join(parts) + ". ")
+    rules = {s.get("credit", "all-or-nothing") for s in sets.values()}
+    if len(rules) == 1:
+        rule = rules.pop()
+        text = CREDIT.get(rule, rule)
+        para += nodes.Text(("Each set earns its points " if len(sets) > 1 else "The set earns its points ")
+                           + text + ".")
+    else:
+        para += nodes.Text(" ".join(f"The {name} set earns its points "
+                                    f"{CREDIT.get(s.get('credit', 'all-or-nothing'), s.get('credit'))}."
+                                    for name, s in sets.items()))
+    return para
+
+
 class Exercise(BookDirective):
     required_arguments = 1
 
@@ -134,6 +168,9 @@ class Exercise(BookDirective):
         section += about
 
         self.markdown(parts[""], readme, section)
+        points = points_paragraph(entry)
+        if points is not None:
+            section += points
         hints = fold(summary="Hints", box="hint", classes=["book-hints"])
         self.markdown(parts["Hints"], readme, hints)
         section += hints
@@ -178,6 +215,10 @@ class Exercise(BookDirective):
         for f in files:
             rel = os.path.relpath(os.path.join(solved, f), root)
             box += build_listing(self.env, rel, language=LANGUAGES.get(os.path.splitext(f)[1]))
+        sets = entry.get("sets")
+        if isinstance(sets, dict) and sets:
+            box += self.test_sets(sets)
+            return box
         hidden = entry.get("hidden_tests") or []
         if hidden:
             para = nodes.paragraph(classes=["book-hidden-tests"])
@@ -189,6 +230,27 @@ class Exercise(BookDirective):
             para += nodes.Text(".")
             box += para
         return box
+
+    def test_sets(self, sets: dict) -> nodes.Node:
+        """For the instructor: each test set's points, credit and test names
+        (the hidden ones, which students never get, among them)."""
+        lst = nodes.bullet_list(classes=["book-hidden-tests"])
+        for name, s in sets.items():
+            item = nodes.list_item()
+            para = nodes.paragraph()
+            words = ("Hidden tests (the grader runs them; students do not get them)" if name == "hidden"
+                     else "Visible tests (in the student's bundle)" if name == "visible"
+                     else f"The {name} tests")
+            credit = s.get("credit", "all-or-nothing")
+            para += nodes.Text(f"{words}, {s['points']:g} points, {credit}: ")
+            for k, test in enumerate(s.get("tests") or []):
+                if k:
+                    para += nodes.Text(", ")
+                para += nodes.literal(str(test), str(test))
+            para += nodes.Text(".")
+            item += para
+            lst += item
+        return lst
 
     def markdown(self, part: tuple, source: str, parent: nodes.Element) -> None:
         """Parse lines of a Markdown file into parent, reporting problems at
@@ -213,3 +275,25 @@ class Exercise(BookDirective):
                 reporter.get_source_and_line = saved[2]
             else:
                 reporter.__dict__.pop("get_source_and_line", None)
+
+
+# ---- the edition, on every page ---------------------------------------------------------
+#: What the instructor edition says of itself: at the top of every page (the
+#: banner, book/_templates/page.html), and in every page's title.
+INSTRUCTOR_TITLE = "instructor edition, not for students"
+
+
+def mark_edition(app: Sphinx, config) -> None:
+    """The instructor edition's title says what it is (every page's <title>, the sidebar)."""
+    if app.tags.has("instructor") and INSTRUCTOR_TITLE not in (config.html_title or ""):
+        config.html_title = f"{config.html_title or config.project} ({INSTRUCTOR_TITLE})"
+
+
+def edition_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """book_instructor_edition for the page template's banner."""
+    context["book_instructor_edition"] = app.tags.has("instructor")
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("config-inited", mark_edition)
+    app.connect("html-page-context", edition_context)

@@ -63,6 +63,7 @@ GENERATED = {
     "book-check-label", "book-num", "book-buildinfo", "book-buildinfo-table",
     "book-buildinfo-runs", "book-buildinfo-figures", "book-buildinfo-measured",
     "book-buildinfo-toolchain", "book-buildinfo-downloads", "book-exercise-about",
+    "book-exercise-points",  # each test set's points and credit, from exercises.json
     "book-answer-head",
     # A run's state on a GPU (records.py): its commit and why it waits come from the
     # records and recordings/pending.json.

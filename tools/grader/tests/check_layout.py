@@ -7,7 +7,8 @@ then copies of it, each with one drift, each of which must fail with a message
 that names the file: a solution file the contract does not name, a contract file
 copied into solutions/, a missing solution file, a missing SOLUTION.md, a starter
 without a student file, a source the contract does not name, a test set without
-points, points without a test set, a misspelt setting, a solution with no
+points, points without a test set, a misspelt setting, a credit rule
+(EXERCISE_CREDIT) that is none or names a set without points, a solution with no
 exercise, a README without its title line, a test case in two sets, a <<<...>>>
 launch in a GPU exercise's test set or bridge (host code).
 
@@ -39,6 +40,13 @@ def copy(src, dst):
     return lambda root: shutil.copyfile(root / src, root / dst)
 
 
+def append(rel, text):
+    def f(root):
+        with open(root / rel, "a") as out:
+            out.write(text)
+    return f
+
+
 def remove(rel):
     return lambda root: (root / rel).unlink()
 
@@ -68,6 +76,13 @@ DRIFTS = [
      rf"{TST}: no hidden\.test\.cpp .* for the test set 'hidden'"),
     ("a misspelt setting", add(f"{EX}/exercise.cmake", "set(EXERCISE_POINT visible 3)\n"),
      rf"{EX}/exercise\.cmake: unknown setting EXERCISE_POINT"),
+    ("a credit rule that is none", append(f"{EX}/exercise.cmake", "set(EXERCISE_CREDIT per-test)\n"),
+     rf"{EX}/exercise\.cmake: EXERCISE_CREDIT: 'per-test' is no credit rule"),
+    ("a credit rule for a set without points",
+     append(f"{EX}/exercise.cmake", "set(EXERCISE_CREDIT bonus per-case)\n"),
+     rf"{EX}/exercise\.cmake: EXERCISE_CREDIT: 'bonus' is no test set of EXERCISE_POINTS"),
+    ("a credit rule without its set", append(f"{EX}/exercise.cmake", "set(EXERCISE_CREDIT hidden per-case visible)\n"),
+     rf"{EX}/exercise\.cmake: EXERCISE_CREDIT must be one rule for every set"),
     ("a solution with no exercise", add(f"solutions/{K}/ex09-nothing/x.cpp", "\n"),
      rf"solutions/{K}/ex09-nothing: no exercise"),
     ("a README without its title", edit(f"{EX}/README.md", "# ", "Title: "),

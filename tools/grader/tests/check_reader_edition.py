@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The test exercises.reader-edition: the reader's edition of the book holds no
-hidden test (neither its source nor its test case names) and no solution.
+hidden test (neither its source nor its test case names) and no solution, and
+no page of it carries the instructor edition's banner or title.
 
     check_reader_edition.py --build BUILD --html HTML_DIR [--pdf PDF] [--bundles DIR]
 
@@ -105,6 +106,12 @@ def code_of(path: Path) -> str:
     return text
 
 
+#: What marks a published page (not an archive's member: the source archive ships the
+#: template) of the instructor edition (book/_templates/components/
+#: book-edition-banner.html; tools/bookpy/ext/exercises.py, INSTRUCTOR_TITLE).
+INSTRUCTOR_MARKS = ('class="book-edition-banner"', "instructor edition, not for students")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -198,6 +205,8 @@ def main():
         if what:
             problems.append(f"{where} is {what}")
         text = data.decode("utf-8", errors="replace")
+        if ":" not in where and where.endswith(".html") and any(m in text for m in INSTRUCTOR_MARKS):
+            problems.append(f"{where} is a page of the instructor edition (its banner or title)")
         if where.endswith((".html", ".htm", ".xhtml", ".svg", ".xml")):
             # Highlighted code is split by tags: drop them, then decode the
             # entities (in that order, or code's own `a < b ? c : d > e` would be

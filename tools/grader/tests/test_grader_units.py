@@ -475,7 +475,7 @@ int pack_rows(const int* counts, int rows, int width, int* out) {
 """
 
 
-def _edition(tmp_path, extra=None, readme_hint=""):
+def _edition(tmp_path, extra=None, readme_hint="", banner=""):
     """A one-exercise book: its folder, solution and visible test, an HTML page
     of its statement, and exercises.json; returns check_reader_edition's exit
     status and output."""
@@ -504,7 +504,7 @@ def _edition(tmp_path, extra=None, readme_hint=""):
         "id": "ch90-a/ex01-pack", "dir": str(ex), "solution_dir": str(sol),
         "student_files": ["pack.cpp"], "hidden_tests": [],
         "sets": {"visible": {"test_file": str(tests / "visible.test.cpp")}}}]}))
-    page = "<html><body>" + readme.replace("<", "&lt;")
+    page = "<html><body>" + banner + readme.replace("<", "&lt;")
     for f in sorted(ex.iterdir()):  # the bundle and the page show every file of the folder
         page += "<pre>" + f.read_text().replace("<", "&lt;") + "</pre>"
     (html / "ch90-a.html").write_text(page + "</body></html>")
@@ -518,6 +518,12 @@ def _edition(tmp_path, extra=None, readme_hint=""):
         finally:
             sys.argv = argv
     return code, out.getvalue()
+
+
+def test_a_page_with_the_instructor_banner_is_no_reader_edition(tmp_path):
+    code, out = _edition(tmp_path, banner='<div class="book-edition-banner" role="note">'
+                                          '<p>Instructor edition: not for students.</p></div>')
+    assert code == 1 and "ch90-a.html is a page of the instructor edition" in out, out
 
 
 def test_reader_edition_passes_an_honest_exercise(tmp_path):
@@ -568,3 +574,79 @@ def test_run_autograder_before_setup_writes_results_with_no_points(tmp_path):
     assert p.returncode == 1
     res = json.loads((tmp_path / "results" / "results.json").read_text())
     assert res["score"] == 0 and "setup.sh" in res["output"] and res["tests"] == []
+
+
+# ---- per-case credit (EXERCISE_CREDIT, grading.set_score) ---------------------------
+
+def _score_set(credit, points, cases, exit_status=None, expected=None):
+    """Score one set from a report of cases [(name, [assertion results])] as the
+    grader does (grading._scored): returns the SetResult."""
+    from grader import grading
+    from grader.kit import TestSet
+    names = expected or [n for n, _ in cases]
+    s = TestSet(name="hidden", points=points, hidden=True, test_file="", objects=[], tests=names,
+                credit=credit)
+    r = grading.SetResult(name="hidden", points=points, hidden=True, tests=names)
+    v = catch_report.judge(report(cases), names, exit_status)
+    r.cases_passed = catch_report.passed_count(v) if v.cases else 0
+    grading._scored(r, s, v)
+    return r
+
+
+def test_all_or_nothing_is_the_default_and_one_boundary_bug_costs_the_set():
+    from grader.kit import TestSet
+    assert TestSet(name="v", points=1, hidden=False, test_file="", objects=[], tests=[]).credit \
+        == "all-or-nothing"
+    r = _score_set("all-or-nothing", 10, [("a", [True]), ("b", [True]), ("c", [False])], "exit status 1")
+    assert (r.status, r.score) == ("failed", 0)
+    assert "per-case" not in r.note
+
+
+def test_per_case_credit_splits_the_points_evenly_rounding_down():
+    from grader.grading import set_score
+    # 10 points over 3 cases: 3, 6, then the whole 10 only when the set passes
+    assert [set_score(10, "per-case", k, 3, False) for k in range(3)] == [0, 3, 6]
+    assert set_score(10, "per-case", 3, 3, True) == 10
+    # 7 over 4: 1, 3, 5; fewer points than cases: 2 over 5 gives 0, 0, 1, 1
+    assert [set_score(7, "per-case", k, 4, False) for k in (1, 2, 3)] == [1, 3, 5]
+    assert [set_score(2, "per-case", k, 5, False) for k in (1, 2, 3, 4)] == [0, 0, 1, 1]
+    # never more than the set's points, whatever the count says
+    for points in range(0, 13):
+        for n in range(1, 9):
+            scores = [set_score(points, "per-case", k, n, False) for k in range(n + 1)]
+            assert scores == sorted(scores) and max(scores) < points or points == 0
+            assert set_score(points, "per-case", n, n, True) == points
+    # all-or-nothing: nothing short of a pass
+    assert set_score(10, "all-or-nothing", 2, 3, False) == 0
+
+
+def test_per_case_credit_from_a_report():
+    r = _score_set("per-case", 10, [("a", [True]), ("b", [True, True]), ("c", [True, False])],
+                   "exit status 1")
+    assert (r.status, r.score, r.cases_passed) == ("failed", 6, 2)
+    assert "per-case credit: 2 of 3 test cases passed, 6 of 10 points" in r.note
+    passed = _score_set("per-case", 10, [("a", [True]), ("b", [True]), ("c", [True])])
+    assert (passed.status, passed.score) == ("passed", 10)
+
+
+def test_per_case_credit_gives_nothing_for_a_case_that_did_not_run_or_a_failed_whole():
+    # the program crashed after the first case: c never ran
+    r = _score_set("per-case", 9, [("a", [True]), ("b", [False])], "killed by signal 11",
+                   expected=["a", "b", "c"])
+    assert (r.status, r.score) == ("failed", 3)
+    # every case passed but the program ended badly: one case short of the whole set
+    r = _score_set("per-case", 9, [("a", [True]), ("b", [True]), ("c", [True])], "killed by signal 6")
+    assert (r.status, r.score) == ("failed", 6)
+
+
+def test_per_case_scores_add_up_in_the_results():
+    from grader import reports
+    from grader.grading import ExerciseResult, GradeResult, SetResult
+    e = ExerciseResult(id="ch01-x/ex01-a", title="A", gpu=False)
+    e.sets = [SetResult(name="visible", points=7, hidden=False, tests=["a"], status="passed", score=7),
+              SetResult(name="hidden", points=3, hidden=True, tests=["b", "c", "d"], status="failed",
+                        score=2, cases_passed=2)]
+    r = GradeResult(name="s", source="s", exercises=[e])
+    assert (r.score, r.max_score) == (9, 10)
+    j = reports.gradescope(r, "visible")
+    assert j["score"] == 9 and sum(t["score"] for t in j["tests"]) == 9

@@ -5,7 +5,7 @@
 #   exercises.grader-units   pytest: the grader's judging of Catch2's reports, its
 #                            reading of folders and archives (test_grader_units.py)
 #   exercises.layout         the two sides of every exercise cannot drift apart
-#                            (check_layout.py: the tree passes, fourteen drifts fail)
+#                            (check_layout.py: the tree passes, seventeen drifts fail)
 #   exercises.test-names     the test names of exercises.json are those the built
 #                            programs list
 #   exercises.grade.<case>   tools/grade on one submission of cases/<case>/ (the

@@ -204,7 +204,7 @@ def test_published_html_holds_only_what_this_build_made(tmp_path):
 
 
 def test_without_an_exercise_list_the_solution_shows_the_files_it_changed(tree):
-    """A build without exercises.json (the instructor preset builds no tests): no points,
+    """A build without exercises.json (a build folder from before it): no points,
     and the solved sources are those that differ from the starter's."""
     tree.edit_json("build/book-manifest.json", lambda m: m.update(exercises=None))
     tree.write("repo/exercises/ch90-fixture/ex01-fixture/contract.hpp", "int answer();  // CONTRACT\n")
@@ -431,3 +431,45 @@ def test_an_exercise_file_no_unit_included_is_not_listed(tree):
     _kept_lines(tree, ["code/ch90-fixture/prog.cpp", "exercises/ch90-fixture/ex01-fixture/answer.cpp"], {})
     _, warnings, _ = tree.sphinx(strict=False)
     assert "compiled by no program" not in warnings, warnings
+
+
+def test_the_instructor_edition_says_so_on_every_page_and_shows_each_set(tree):
+    """Issue 48: the instructor edition carries a banner and its title on every page,
+    and each test set's points, credit and test names (the hidden ones among them);
+    the reader edition carries neither the banner nor a hidden test's name, but
+    states the points of each set and how they are earned."""
+    def with_sets(d):
+        d["exercises"][0]["sets"] = {
+            "visible": {"points": 3, "credit": "all-or-nothing", "tests": ["answers 42"]},
+            "hidden": {"points": 2, "credit": "per-case", "tests": ["HIDDEN-TEST-NAME", "HIDDEN-TWO"]}}
+    tree.edit_json("build/exercises.json", with_sets)
+    _, warnings, _ = tree.sphinx(tags=["instructor"])
+    assert warnings == ""
+    pages = [f for f in os.listdir(tree.path("out/html")) if f.endswith(".html")]
+    assert "index.html" in pages and "ch90-fixture.html" in pages and "genindex.html" in pages
+    for f in pages:
+        html = tree.read(f"out/html/{f}")
+        assert '<div class="book-edition-banner" role="note">' in html, f
+        assert "Instructor edition: not for students." in html, f
+        assert "<title>" in html and "instructor edition, not for students" \
+            in html[html.index("<title>"):html.index("</title>")], f
+    page = visible(tree.html())
+    assert "Hidden tests (the grader runs them; students do not get them), 2 points, per-case: " \
+           "HIDDEN-TEST-NAME, HIDDEN-TWO." in page
+    assert "Visible tests (in the student\u2019s bundle), 3 points, all-or-nothing: answers 42." in page \
+        or "Visible tests (in the student's bundle), 3 points, all-or-nothing: answers 42." in page
+    assert "Points: 3 for the visible tests, 2 for the hidden tests (the grader" in page
+    assert "The hidden set earns its points split evenly over its test cases" in page
+
+    shutil.rmtree(tree.path("out"))
+    shutil.rmtree(tree.path("doctrees"))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    for f in os.listdir(tree.path("out/html")):
+        if f.endswith(".html"):
+            html = tree.read(f"out/html/{f}")
+            assert "book-edition-banner" not in html and "not for students" not in html, f
+            assert "HIDDEN-TEST-NAME" not in html and "HIDDEN-TWO" not in html, f
+    page = visible(tree.html())
+    assert "Points: 3 for the visible tests, 2 for the hidden tests (the grader" in page
+    assert "The visible set earns its points only when every one of its test cases passes." in page
