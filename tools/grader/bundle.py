@@ -321,14 +321,14 @@ def write(kit: Kit, dest: str | Path, chapters: Iterable[str] = (),
         raise ValueError(f"{dest}: the bundle is a .tar.gz")
     b = Bundle(kit, chapters)
     included = b.build()
-    _write_atomically(dest, archive_bytes(b.top, b.members))
+    write_atomically(dest, archive_bytes(b.top, b.members))
     if depfile:
         inputs = set(b.read) | {Path(kit.file).resolve()}
         grader = Path(__file__).resolve().parent
         inputs |= {p.resolve() for p in grader.rglob("*.py")} | {grader.parent / "grade"}
         text = _depfile_path(dest) + ":" + "".join(
             f" \\\n  {_depfile_path(p)}" for p in sorted(inputs)) + "\n"
-        _write_atomically(Path(depfile).resolve(), text.encode())
+        write_atomically(Path(depfile).resolve(), text.encode())
     print(f"tools/grade: wrote {dest}: {len(b.members)} files, {len(included)} exercises "
           f"({', '.join(e.id for e in included)}); no solutions, no hidden tests")
     if b.left_out:
@@ -336,7 +336,9 @@ def write(kit: Kit, dest: str | Path, chapters: Iterable[str] = (),
     return dest
 
 
-def _write_atomically(dest: Path, data: bytes) -> None:
+def write_atomically(dest: Path, data: bytes) -> None:
+    """Writes data to a file beside dest (mode 0644), then renames it: no reader
+    sees half a download, and a failed write leaves the old one."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
     try:

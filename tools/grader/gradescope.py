@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
-import tempfile
 import zipfile
 from pathlib import Path
 
+from .bundle import write_atomically
 from .kit import Kit, KitError
 
 HERE = Path(__file__).resolve().parent / "gradescope"
@@ -200,16 +199,7 @@ def write(kit: Kit, dest: str | Path, chapters: list[str], hidden_visibility: st
         raise ValueError(f"{dest}: the Gradescope package is a .zip")
     items = members(kit, chapters, hidden_visibility)
     data = zip_bytes(items)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", dir=dest.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_atomically(dest, data)
     doc = json.loads(items["gradescope.json"][0])
     n = len(doc["exercises"])
     print(f"tools/grade: wrote {dest}: {len(items)} files, {len(data) >> 10} KiB; grades "
