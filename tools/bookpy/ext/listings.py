@@ -145,16 +145,15 @@ def build_listing(env: BuildEnvironment, rel: str, names: list | None = None, ca
     trojan = hidden.problem(lambda line: f"listing file {rel}:{line}", "\n".join(lines))
     if trojan:
         raise BookError(trojan)
+    in_repo = os.path.relpath(path, os.path.realpath(config.book_source_root)).replace(os.sep, "/")
     if names:
         text, ranges = extract(lines, names, rel, language)
-        regions = parse_markers(lines, rel)
-        shown = [n + 1 for name in names for n in range(*regions[name])]
+        shown = [n for first, last in ranges for n in range(first, last + 1)]
     else:
         parse_markers(lines, rel)  # a file shown whole still has well-formed markers
         text, ranges = "\n".join(lines).rstrip("\n"), []
         shown = list(range(1, len(lines) + 1))
-    check_kept(env, os.path.relpath(path, os.path.realpath(config.book_source_root)).replace(os.sep, "/"),
-               lines, shown)
+    check_kept(env, in_repo, lines, shown)
     text = visible_text(text)
     block = nodes.literal_block(text, text)
     block["language"] = language
@@ -170,7 +169,6 @@ def build_listing(env: BuildEnvironment, rel: str, names: list | None = None, ca
         cap += nodes.Text(" (")
     # The file and lines, linked to the file at those lines (site.py).
     where = rel + (", " + describe_lines(ranges) if ranges else "")
-    in_repo = os.path.relpath(path, os.path.realpath(config.book_source_root)).replace(os.sep, "/")
     cap += source_ref_node(in_repo, ranges, where)
     if caption:
         cap += nodes.Text(")")

@@ -86,10 +86,9 @@ def tokens(text: str) -> list:
 STRUCTURE = GRAM // 3
 
 
-def grams(text: str) -> dict:
-    """{fingerprint: the token index it starts at} of every run of GRAM tokens
-    that has the structure of code."""
-    toks = tokens(text)
+def grams(toks: list) -> dict:
+    """{fingerprint: the index it starts at} of every run of GRAM tokens (of
+    tokens()) that has the structure of code."""
     plain = [t not in ("I", "S") and not t[0].isdigit() for t in toks]
     out = {}
     for i in range(len(toks) - GRAM + 1):
@@ -139,7 +138,7 @@ def main():
         for p in sorted((root / "code").rglob("*")):
             if p.is_file() and p.suffix in (".cu", ".cuh", ".cpp", ".hpp", ".h"):
                 shown.append(p.read_text(errors="replace"))
-                allowed.update(grams(shown[-1]))
+                allowed.update(grams(tokens(shown[-1])))
     for e in book["exercises"]:
         for f in Path(e["dir"]).rglob("*"):
             if f.is_file():
@@ -154,7 +153,7 @@ def main():
             if f.is_file():
                 text = f.read_text(errors="replace")
                 shown.append(text)
-                allowed.update(grams(text))
+                allowed.update(grams(tokens(text)))
     shown_text = "\n".join(shown)
     for e in book["exercises"]:
         for name in e["hidden_tests"]:
@@ -172,7 +171,7 @@ def main():
                 "a line of", "the whole file of")
             code = code_of(f) if "solution" in what else ""  # hidden tests: by line and name
             toks = tokens(code)
-            for g, i in grams(code).items():
+            for g, i in grams(toks).items():
                 if g not in allowed:
                     secret_grams.setdefault(g, (what.replace("a line of", "code of"),
                                                 " ".join(toks[i:i + GRAM])))
@@ -216,7 +215,7 @@ def main():
             if needle in text:
                 problems.append(f"{where} holds {what}: {needle!r}")
         seen = set()
-        for g in grams(text):
+        for g in grams(tokens(text)):
             hit = secret_grams.get(g)
             if hit and hit[0] not in seen:  # one report per secret file and output
                 seen.add(hit[0])
