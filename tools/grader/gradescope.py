@@ -122,7 +122,7 @@ whose `gradebook.csv` goes to the course site):
 
 Students upload the files they edit, loose (`warp_map.cpp`, ...), or the
 bundle's folder (or its `exercises/` folder) as a `.zip` or `.tar.gz`, or a
-folder holding such an archive. Each result's output names what was done with
+folder or an archive holding one such archive (one level deep). Each result's output names what was done with
 each file.
 
 ## What setup.sh does (about 3 minutes on 2 cores, 190 MB)

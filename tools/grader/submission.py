@@ -11,14 +11,19 @@ not files, sizes are capped before anything is decompressed further).
 The submission's root is the folder that holds the chapter folders (<key>/); a
 folder or archive that holds only one folder (alice/ or exercises/) is entered,
 and so is the exercises/ folder of the student bundle as handed out. A folder
-that holds no chapter folder but one archive is that archive; files named as an
-exercise's files, handed in loose, are taken for that exercise.
+that holds no chapter folder but one archive is that archive, and so is an
+archive that holds no chapter folder but one archive (one level: an archive in
+that one is not entered). The inner archive of an archive is copied, at most
+MAX_NESTED bytes, into a private temporary folder, read as an archive and
+removed. Files named as an exercise's files, handed in loose, are taken for
+that exercise.
 """
 from __future__ import annotations
 
 import os
 import stat
 import tarfile
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +33,7 @@ MAX_FILE = 1 << 20          # bytes of one student file
 MAX_ENTRIES = 20000         # entries of an archive or folder walk
 MAX_UNPACKED = 512 << 20    # bytes an archive's members may add up to
 MAX_EXTENDED = 64 << 10     # bytes of one extended header (pax, GNU long name) of a tar
+MAX_NESTED = 64 << 20       # bytes of an archive inside an archive
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
 
@@ -103,10 +109,10 @@ def read(path: Path, exercises: Mapping[str, Sequence[str]],
             # No chapter folders: a folder holding one archive (as a course site hands
             # them out) is that archive; files named as the exercises' are taken loose.
             archives = [n for n, kind in top.items() if kind == "file" and is_archive(Path(n))]
-            if isinstance(tree, _FolderTree) and len(archives) == 1 and depth == 0:
-                inner = read(path / Path(*root) / archives[0], exercises, known, depth=1)
+            if len(archives) == 1 and depth == 0:
+                inner = _read_inner(tree, path, root, archives[0], exercises, known)
                 inner.name, inner.source = sub.name, sub.source
-                inner.notes.insert(0, f"graded the archive {shown(archives[0])} of the submission")
+                inner.notes = sub.notes + inner.notes
                 return inner
             if _read_loose(tree, root, top, exercises, sub):
                 return sub
@@ -261,6 +267,31 @@ class _FolderTree:
         return _find_root(self, keys)
 
 
+def _read_inner(tree, path: Path, root: list[str], name: str,
+                exercises: Mapping[str, Sequence[str]], known: list[str]) -> Submission:
+    """The one archive at the submission's root, read as the submission (depth 1):
+    in a folder, where it is; in an archive, copied into a private temporary
+    folder first (at most MAX_NESTED bytes)."""
+    where = "submission" if isinstance(tree, _FolderTree) else f"archive {shown(path.name)}"
+    note = f"graded the archive {shown(name)} of the {where}"
+    if isinstance(tree, _FolderTree):
+        inner = read(path / Path(*root) / name, exercises, known, depth=1)
+    else:
+        data, why = tree.read(root + [name], limit=MAX_NESTED)
+        if why:
+            inner = Submission(name=submission_name(path), source=str(path))
+            inner.error = f"the archive {shown(name)} in {shown(path.name)} {why}"
+            return inner
+        suffix = next(s for s in ARCHIVE_SUFFIXES if name.lower().endswith(s))
+        with tempfile.TemporaryDirectory(prefix="book-grade-inner-") as d:
+            copy = Path(d) / ("inner" + suffix)
+            copy.write_bytes(data)
+            del data
+            inner = read(copy, exercises, known, depth=1)
+    inner.notes.insert(0, note)
+    return inner
+
+
 class _ArchiveTree:
     """A zip or tar archive, as a tree of its members (regular files only count)."""
 
@@ -329,23 +360,23 @@ class _ArchiveTree:
                 out[key[-1]] = kind
         return out
 
-    def read(self, parts: Sequence[str]) -> tuple[bytes | None, str | None]:
+    def read(self, parts: Sequence[str], limit: int = MAX_FILE) -> tuple[bytes | None, str | None]:
         kind, member = self.entries.get(tuple(parts), (None, None))
         if kind is None:
             return None, "missing"
         if kind != "file":
             return None, f"not a regular file ({kind})"
         size = member.file_size if self.zip else member.size
-        if size > MAX_FILE:
-            return None, f"too large ({size} bytes; at most {MAX_FILE})"
+        if size > limit:
+            return None, f"too large ({size} bytes; at most {limit})"
         try:
             f = self.zip.open(member) if self.zip else self.tar.extractfile(member)
             with f:
-                data = f.read(MAX_FILE + 1)
+                data = f.read(limit + 1)
         except Exception as e:  # a corrupt member: the archive's fault, not the grader's
             return None, f"cannot be read from the archive ({e})"
-        if len(data) > MAX_FILE:
-            return None, f"too large (at most {MAX_FILE} bytes)"
+        if len(data) > limit:
+            return None, f"too large (at most {limit} bytes)"
         return data, None
 
     def find_root(self, keys: Iterable[str]) -> tuple[list[str], str]:

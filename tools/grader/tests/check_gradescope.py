@@ -139,7 +139,7 @@ def main():
                 for f in e["student_files"]:
                     t.add(solutions / e["id"] / f, f"exercises/{e['id']}/{f}")
 
-    def zip_in_tgz(d):  # an archive inside an archive: not entered (the grader's rule)
+    def zip_in_tgz(d):  # an archive inside an archive: entered, one level
         bundle_zip(work / "hw.zip")
         with tarfile.open(d / "handin.tar.gz", "w:gz") as t:
             t.add(work / "hw.zip", "hw.zip")
@@ -152,7 +152,7 @@ def main():
         ("the exercises/ folder as a .tar.gz", exercises_tgz, {}, CPU_TOTAL),
         ("the zip, no bubblewrap (--trusted)", lambda d: bundle_zip(d / "cuda-book-exercises.zip"),
          {"BOOK_GRADE_BWRAP": str(work / "no-bwrap-here")}, CPU_TOTAL),
-        ("a zip inside a .tar.gz", zip_in_tgz, {}, 0),
+        ("a zip inside a .tar.gz", zip_in_tgz, {}, CPU_TOTAL),
         ("an empty submission", lambda d: None, {}, 0),
         ("a broken zip", lambda d: (d / "work.zip").write_bytes(b"PK\x03\x04 not a zip"), {}, 0),
     ]

@@ -403,6 +403,48 @@ def test_a_folder_holding_one_archive_is_that_archive(tmp_path):
     assert sub.notes[0].startswith("graded the archive work.zip")
 
 
+def test_an_archive_holding_one_archive_is_that_archive(tmp_path):
+    inner = tmp_path / "hw.zip"
+    with zipfile.ZipFile(inner, "w") as f:
+        _put(f, "cuda-book-exercises/exercises/ch01/ex01/warp_map.cpp", "int a;\n")
+    outer = tmp_path / "handin.tar.gz"
+    with tarfile.open(outer, "w:gz") as t:
+        t.add(inner, "alice/hw.zip")
+    sub = submission.read(outer, SHAPES)
+    assert not sub.error
+    assert sub.exercises["ch01/ex01"].files == {"warp_map.cpp": b"int a;\n"}
+    assert "graded the folder alice of the submission" in sub.notes[0]
+    assert sub.notes[1].startswith("graded the archive hw.zip of the archive handin.tar.gz")
+
+
+def test_an_archive_three_deep_is_not_entered(tmp_path):
+    z1 = tmp_path / "a.zip"
+    with zipfile.ZipFile(z1, "w") as f:
+        _put(f, "ch01/ex01/warp_map.cpp", "int a;\n")
+    z2 = tmp_path / "b.zip"
+    with zipfile.ZipFile(z2, "w") as f:
+        f.write(z1, "a.zip")
+    z3 = tmp_path / "c.zip"
+    with zipfile.ZipFile(z3, "w") as f:
+        f.write(z2, "b.zip")
+    sub = submission.read(z3, SHAPES)
+    assert not sub.exercises["ch01/ex01"].present
+    assert sub.notes[0].startswith("graded the archive b.zip of the archive c.zip")
+
+
+def test_an_inner_archive_too_large_is_refused_unread(tmp_path, monkeypatch):
+    monkeypatch.setattr(submission, "MAX_NESTED", 100)
+    inner = tmp_path / "hw.zip"
+    with zipfile.ZipFile(inner, "w") as f:
+        _put(f, "ch01/ex01/warp_map.cpp", "int a;\n" * 50)
+    outer = tmp_path / "handin.zip"
+    with zipfile.ZipFile(outer, "w") as f:
+        f.write(inner, "hw.zip")
+    sub = submission.read(outer, SHAPES)
+    assert "the archive hw.zip in handin.zip too large" in sub.error
+    assert not sub.exercises
+
+
 # ---- the seccomp filter carried to a machine without python3-seccomp ------------------
 def _without_libseccomp(monkeypatch, carried=None):
     """As on a GPU machine without Debian's packages: the filter cannot be written here."""
