@@ -12,7 +12,7 @@
 #   book_run(<run> PROGRAM <name> [ARGS <args>...] [ENV <K=V>...] [TIMEOUT <s>]
 #            [CHECKS <file>] [SASS_FUNCTIONS <kernel>...]
 #            [NCU_KERNELS <regex>...] [NCU_LABELS <label>...] [NCU_METRICS <m>...]
-#            [NCU_ARGS <args>...] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
+#            [NCU_ARGS <args>...] [NCU_CACHE_CONTROL all|none] [SANITIZER <tool> SANITIZER_EXPECT errors|warnings|clean]
 #            [SANITIZE_ARGS <args>...] [VARIES <regex>...] [EXACT <pattern>...]
 #            [CHAPTER <key>])
 #       One run of a program whose output the book shows. It writes the run
@@ -23,7 +23,10 @@
 #       NCU_KERNELS profiles every launch of a kernel matching one of the
 #       regexes (in launch order, one ncu run; NCU_ARGS are the program's
 #       arguments for it) and NCU_LABELS names those launches: the results
-#       ncu:<label>:<metric>. SANITIZER runs the program under compute-sanitizer
+#       ncu:<label>:<metric>. NCU_CACHE_CONTROL none profiles each launch with
+#       the caches as the launches before it left them (ncu --cache-control
+#       none); the default, all, flushes them before each profiled launch.
+#       SANITIZER runs the program under compute-sanitizer
 #       (memcheck, racecheck, synccheck or initcheck): the tool's report becomes
 #       the text sanitizer:<tool>, its counts the results sanitizer_errors and
 #       sanitizer_warnings, and SANITIZER_EXPECT says whether the run must find
@@ -62,7 +65,7 @@ set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1 book_gpu_shared=4)
 function(book_run run)
   set(where "book_run(${run})")
   _book_parse(R "${where}"
-    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
+    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL;NCU_CACHE_CONTROL"
     "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES;EXACT"
     PROGRAM ${ARGN})
   if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
@@ -293,6 +296,15 @@ function(_book_run_check_gpu_options out where id cuda)
   if(R_NCU_KERNELS AND NOT R_NCU_METRICS)
     message(FATAL_ERROR "${where}: NCU_KERNELS needs NCU_METRICS (the metrics to record)")
   endif()
+  if(DEFINED R_NCU_CACHE_CONTROL)
+    if(NOT R_NCU_KERNELS)
+      message(FATAL_ERROR "${where}: NCU_CACHE_CONTROL says how NCU_KERNELS profiles; give NCU_KERNELS")
+    endif()
+    if(NOT R_NCU_CACHE_CONTROL MATCHES "^(all|none)$")
+      message(FATAL_ERROR "${where}: NCU_CACHE_CONTROL is all (flush the caches before each "
+                          "profiled launch, ncu's default) or none, not '${R_NCU_CACHE_CONTROL}'")
+    endif()
+  endif()
   set(sanitizer_id "")
   if(R_SANITIZER OR R_SANITIZER_EXPECT)
     if(NOT R_SANITIZER MATCHES "^(memcheck|racecheck|synccheck|initcheck)$")
@@ -386,6 +398,9 @@ function(_book_run_live_rule timed_out where name record cuda tgt)
     foreach(x IN LISTS R_NCU_ARGS)
       list(APPEND extra "--ncu-arg=${x}")
     endforeach()
+    if(R_NCU_CACHE_CONTROL)
+      list(APPEND extra --ncu-cache-control "${R_NCU_CACHE_CONTROL}")
+    endif()
   endif()
   # A GPU run that measures (REPEATS, or profiled by Nsight Compute) has the
   # GPU and the host to itself (the pool book_gpu, of one); the others (checks

@@ -34,6 +34,9 @@ book_cmake_case(ch95-env
 book_cmake_case(ch67-needs-cc-dot
   --expect "book_program\\(c\\):\\s+NEEDS_CC\\s+is\\s+a\\s+compute\\s+capability\\s+without\\s+the\\s+dot\\s+\\(90\\s+for\\s+9\\.0\\),\\s+not\\s+'9\\.0'"
   --expect "${at}ch67-needs-cc-dot/CMakeLists\\.txt:2 \\(book_program\\)")
+book_cmake_case(ch66-ncu-cache
+  --expect "NCU_CACHE_CONTROL\\s+is\\s+all\\s+\\(flush\\s+the\\s+caches\\s+before\\s+each\\s+profiled\\s+launch,\\s+ncu's\\s+default\\)\\s+or\\s+none,\\s+not\\s+'warm'"
+  --expect "${at}ch66-ncu-cache/CMakeLists\\.txt:3 \\(book_run\\)")
 book_cmake_case(ch96-twice
   --expect "book_run\\(r\\): chapter ch96-twice already has a run r"
   --expect "${at}ch96-twice/CMakeLists\\.txt:4 \\(book_run\\)")

@@ -123,6 +123,10 @@ void add_report_options(CLI::App* run, ReportSpec& r) {
                     "comma-separated names of the profiled launches, in launch order (results "
                     "ncu:<label>:<metric>)");
     run->add_option("--ncu-arg", r.ncu_args, "an argument for the profiled run");
+    run->add_option("--ncu-cache-control", r.ncu_cache_control,
+                    "all: ncu flushes the caches before each profiled launch (its default); "
+                    "none: each launch meets the caches as the launches before it left them")
+        ->check(CLI::IsMember({"all", "none"}));
 }
 
 CLI::App* add_run_command(CLI::App& app, CommandLine& c, const std::string& note) {

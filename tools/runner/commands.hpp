@@ -37,6 +37,7 @@ struct ReportSpec {
     std::string cuobjdump;
     std::vector<std::string> sass_functions;
     std::string ncu, ncu_metrics, ncu_labels;
+    std::string ncu_cache_control = "all";  ///< ncu --cache-control: all (flush) or none
     std::vector<std::string> ncu_kernels, ncu_args;
 };
 

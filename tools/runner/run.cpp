@@ -161,6 +161,8 @@ void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& e
     std::vector<std::string> argv = {reports.ncu,
                                      "--clock-control",
                                      "none",
+                                     "--cache-control",
+                                     reports.ncu_cache_control,
                                      "--print-units",
                                      "base",
                                      "--csv",

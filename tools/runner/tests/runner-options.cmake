@@ -55,6 +55,20 @@ book_runner_test(ncu-kernels ${r_copy}
   --has x.json "ncu>shfl:smsp__inst_executed.sum>kernel" "^reduce_shfl$"
   -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel "reduce_sh.*"
      --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok)
+# NCU_CACHE_CONTROL none reaches ncu as --cache-control none; the default flushes (all).
+book_runner_test(ncu-cache-none ${r_copy}
+  --has x.json "results>ncu:naive:smsp__inst_executed.sum>value" "^3000(\\.0)?$"
+  -- ${r_run} --env EXPECT_CACHE_CONTROL=none --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive
+     --ncu-metrics smsp__inst_executed.sum --ncu-labels naive --ncu-cache-control none
+     -- ${fake_gpu} ok)
+book_bad_test(runner-ncu-cache-default-all ${r_copy}
+  --expect "cache-control all, but the run expects none"
+  -- ${r_run} --env EXPECT_CACHE_CONTROL=none --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive
+     --ncu-metrics smsp__inst_executed.sum --ncu-labels naive -- ${fake_gpu} ok)
+book_bad_test(runner-ncu-cache-control-bad ${r_copy}
+  --expect "ncu-cache-control: some not in"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive
+     --ncu-metrics smsp__inst_executed.sum --ncu-cache-control some -- ${fake_gpu} ok)
 book_bad_test(runner-ncu-labels ${r_copy}
   --expect "ncu profiled 2 launches \\(reduce_naive, reduce_shfl\\), but 3 labels name them \\(a, b, c\\)"
   --absent "x.json*"
