@@ -12,8 +12,8 @@ The submission's root is the folder that holds the chapter folders (<key>/); a
 folder or archive that holds only one folder (alice/ or exercises/) is entered,
 and so is the exercises/ folder of the student bundle as handed out. A folder
 that holds no chapter folder but one archive is that archive, and so is an
-archive that holds no chapter folder but one archive (one level: an archive in
-that one is not entered). The inner archive of an archive is copied, at most
+archive that holds no chapter folder but one archive, up to two archives one
+inside the other (a zip in a .tar.gz in a folder; a third is not entered). The inner archive of an archive is copied, at most
 MAX_NESTED bytes, into a private temporary folder, read as an archive and
 removed. Files named as an exercise's files, handed in loose, are taken for
 that exercise.
@@ -34,6 +34,7 @@ MAX_ENTRIES = 20000         # entries of an archive or folder walk
 MAX_UNPACKED = 512 << 20    # bytes an archive's members may add up to
 MAX_EXTENDED = 64 << 10     # bytes of one extended header (pax, GNU long name) of a tar
 MAX_NESTED = 64 << 20       # bytes of an archive inside an archive
+MAX_ARCHIVE_LEVELS = 2      # archives read one inside the other
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
 
@@ -109,8 +110,9 @@ def read(path: Path, exercises: Mapping[str, Sequence[str]],
             # No chapter folders: a folder holding one archive (as a course site hands
             # them out) is that archive; files named as the exercises' are taken loose.
             archives = [n for n, kind in top.items() if kind == "file" and is_archive(Path(n))]
-            if len(archives) == 1 and depth == 0:
-                inner = _read_inner(tree, path, root, archives[0], exercises, known)
+            opened = depth + isinstance(tree, _ArchiveTree)  # archives read to get here
+            if len(archives) == 1 and opened < MAX_ARCHIVE_LEVELS:
+                inner = _read_inner(tree, path, root, archives[0], exercises, known, opened)
                 inner.name, inner.source = sub.name, sub.source
                 inner.notes = sub.notes + inner.notes
                 return inner
@@ -268,14 +270,16 @@ class _FolderTree:
 
 
 def _read_inner(tree, path: Path, root: list[str], name: str,
-                exercises: Mapping[str, Sequence[str]], known: list[str]) -> Submission:
-    """The one archive at the submission's root, read as the submission (depth 1):
+                exercises: Mapping[str, Sequence[str]], known: list[str],
+                opened: int) -> Submission:
+    """The one archive at the submission's root, read as the submission
+    (`opened`: the archives read to get here):
     in a folder, where it is; in an archive, copied into a private temporary
     folder first (at most MAX_NESTED bytes)."""
     where = "submission" if isinstance(tree, _FolderTree) else f"archive {shown(path.name)}"
     note = f"graded the archive {shown(name)} of the {where}"
     if isinstance(tree, _FolderTree):
-        inner = read(path / Path(*root) / name, exercises, known, depth=1)
+        inner = read(path / Path(*root) / name, exercises, known, depth=opened)
     else:
         data, why = tree.read(root + [name], limit=MAX_NESTED)
         if why:
@@ -287,7 +291,7 @@ def _read_inner(tree, path: Path, root: list[str], name: str,
             copy = Path(d) / ("inner" + suffix)
             copy.write_bytes(data)
             del data
-            inner = read(copy, exercises, known, depth=1)
+            inner = read(copy, exercises, known, depth=opened)
     inner.notes.insert(0, note)
     return inner
 

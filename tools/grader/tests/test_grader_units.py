@@ -417,6 +417,20 @@ def test_an_archive_holding_one_archive_is_that_archive(tmp_path):
     assert sub.notes[1].startswith("graded the archive hw.zip of the archive handin.tar.gz")
 
 
+def test_a_folder_holding_an_archive_holding_an_archive_is_read(tmp_path):
+    inner = tmp_path / "hw.zip"
+    with zipfile.ZipFile(inner, "w") as f:
+        _put(f, "ch01/ex01/warp_map.cpp", "int a;\n")
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    with tarfile.open(folder / "handin.tar.gz", "w:gz") as t:
+        t.add(inner, "hw.zip")
+    sub = submission.read(folder, SHAPES)
+    assert sub.exercises["ch01/ex01"].files == {"warp_map.cpp": b"int a;\n"}
+    assert sub.notes[:2] == ["graded the archive handin.tar.gz of the submission",
+                             "graded the archive hw.zip of the archive handin.tar.gz"]
+
+
 def test_an_archive_three_deep_is_not_entered(tmp_path):
     z1 = tmp_path / "a.zip"
     with zipfile.ZipFile(z1, "w") as f:
