@@ -73,17 +73,27 @@ def parse(data: bytes, strip_prefix: str = "") -> dict[str, Case]:
         name = tc.get("name", "")
         c = cases.setdefault(name, Case(name))
         c.seen += 1
+        told = set()  # an assertion's own exception, shown with the assertion
         for ex in tc.iter("Expression"):
             if ex.get("success") == "true":
                 c.passed_assertions += 1
-            else:
-                c.failed_assertions += 1
-                expanded = _text(ex.find("Expanded"))
-                c.failures.append(
-                    f"{_where(ex, strip_prefix)}: {ex.get('type', 'CHECK')}( {_text(ex.find('Original'))} )"
-                    + (f"\n    with expansion: {expanded}" if expanded else ""))
+                continue
+            c.failed_assertions += 1
+            original = _text(ex.find("Original"))
+            head = f"{_where(ex, strip_prefix)}: {ex.get('type', 'CHECK')}( {original} )"
+            threw = ex.find("Exception")
+            if threw is not None:
+                # Its expression threw: no values to show, only what it threw.
+                told.add(threw)
+                c.failures.append(f"{head}\n    threw: {_text(threw)}")
+                continue
+            expanded = _text(ex.find("Expanded"))
+            c.failures.append(head + (f"\n    with expansion: {expanded}"
+                                      if expanded and expanded != original else ""))
         for tag in ("Exception", "FatalErrorCondition", "Failure"):
             for el in tc.iter(tag):
+                if el in told:
+                    continue
                 c.failed_assertions += 1
                 what = {"Exception": "unexpected exception", "FatalErrorCondition": "fatal error",
                         "Failure": "FAIL"}[tag]

@@ -17,7 +17,8 @@
 // assertion failed; 3 when the link broke; 2 on a usage error.
 //
 // Catch2 itself is tests/support/catch_session.cpp's, compiled once for every
-// test program of the book (book/test/catch_run.hpp).
+// test program of the book (book/test/catch_run.hpp); this file includes its
+// header only to register the translation of worker_lost.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,8 +30,16 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
 #include "book/test/catch_run.hpp"
 #include "grade_bridge.hpp"
+
+// A call that found the link to the worker broken, as the report shows it: why
+// it broke, not Catch2's "Unknown exception" (worker_lost is no std::exception).
+CATCH_TRANSLATE_EXCEPTION(const book::grade::worker_lost& lost) {
+    return "not evaluated: the link to the worker broke (" + lost.why + ")";
+}
 
 namespace {
 

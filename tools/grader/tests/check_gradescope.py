@@ -189,7 +189,8 @@ def main():
         leaked = [n for n in hidden_names if n in seen]
         check(not leaked, f"{what}: a student sees hidden test names: {leaked[:3]}")
         if what == "a zip inside a .tar.gz":
-            check("ignored: hw.zip" in res["output"], f"{what}: the note does not name hw.zip")
+            check("graded the archive hw.zip of the archive handin.tar.gz" in res["output"],
+                  f"{what}: the output does not say that hw.zip was graded")
         if what == "a broken zip":
             check("work.zip" in res["output"], f"{what}: the output does not name work.zip")
         if want == 0 and what == "an empty submission":

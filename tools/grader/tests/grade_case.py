@@ -24,6 +24,7 @@ CASE_DIR/case.json describes the case:
                  the kit has nvcc, "left out" elsewhere)
     "expect_note": {"<id> <set>": "<regex the set's note or output must match>"}
     "expect_notes": ["<regex some note of the results must match>"]
+    "expect_absent": {"<id> <set>": "<regex nothing of the set's output may match>"}
     "expect_score": the total score results.json must give (an attack's honest grade)
     "forbid_output": ["<regex no results file may match>"]
     "max_results_bytes": the most bytes any results file may hold (an attack that floods)
@@ -241,7 +242,7 @@ class Case:
                                  "are hidden: " + results.get("output", "")[:200])
         return results
 
-    def check_expect(self, results, expect, expect_note):
+    def check_expect(self, results, expect, expect_note, expect_absent=None):
         gpu = gpu_here(self.a.kit)
         cuda = bool(json.loads((Path(self.a.kit) / "exercises" / "kit.json").read_text()).get("cuda"))
         tests = {}
@@ -308,6 +309,12 @@ class Case:
             text = (t or {}).get("output", "") + "\n" + results.get("output", "")
             if not re.search(rx, text):
                 self.problems.append(f"{key}: nothing matches /{rx}/ in its output")
+        for key, rx in (expect_absent or {}).items():
+            t = tests.get(key)
+            if t is None:
+                self.problems.append(f"{key}: no such test set in the results")
+            elif m := re.search(rx, t.get("output", "")):
+                self.problems.append(f"{key}: its output shows {m.group(0)!r} (/{rx}/)")
 
     def check_phases(self, results):
         spans = {"visible": [], "hidden": []}
@@ -349,7 +356,8 @@ class Case:
         sub = self.build(self.spec, self.work / "submission")
         results = self.grade(sub)
         if results is not None:
-            self.check_expect(results, self.spec.get("expect", {}), self.spec.get("expect_note", {}))
+            self.check_expect(results, self.spec.get("expect", {}), self.spec.get("expect_note", {}),
+                              self.spec.get("expect_absent", {}))
             notes = results.get("output", "")
             for rx in self.spec.get("expect_notes", []):
                 if not re.search(rx, notes):

@@ -48,6 +48,22 @@ def test_a_failed_assertion_fails_and_is_shown():
     assert "tests/a.test.cpp:7: CHECK( f() == 1 )" in v.details and "0 == 1" in v.details
 
 
+def test_an_assertion_that_threw_shows_what_it_threw_once_and_no_empty_expansion():
+    threw = ('<TestCase name="a" filename="/src/tests/a.test.cpp" line="1">'
+             '<Expression success="false" type="CHECK" filename="/src/tests/a.test.cpp" line="9">'
+             '<Original>g() == 2</Original><Expanded>g() == 2</Expanded>'
+             '<Exception filename="/src/tests/a.test.cpp" line="9">not evaluated: the link to the '
+             'worker broke (timed out)</Exception></Expression>'
+             '<OverallResult success="false"/></TestCase>')
+    v = catch_report.judge(report([], extra=threw), ["a"], "the worker: timed out after 2 s",
+                           strip_prefix="/src")
+    assert not v.passed
+    assert "tests/a.test.cpp:9: CHECK( g() == 2 )\n" in v.details
+    assert "threw: not evaluated: the link to the worker broke (timed out)" in v.details
+    assert "with expansion" not in v.details and "unexpected exception" not in v.details
+    assert v.details.count("not evaluated") == 1
+
+
 def test_a_test_case_that_did_not_run_fails():
     v = catch_report.judge(report([("a", [True])]), ["a", "b"], None)
     assert not v.passed and 'test case "b" did not run' in v.reason
