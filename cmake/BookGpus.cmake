@@ -246,6 +246,13 @@ function(_book_read_pending_run file text run)
     _book_gpus_error("${file}" "${text}" "${at}"
                      "pending run ${run} needs a \"reason\" (why it waits for a GPU)")
   endif()
+  if(reason MATCHES ";")
+    # CMake splits a list at ';', and the reason reaches the run's tests as one argument.
+    _book_gpus_error("${file}" "${text}" "${at}"
+                     "pending run ${run}: its \"reason\" holds a semicolon, which the build "
+                     "cannot pass on whole (CMake splits lists at it): write a comma or a new "
+                     "sentence instead")
+  endif()
   string(JSON gt ERROR_VARIABLE err TYPE "${entry}" gpus)
   string(JSON ng ERROR_VARIABLE err2 LENGTH "${entry}" gpus)
   if(err OR NOT gt STREQUAL "ARRAY" OR ng EQUAL 0)

@@ -30,7 +30,8 @@ foreach(c
     "unknown-gpu|pending-unknown-gpu\\.json:5: pending run ch97-good/hr: 'NVIDIA H100' is no reference GPU"
     "undeclared|pending-undeclared\\.json:4: pending run ch97-good/nope is not declared"
     "cpu-run|pending-cpu-run\\.json:3: pending run ch97-good/r is a CPU run"
-    "no-reason|pending-no-reason\\.json:3: pending run ch97-good/gr needs a \"reason\"")
+    "no-reason|pending-no-reason\\.json:3: pending run ch97-good/gr needs a \"reason\""
+    "semicolon|pending-semicolon\\.json:3: pending run ch97-good/gr: its \"reason\" holds a semicolon, which the build cannot pass on whole")
   string(FIND "${c}" "|" bar)
   string(SUBSTRING "${c}" 0 ${bar} file)
   math(EXPR bar "${bar} + 1")
