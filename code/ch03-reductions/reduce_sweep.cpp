@@ -9,12 +9,6 @@
 // those named by --candidates. At the end: the best at each size, the best by
 // margin over the four targets, each variant at its best, and the size policy
 // the rows of step 8's own kernel (stride.ldcs) suggest.
-//
-// --l2-profile: no timing. Each row named by --candidates alternates with CUB
-// over the rotating input on 2^--profile-log2 floats, as in a timed round, for
-// a fixed number of calls, so that Nsight Compute (the run reduce-sweep-l2, its
-// caches not flushed between launches) can say how much of each call's input
-// the L2 still held when the call began.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -258,47 +252,6 @@ int run_sweep(const settings& s) {
     return failures == 0 ? 0 : 1;
 }
 
-// Calls of each row in --l2-profile; the first meets what the rows before it
-// left in L2, the later ones what the timed rounds leave there.
-constexpr int l2_profile_calls = 4;
-
-int run_l2_profile(const settings& s) {
-    if (!s.candidates_given)
-        throw std::invalid_argument("--l2-profile profiles the rows named by --candidates");
-    const std::size_t n = std::size_t{1} << s.profile_log2;
-    book::rotating_buffers<float> in(n, 3);
-    fill_input(in.all(), in.total(), static_cast<std::uint64_t>(s.seed) + s.profile_log2,
-               input_kind::unit);
-    const std::vector<float> host = to_host(in.slot(0), n);
-    const double ref = pairwise_sum(host.data(), n), mag = abs_sum(host.data(), n);
-    cub_sum cub(n);
-    book::device_buffer<float> out(1);
-    long failures = 0;
-    page_print("\n2^%d floats (%zu bytes) in %zu rotating buffers (%zu bytes); each row "
-               "%d calls, CUB's call after each:\n",
-               s.profile_log2, n * sizeof(float), in.count(), in.count() * n * sizeof(float),
-               l2_profile_calls);
-    for (const candidate& c : s.candidates) {
-        variant_reducer r(c, n);
-        in.rewind();
-        for (int k = 0; k < l2_profile_calls; ++k) {
-            r.run(in.next(), n, out.data());
-            if (k == 0) {  // slot 0: the input that ref describes
-                const verdict v =
-                    check_sum(read_one(out.data()), ref, tolerance(r.depth(n), mag, n));
-                if (!v.ok) ++failures;
-            }
-            cub.run(in.next(), n, out.data());
-        }
-        BOOK_CUDA_CHECK(cudaDeviceSynchronize());
-        page_print("  %s\n", candidate_text(c).c_str());
-    }
-    book::report("l2_profile_input_bytes", static_cast<double>(n * sizeof(float)), "bytes");
-    book::report("l2_profile_buffers", static_cast<double>(in.count()), "count");
-    book::report("l2_profile_failures", static_cast<double>(failures), "count");
-    return failures == 0 ? 0 : 1;
-}
-
 int run(int argc, char** argv) {
     settings s;
     take_candidates(argc, argv, s);
@@ -312,16 +265,11 @@ int run(int argc, char** argv) {
     add_size_options(opts, s);
     add_timing_options(opts, s);
     opts.flag("--full", s.full, "the whole grid of variants and launch parameters");
-    bool l2_profile = false;
-    opts.flag("--l2-profile", l2_profile,
-              "untimed: each --candidates row, then CUB, in turn over the rotating input "
-              "(for Nsight Compute)");
-    opts.option("--profile-log2", s.profile_log2, "--l2-profile: 2^this floats", 4, 30);
     if (const auto status = opts.parse(argc, argv)) return *status;
     if (s.full && s.candidates_given)
         throw std::invalid_argument("give either --full or --candidates, not both");
     s.policy = policy.policy();
-    return l2_profile ? run_l2_profile(s) : run_sweep(s);
+    return run_sweep(s);
 }
 
 }  // namespace
