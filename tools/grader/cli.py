@@ -67,7 +67,7 @@ from . import course, reports, submission, timing
 from .grading import GradeResult, Grader, Options
 from .kit import Kit, KitError
 from .timing import Timings
-from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
+from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper, gpu_env
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDENTS = "students"  # a batch's per-student folders: out/students/<name>/, apart from the summary
@@ -231,12 +231,10 @@ def gpu_state(kit: Kit, grader: Grader, box: Sandbox) -> tuple[bool, str]:
                        + (p.stdout.strip().splitlines() or ["it failed"])[-1] + ")")
     if box.mode != "bwrap":
         return True, ""
-    env = {k: v for k, v in os.environ.items()
-           if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")}
     limits = Limits(memory=0, data=16 * GiB, wall=120, cpu=120, open_files=1024)
     try:
         r = box.run([grader.staged.gpu_probe], [Bind(grader.root / "kit", "/kit")], limits,
-                    cwd="/tmp", env=env, gpu=True)
+                    cwd="/tmp", env=gpu_env(), gpu=True)
     except SandboxError as e:
         r = None
         why = str(e)
