@@ -66,11 +66,9 @@ OUTPUT_SHOWN = 20000  # characters of a program's or compiler's output kept in t
 # glibc's malloc asks for transparent huge pages for its large blocks (the machine
 # allows them on request: /sys/kernel/mm/transparent_hugepage/enabled "madvise"), in
 # the judge and the worker: the arrays a test sends (2^25 floats in Exercise 3.4's
-# visible set) cost a page fault per 4 KiB otherwise, and on a virtual machine those
-# were most of a grading's CPU time (perf stat of that set's judge and worker, run
-# by hand: 305 000 page faults and 8.7 s of CPU without, 8 900 and 2.3 s with). The
-# sandbox shows glibc the machine's setting (sandbox._system_binds). It changes no
-# result: only how memory is mapped.
+# visible set) cost a page fault per 4 KiB otherwise, which on a virtual machine is
+# most of a grading's CPU time. The sandbox shows glibc the machine's setting
+# (sandbox._system_binds). It changes no result: only how memory is mapped.
 MALLOC_TUNING = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
 
 
