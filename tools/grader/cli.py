@@ -252,21 +252,16 @@ def safe_name(name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     a = parse(sys.argv[1:] if argv is None else argv)
-    if a.bundle:
-        from . import bundle
+    if a.bundle or a.gradescope_package:  # a package written from the kit's sources, no grading
+        from . import bundle, gradescope
         kit = load_kit(a, built=False)
         try:
-            bundle.write(kit, Path(a.bundle), a.chapter, a.depfile)
+            if a.bundle:
+                bundle.write(kit, Path(a.bundle), a.chapter, a.depfile)
+            else:
+                gradescope.write(kit, Path(a.gradescope_package), a.chapter, a.hidden_visibility)
         except (OSError, KitError, ValueError) as e:
-            fail(f"writing the bundle failed: {e}")
-        return 0
-    if a.gradescope_package:
-        from . import gradescope
-        kit = load_kit(a, built=False)
-        try:
-            gradescope.write(kit, Path(a.gradescope_package), a.chapter, a.hidden_visibility)
-        except (OSError, KitError, ValueError) as e:
-            fail(f"writing the Gradescope package failed: {e}")
+            fail(f"writing {'the bundle' if a.bundle else 'the Gradescope package'} failed: {e}")
         return 0
     if a.merge:
         return merge(a)

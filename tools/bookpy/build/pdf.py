@@ -27,22 +27,6 @@ import time
 from . import html as html_step
 
 
-def depfile(out: str, doctrees: str, extra: list) -> None:
-    with open(os.path.join(doctrees, "book-inputs.json"), encoding="utf-8") as f:
-        inputs = json.load(f) + extra
-
-    def esc(p):
-        return p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
-
-    with open(out + ".d.tmp", "w", encoding="utf-8") as f:
-        f.write(esc(out) + ":")
-        for path in sorted(set(inputs)):
-            if os.path.exists(path):
-                f.write(" \\\n  " + esc(path))
-        f.write("\n")
-    os.replace(out + ".d.tmp", out + ".d")
-
-
 def sha256(path: str):
     try:
         with open(path, "rb") as f:
@@ -118,7 +102,7 @@ def main() -> int:
     os.replace(out + ".tmp", out)
     html_step.record_extension(repo, doctrees)
     made_from(out, doctrees, os.path.join(build, "sphinx-doctrees"))
-    depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")])
+    html_step.write_depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")], present_only=True)
     latex_s = time.monotonic() - started - sphinx_s
     print(f"build-pdf: {out} (Sphinx {sphinx_s:.0f} s, XeLaTeX {latex_s:.0f} s)")
     # The site links the PDF from every page once it exists: publish it again.
