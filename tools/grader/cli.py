@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     opt = Options(timeout=a.timeout, build_timeout=a.build_timeout, memory=a.memory * GiB,
                   only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir, jobs=a.jobs,
                   seed=a.seed)
-    grader = Grader(kit, box, opt, False, "", timings)
+    grader = Grader(kit, box, opt, timings)
     try:
         with timings.span("probe the GPU"):
             grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)

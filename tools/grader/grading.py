@@ -152,14 +152,15 @@ def clip(text: str, limit: int = OUTPUT_SHOWN) -> str:
 class Grader:
     """Grades submissions against one staged kit with one sandbox."""
 
-    def __init__(self, kit: Kit, sandbox: Sandbox, options: Options, gpu_ok: bool, gpu_note: str,
+    def __init__(self, kit: Kit, sandbox: Sandbox, options: Options,
                  timings: timing.Timings = timing.NONE) -> None:
         self.kit = kit
         self.timings = timings         # tools/grade --timings
         self.box = sandbox
         self.opt = options
-        self.gpu_ok = gpu_ok           # a GPU test can run here (the grader's probe said so)
-        self.gpu_note = gpu_note       # why not, when it cannot
+        # Set by tools/grade once its GPU probe has run (cli.gpu_state), before any grading:
+        self.gpu_ok = False            # a GPU test can run here
+        self.gpu_note = "no GPU probe"  # why not, when it cannot
         self.policy = ""               # what was done with GPU sets that cannot run (stated)
         # The steps of the exercises (and, in a batch, of the submissions) run side by
         # side, at most opt.jobs at a time; a GPU test set runs alone on the GPU.
