@@ -383,7 +383,7 @@ class Case:
 
 
 def main():
-    return Case(arguments("case", fresh=False)[0]).run()
+    return Case(arguments("case", empty_work=False)[0]).run()
 
 
 if __name__ == "__main__":

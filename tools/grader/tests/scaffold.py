@@ -16,17 +16,17 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tools/: the grader package
 
 
-def arguments(*extra, fresh=True):
+def arguments(*extra, empty_work=True):
     """(args, repo, work) from the command line: --grade, --kit, --work, and each of
-    extra (a name: a positional argument; --name: a switch). With fresh, the work
-    folder is emptied (made anew)."""
+    extra (a name: a positional argument; --name: a switch). With empty_work, the
+    work folder is emptied (made anew)."""
     ap = argparse.ArgumentParser()
     for name in extra:
         ap.add_argument(name, **({"action": "store_true"} if name.startswith("--") else {}))
     for name in ("--grade", "--kit", "--work"):
         ap.add_argument(name, required=True)
     a = ap.parse_args()
-    return a, Path(a.grade).resolve().parent.parent, fresh(a.work) if fresh else Path(a.work).resolve()
+    return a, Path(a.grade).resolve().parent.parent, fresh(a.work) if empty_work else Path(a.work).resolve()
 
 
 def fresh(folder):
