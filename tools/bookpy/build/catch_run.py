@@ -81,7 +81,7 @@ def unread_answers(path, program, read, name):
 
 
 def main() -> int:
-    options, program = split_at_dashes("catch-run", "the program")
+    options, program = split_at_dashes("catch-run", "the program", required=True)
     p = argparse.ArgumentParser(prog="catch-run")
     p.add_argument("--test", required=True)
     p.add_argument("--source-root", default="")

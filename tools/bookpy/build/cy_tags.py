@@ -39,11 +39,12 @@ def cy_ids(listing):
     return {qid for line in listing for qid in TAG.findall(line)}
 
 
-def split_at_dashes(prog, what):
+def split_at_dashes(prog, what, required=False):
     """(the options before `--`, the words after it) of the command line; exits
-    naming `what` is wanted after `--` where there is none."""
+    saying `what` goes after `--` where there is none (or, with required, where
+    nothing follows it)."""
     argv = sys.argv[1:]
-    if "--" not in argv or argv.index("--") == len(argv) - 1:
+    if "--" not in argv or (required and argv.index("--") == len(argv) - 1):
         sys.exit(f"{prog}: give {what} after `--`")
     cut = argv.index("--")
     return argv[:cut], argv[cut + 1:]
