@@ -135,11 +135,7 @@ function(_bx_book_entry out id key ex p)
     list(APPEND _j_sets "\"${s}\": {\"points\": ${${p}_${s}_POINTS}, \"credit\": \"${${p}_${s}_CREDIT}\", \"test_file\": ${_j_file}, \"tests\": ${_j_names}}")
   endforeach()
   list(JOIN _j_sets ", " _j_sets)
-  if(${p}_GPU)
-    set(_j_gpu true)
-  else()
-    set(_j_gpu false)
-  endif()
+  _book_json_bool(_j_gpu "${${p}_GPU}")
   set(${out}
       "    {\"id\": ${_j_id}, \"chapter\": \"${key}\", \"name\": \"${ex}\", \"title\": ${_j_title}, \"points\": ${${p}_POINTS}, \"gpu\": ${_j_gpu}, \"timeout\": ${${p}_TIMEOUT},\n     \"dir\": ${_j_dir}, \"solution_dir\": ${_j_sdir},\n     \"student_files\": ${_j_files}, \"contract_files\": ${_j_contract},\n     \"visible_tests\": ${_j_visible},\n     \"hidden_tests\": ${_j_hidden},\n     \"sets\": {${_j_sets}}}"
       PARENT_SCOPE)

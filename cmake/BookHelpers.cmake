@@ -68,6 +68,24 @@ function(_book_json_string out value)
   set(${out} "\"${value}\"" PARENT_SCOPE)
 endfunction()
 
+# JSON true or false: whether <value> is true as if() takes it.
+function(_book_json_bool out value)
+  if(value)
+    set(${out} true PARENT_SCOPE)
+  else()
+    set(${out} false PARENT_SCOPE)
+  endif()
+endfunction()
+
+# <value> as a JSON string, or null where it is false as if() takes it (empty).
+function(_book_json_string_or_null out value)
+  set(v null)
+  if(value)
+    _book_json_string(v "${value}")
+  endif()
+  set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
 # A JSON array of the given strings.
 function(_book_json_string_array out)
   set(list "[]")

@@ -17,10 +17,9 @@ foreach(c
     "twice|twice\\.json:2: two reference GPUs have the name 'NVIDIA H200'"
     "no-short|no-short\\.json:3: GPU 0 of \"gpus\" needs a \"name\" \\(as the device gives it\\) and a \"short\" name"
     "malformed|malformed\\.json:4: malformed JSON")
-  string(FIND "${c}" "|" bar)
-  string(SUBSTRING "${c}" 0 ${bar} file)
-  math(EXPR bar "${bar} + 1")
-  string(SUBSTRING "${c}" ${bar} -1 message)
+  string(REGEX MATCH "^([^|]*)[|](.*)$" c "${c}")  # <file>|<message>
+  set(file "${CMAKE_MATCH_1}")
+  set(message "${CMAKE_MATCH_2}")
   string(REPLACE " " "\\s+" message "${message}")  # CMake wraps its messages
   book_bad_test(gpus-${file} --expect "${message}"
     -- ${gpus_configure} "-DBOOK_GPUS_FILE=${gfx}/${file}.json")
@@ -32,10 +31,9 @@ foreach(c
     "cpu-run|pending-cpu-run\\.json:3: pending run ch97-good/r is a CPU run"
     "no-reason|pending-no-reason\\.json:3: pending run ch97-good/gr needs a \"reason\""
     "semicolon|pending-semicolon\\.json:3: pending run ch97-good/gr: its \"reason\" holds a semicolon, which the build cannot pass on whole")
-  string(FIND "${c}" "|" bar)
-  string(SUBSTRING "${c}" 0 ${bar} file)
-  math(EXPR bar "${bar} + 1")
-  string(SUBSTRING "${c}" ${bar} -1 message)
+  string(REGEX MATCH "^([^|]*)[|](.*)$" c "${c}")  # <file>|<message>
+  set(file "${CMAKE_MATCH_1}")
+  set(message "${CMAKE_MATCH_2}")
   string(REPLACE " " "\\s+" message "${message}")
   book_bad_test(pending-${file} --expect "${message}"
     -- ${gpus_configure} "-DBOOK_PENDING_FILE=${gfx}/pending-${file}.json")

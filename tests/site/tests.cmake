@@ -93,7 +93,7 @@ book_site_bad(tiny-diagram ch01-execution-model.html
   --replace html/_images/divergence.svg "font-size:16px" "font-size:7px"
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px at the column width \\(under 12 px\\): _images/divergence\\.svg")
-# An output block that scrolls inside again (as book.css once did). (No ';' in
+# An output block that scrolls inside its own box. (No ';' in
 # the CSS: CMake would split the argument there.)
 book_site_bad(inner-scroll ch01-execution-model.html
   --replace html/_static/book.css "/* The sidebar's editions. */"
@@ -175,8 +175,7 @@ book_site_bad(phone-overlaps ch01-execution-model.html WIDTHS 390
   --replace html/_static/book.css "article .highlight pre { padding-top: 2.4rem" "article .highlight pre { padding-top: 0.5rem"
   --expect "on a phone \"Back to top\" covers the top of the screen"
   --expect "on a phone the copy button covers a code block's first line")
-# An index that lists a term twice, as its plural (as "bank conflict" and "bank
-# conflicts" were).
+# An index that lists a term twice, once as its plural ("warp" and "Warps").
 book_site_bad(index-twice genindex.html
   --replace html/genindex.html ">warp</a>" ">warp</a></li><li><a href=\"ch01-execution-model.html\">Warps</a>"
   --expect "genindex\\.html: the index lists 'warp' and 'Warps' as two terms")
@@ -193,8 +192,7 @@ book_site_bad(listing-wraps-desktop ch01-execution-model.html
 book_site_bad(continuation-indent ch03-reductions.html WIDTHS 390
   --replace html/_static/book.js "if (indent) line.style.setProperty" "if (false) line.style.setProperty"
   --expect "wrapped line\\(s\\) whose continuation rows start left of the line's own indentation")
-# Figures shrunk to a phone's column, their text under 12 px (as a forced width
-# once blew them up and cut them off).
+# Figures shrunk to a phone's column, their text under 12 px.
 book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px on a phone \\(under 12 px\\)")
@@ -286,7 +284,7 @@ if(TARGET pdf AND BOOK_PDFTOPPM)
                    --expect "page 2 is blank"
                    -- ${_py} "${_here}/check_pdf.py" --pdf two-pages.pdf)
   set_tests_properties(site.pdf.bad.blank-page PROPERTIES LABELS "book;site;pdf" TIMEOUT 60)
-  # A number split by a wrapped line ("99." / "↪2%", as verbatimforcewraps did).
+  # A number split by a wrapped line ("99." / "↪2%", LaTeX's verbatimforcewraps can).
   add_test(NAME site.pdf.bad.broken-number WORKING_DIRECTORY "${_site_bin}"
            COMMAND ${_py} "${_expect}" --scratch "${_scratch}/broken-number"
                    --before ${_py} "${_here}/make_test_pdf.py" two-pages.pdf

@@ -51,11 +51,7 @@ class Bundle:
         self.root = Path(kit.source_root)
         self.members = {}   # archive path -> bytes
         self.read = set()   # every file and folder read (for the depfile)
-        known = sorted({e.id.split("/")[0] for e in kit.exercises})
-        for c in chapters:
-            if c not in known:
-                raise KitError(f"--chapter {c}: no exercises of that chapter (chapters with "
-                               f"exercises: {', '.join(known) or 'none'})")
+        kit.check_chapters(chapters)
         self.chapters = sorted(set(chapters))
         self.top = f"{self.chapters[0]}-exercises" if len(self.chapters) == 1 else TOP
 

@@ -67,7 +67,7 @@ from . import course, reports, submission, timing
 from .grading import GradeResult, Grader, Options
 from .kit import Kit, KitError
 from .timing import Timings
-from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper
+from .sandbox import GiB, Bind, Limits, Sandbox, SandboxError, become_subreaper, gpu_env
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDENTS = "students"  # a batch's per-student folders: out/students/<name>/, apart from the summary
@@ -231,12 +231,10 @@ def gpu_state(kit: Kit, grader: Grader, box: Sandbox) -> tuple[bool, str]:
                        + (p.stdout.strip().splitlines() or ["it failed"])[-1] + ")")
     if box.mode != "bwrap":
         return True, ""
-    env = {k: v for k, v in os.environ.items()
-           if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")}
     limits = Limits(memory=0, data=16 * GiB, wall=120, cpu=120, open_files=1024)
     try:
         r = box.run([grader.staged.gpu_probe], [Bind(grader.root / "kit", "/kit")], limits,
-                    cwd="/tmp", env=env, gpu=True)
+                    cwd="/tmp", env=gpu_env(), gpu=True)
     except SandboxError as e:
         r = None
         why = str(e)
@@ -254,21 +252,16 @@ def safe_name(name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     a = parse(sys.argv[1:] if argv is None else argv)
-    if a.bundle:
-        from . import bundle
+    if a.bundle or a.gradescope_package:  # a package written from the kit's sources, no grading
+        from . import bundle, gradescope
         kit = load_kit(a, built=False)
         try:
-            bundle.write(kit, Path(a.bundle), a.chapter, a.depfile)
+            if a.bundle:
+                bundle.write(kit, Path(a.bundle), a.chapter, a.depfile)
+            else:
+                gradescope.write(kit, Path(a.gradescope_package), a.chapter, a.hidden_visibility)
         except (OSError, KitError, ValueError) as e:
-            fail(f"writing the bundle failed: {e}")
-        return 0
-    if a.gradescope_package:
-        from . import gradescope
-        kit = load_kit(a, built=False)
-        try:
-            gradescope.write(kit, Path(a.gradescope_package), a.chapter, a.hidden_visibility)
-        except (OSError, KitError, ValueError) as e:
-            fail(f"writing the Gradescope package failed: {e}")
+            fail(f"writing {'the bundle' if a.bundle else 'the Gradescope package'} failed: {e}")
         return 0
     if a.merge:
         return merge(a)
@@ -289,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     opt = Options(timeout=a.timeout, build_timeout=a.build_timeout, memory=a.memory * GiB,
                   only=tuple(a.exercise), keep=a.keep, work_root=a.work_dir, jobs=a.jobs,
                   seed=a.seed)
-    grader = Grader(kit, box, opt, False, "", timings)
+    grader = Grader(kit, box, opt, timings)
     try:
         with timings.span("probe the GPU"):
             grader.gpu_ok, grader.gpu_note = gpu_state(kit, grader, box)

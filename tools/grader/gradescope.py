@@ -75,11 +75,7 @@ def tracked_files(root: Path) -> list[tuple[str, bool]]:
 def plan(kit: Kit, chapters: list[str], hidden_visibility: str = "hidden") -> dict:
     """gradescope.json: the CPU exercises graded (of the chapters named, or all), the
     GPU ones left out, and the assignment's total."""
-    known = sorted({e.id.split("/")[0] for e in kit.exercises})
-    for c in chapters:
-        if c not in known:
-            raise KitError(f"--chapter {c}: no exercises of that chapter (chapters with "
-                           f"exercises: {', '.join(known) or 'none'})")
+    kit.check_chapters(chapters)
     chosen = [e for e in kit.exercises if not chapters or e.id.split("/")[0] in chapters]
     cpu = [e for e in chosen if not e.gpu]
     if not cpu:

@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import catch_report, submission, timing
-from .sandbox import CANCEL_GRACE_S, GiB, MiB, Bind, Limits, Sandbox, SandboxError, finished, spawn
+from .sandbox import CANCEL_GRACE_S, GiB, MiB, Bind, Limits, Sandbox, SandboxError, finished, gpu_env, spawn
 
 if TYPE_CHECKING:
     from .kit import Exercise, Kit
@@ -66,11 +66,9 @@ OUTPUT_SHOWN = 20000  # characters of a program's or compiler's output kept in t
 # glibc's malloc asks for transparent huge pages for its large blocks (the machine
 # allows them on request: /sys/kernel/mm/transparent_hugepage/enabled "madvise"), in
 # the judge and the worker: the arrays a test sends (2^25 floats in Exercise 3.4's
-# visible set) cost a page fault per 4 KiB otherwise, and on a virtual machine those
-# were most of a grading's CPU time (perf stat of that set's judge and worker, run
-# by hand: 305 000 page faults and 8.7 s of CPU without, 8 900 and 2.3 s with). The
-# sandbox shows glibc the machine's setting (sandbox._system_binds). It changes no
-# result: only how memory is mapped.
+# visible set) cost a page fault per 4 KiB otherwise, which on a virtual machine is
+# most of a grading's CPU time. The sandbox shows glibc the machine's setting
+# (sandbox._system_binds). It changes no result: only how memory is mapped.
 MALLOC_TUNING = {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}
 
 
@@ -154,14 +152,15 @@ def clip(text: str, limit: int = OUTPUT_SHOWN) -> str:
 class Grader:
     """Grades submissions against one staged kit with one sandbox."""
 
-    def __init__(self, kit: Kit, sandbox: Sandbox, options: Options, gpu_ok: bool, gpu_note: str,
+    def __init__(self, kit: Kit, sandbox: Sandbox, options: Options,
                  timings: timing.Timings = timing.NONE) -> None:
         self.kit = kit
         self.timings = timings         # tools/grade --timings
         self.box = sandbox
         self.opt = options
-        self.gpu_ok = gpu_ok           # a GPU test can run here (the grader's probe said so)
-        self.gpu_note = gpu_note       # why not, when it cannot
+        # Set by tools/grade once its GPU probe has run (cli.gpu_state), before any grading:
+        self.gpu_ok = False            # a GPU test can run here
+        self.gpu_note = "no GPU probe"  # why not, when it cannot
         self.policy = ""               # what was done with GPU sets that cannot run (stated)
         # The steps of the exercises (and, in a batch, of the submissions) run side by
         # side, at most opt.jobs at a time; a GPU test set runs alone on the GPU.
@@ -331,7 +330,7 @@ class Grader:
             self.box.reap()
         if ok and ex.bridged:
             with self._step("link the worker", ex.id):
-                ok_w, log_w = self._link_worker(ex, obj, bin_, uid)
+                ok_w, log_w = self._link(ex, obj, bin_, uid)
                 self.box.reap()
             res.build_log = clip(log + log_w)
             if not ok_w:
@@ -350,7 +349,7 @@ class Grader:
             links = {}
             for s in ex.sets:
                 with self._step("link a test program", f"{ex.id} {s.name}"):
-                    ok_s, log_s = self._link(ex, s, obj, bin_, uid)
+                    ok_s, log_s = self._link(ex, obj, bin_, uid, s)
                 links[s.name] = (ok_s, log_s)
                 if not ok_s and not s.hidden:
                     log += log_s
@@ -387,6 +386,17 @@ class Grader:
         else:
             step()
 
+    def _set_limits(self, ex):
+        """(wall, limits, environment) of the student's code running one test set."""
+        wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout
+        limits = Limits(memory=self.opt.memory, processes=16, cpu=int(wall) + 5, file_size=64 * MiB,
+                        open_files=256, tmp_size=256 * MiB, wall=wall, output=16 * MiB)
+        env = dict(MALLOC_TUNING)
+        if ex.gpu:
+            limits.memory, limits.data, limits.open_files = 0, self.opt.gpu_memory, 1024
+            env.update(gpu_env())
+        return wall, limits, env
+
     def _limits(self, wall):
         return Limits(memory=4 * GiB, processes=32, cpu=int(wall) + 5, file_size=256 * MiB,
                       open_files=256, tmp_size=512 * MiB, wall=wall, output=16 * MiB)
@@ -401,67 +411,50 @@ class Grader:
         for i in self.staged.includes[ex.id]:
             incs += ["-I", i]
         defs = ["-D" + d for d in ex.defines]
+        limits = self._limits(self.opt.build_timeout)
         for name in ex.sources:
             lang = kit.cuda if name.endswith(".cu") else kit.cxx
             if lang is None:
                 return False, f"{name}: no CUDA compiler in the kit\n"
             cmd = lang["compile"] + ["-I", "/work/src"] + incs + defs + \
                 ["-c", f"/work/src/{name}", "-o", f"/work/obj/{name}.o"]
-            r = self.box.run(cmd, binds, self._limits(self.opt.build_timeout), cwd="/work/src",
-                             uid=uid)
+            r = self.box.run(cmd, binds, limits, cwd="/work/src", uid=uid)
             log += f"$ compile {name}\n" + _streams(r)
             if not r.ok:
                 if r.exit is None or r.timed_out:
-                    log += f"the compiler: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
+                    log += f"the compiler: {r.how_it_ended(limits)}\n"
                 ok = False
         return ok, log
 
-    def _link(self, ex, s, obj, bin_, uid):
-        kit = self.kit
-        tests_dir = self.root / "kit" / "tests" / ex.tid / s.name
+    def _link(self, ex, obj, bin_, uid, s=None):
+        """Set s's test program: the student's objects, the set's tests and the Catch2
+        main; or, without s, the worker: the student's objects, the bridge's worker
+        side, the driver and the libraries, no test code."""
         binds = [Bind(obj, "/work/obj"), Bind(bin_, "/work/bin", writable=True),
-                 Bind(self.root / "kit" / "lib", "/kit/lib"),
-                 Bind(tests_dir, f"/kit/tests/{ex.tid}/{s.name}")]
-        driver = kit.cuda["link"] if ex.gpu else kit.cxx["link"]
-        main = self.staged.gpu_main if ex.gpu else self.staged.catch_main
-        cmd = driver + [f"/work/obj/{n}.o" for n in ex.sources] + self.staged.objects[(ex.id, s.name)] \
-            + self.staged.link[ex.id] + [main, "-o", f"/work/bin/{s.name}"]
-        r = self.box.run(cmd, binds, self._limits(self.opt.build_timeout), cwd="/work/obj",
-                         uid=uid)
-        log = f"$ link the {s.name} tests\n" + _streams(r)
+                 Bind(self.root / "kit" / "lib", "/kit/lib")]
+        objs = [f"/work/obj/{n}.o" for n in ex.sources]
+        if s is None:
+            name, what = "worker", "the worker"
+            binds.append(Bind(self.root / "kit" / "worker" / ex.tid, f"/kit/worker/{ex.tid}"))
+            objs += self.staged.worker_objects[ex.id] + [self.staged.worker_main] + self.staged.link[ex.id]
+        else:
+            name, what = s.name, f"the {s.name} tests"
+            binds.append(Bind(self.root / "kit" / "tests" / ex.tid / s.name, f"/kit/tests/{ex.tid}/{s.name}"))
+            objs += self.staged.objects[(ex.id, s.name)] + self.staged.link[ex.id] \
+                + [self.staged.gpu_main if ex.gpu else self.staged.catch_main]
+        driver = self.kit.cuda["link"] if ex.gpu else self.kit.cxx["link"]
+        limits = self._limits(self.opt.build_timeout)
+        r = self.box.run(driver + objs + ["-o", f"/work/bin/{name}"], binds, limits, cwd="/work/obj", uid=uid)
+        log = f"$ link {what}\n" + _streams(r)
         if not r.ok and (r.exit is None or r.timed_out):
-            log += f"the linker: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
-        return r.ok and (bin_ / s.name).is_file(), log
-
-    def _link_worker(self, ex, obj, bin_, uid):
-        """The worker: the student's objects, the bridge's worker side, the driver
-        and the libraries; no test code."""
-        kit = self.kit
-        binds = [Bind(obj, "/work/obj"), Bind(bin_, "/work/bin", writable=True),
-                 Bind(self.root / "kit" / "lib", "/kit/lib"),
-                 Bind(self.root / "kit" / "worker" / ex.tid, f"/kit/worker/{ex.tid}")]
-        driver = kit.cuda["link"] if ex.gpu else kit.cxx["link"]
-        cmd = driver + [f"/work/obj/{n}.o" for n in ex.sources] + self.staged.worker_objects[ex.id] \
-            + [self.staged.worker_main] + self.staged.link[ex.id] + ["-o", "/work/bin/worker"]
-        r = self.box.run(cmd, binds, self._limits(self.opt.build_timeout), cwd="/work/obj",
-                         uid=uid)
-        log = "$ link the worker\n" + _streams(r)
-        if not r.ok and (r.exit is None or r.timed_out):
-            log += f"the linker: {r.how_it_ended(self._limits(self.opt.build_timeout))}\n"
-        return r.ok and (bin_ / "worker").is_file(), log
+            log += f"the linker: {r.how_it_ended(limits)}\n"
+        return r.ok and (bin_ / name).is_file(), log
 
     def _run_judged(self, ex, s, r, bin_, uid, seed):
         """One test set of a bridged exercise: the worker in the sandbox, the judge
         (trusted, never loading the student's code) outside it; they talk over two
         pipes. The worker is told nothing but the calls: not the set, not the seed."""
-        wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout
-        limits = Limits(memory=self.opt.memory, processes=16, cpu=int(wall) + 5, file_size=64 * MiB,
-                        open_files=256, tmp_size=256 * MiB, wall=wall, output=16 * MiB)
-        env = dict(MALLOC_TUNING)
-        if ex.gpu:
-            limits.memory, limits.data, limits.open_files = 0, self.opt.gpu_memory, 1024
-            env.update({k: v for k, v in os.environ.items()
-                        if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")})
+        wall, limits, env = self._set_limits(ex)
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
         private = Path(tempfile.mkdtemp(prefix="judge-", dir=self.root))
@@ -557,11 +550,7 @@ class Grader:
         _scored(r, s, verdict)
         lines = [f"{r.status}: {r.note}" if r.note else r.status,
                  f"(inputs drawn from seed {seed}: tools/grade --seed {seed} repeats them)"]
-        if verdict.cases:
-            for c in verdict.cases:
-                mark = ("passed" if c.seen == 1 and c.success and not c.failed_assertions
-                        and c.passed_assertions else "did not run" if c.seen == 0 else "FAILED")
-                lines.append(f"  [{mark}] {c.name}")
+        lines += _case_lines(verdict)
         if verdict.details:
             lines += ["", verdict.details]
         if lost:
@@ -579,14 +568,7 @@ class Grader:
         r.output = clip("\n".join(lines))
 
     def _run_set(self, ex, s, r, bin_, uid):
-        wall = min(ex.timeout, self.opt.timeout) if self.opt.timeout else ex.timeout
-        limits = Limits(memory=self.opt.memory, processes=16, cpu=int(wall) + 5, file_size=64 * MiB,
-                        open_files=256, tmp_size=256 * MiB, wall=wall, output=16 * MiB)
-        env = dict(MALLOC_TUNING)
-        if ex.gpu:
-            limits.memory, limits.data, limits.open_files = 0, self.opt.gpu_memory, 1024
-            env.update({k: v for k, v in os.environ.items()
-                        if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")})
+        _, limits, env = self._set_limits(ex)
         binds = [Bind(bin_ / s.name, "/work/test")]
         report = "/tmp/catch-report.xml"
         cmd = ["/work/test"] + catch_report.CATCH_ARGS + ["-o", report]
@@ -608,11 +590,7 @@ class Grader:
         r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
         _scored(r, s, verdict)
         lines = [f"{r.status}: {r.note}" if r.note else r.status]
-        if verdict.cases:
-            for c in verdict.cases:
-                mark = ("passed" if c.seen == 1 and c.success and not c.failed_assertions
-                        and c.passed_assertions else "did not run" if c.seen == 0 else "FAILED")
-                lines.append(f"  [{mark}] {c.name}")
+        lines += _case_lines(verdict)
         if verdict.details:
             lines += ["", verdict.details]
         if run.stdout.strip():
@@ -698,6 +676,15 @@ def _tuned(environ):
     for k, v in MALLOC_TUNING.items():
         env[k] = f"{env[k]}:{v}" if env.get(k) else v
     return env
+
+
+def _case_lines(verdict):
+    """One line a test case of the verdict: passed, FAILED or did not run."""
+    def mark(c):
+        if c.seen == 1 and c.success and not c.failed_assertions and c.passed_assertions:
+            return "passed"
+        return "did not run" if c.seen == 0 else "FAILED"
+    return [f"  [{mark(c)}] {c.name}" for c in verdict.cases]
 
 
 def _streams(r):

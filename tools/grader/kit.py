@@ -121,6 +121,14 @@ class Kit:
                                        credit=s.get("credit", "all-or-nothing")))
             self.exercises.append(ex)
 
+    def check_chapters(self, chapters) -> None:
+        """Refuses (KitError) a chapter named that has no exercises in the kit."""
+        known = sorted({e.id.split("/")[0] for e in self.exercises})
+        for c in chapters:
+            if c not in known:
+                raise KitError(f"--chapter {c}: no exercises of that chapter (chapters with "
+                               f"exercises: {', '.join(known) or 'none'})")
+
     def build(self, log: Path) -> None:
         """Bring the kit up to date (trusted: the repository's own code)."""
         cmd = ["cmake", "--build", str(self.build_dir), "--target", "exercise-kit"]

@@ -520,6 +520,13 @@ def _gpu_binds():
     return args
 
 
+def gpu_env() -> dict[str, str]:
+    """The GPU the grader was given (CUDA_VISIBLE_DEVICES, CTest's resource group),
+    which is all of the grader's environment that sandboxed GPU code is shown."""
+    return {k: v for k, v in os.environ.items()
+            if k == "CUDA_VISIBLE_DEVICES" or k.startswith("CTEST_RESOURCE_GROUP")}
+
+
 class Sandbox:
     """Where a submission's commands run. mode: 'bwrap' (as its own user id when
     the grader is root), or 'trusted' (no isolation: only for trusted code)."""

@@ -26,12 +26,12 @@ Exit status: 0 passed, 1 failed, the skip code when skipped.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from bookpy.build.cy_tags import cy_ids, split_at_dashes
 from grader import catch_report
 
 
@@ -65,7 +65,7 @@ def unread_answers(path, program, read, name):
         return [f"{path}:{e.lineno}: error: malformed JSON: {e.msg}"]
     tags = subprocess.run(program + ["--list-tags"], stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT).stdout.decode("utf-8", "replace")
-    qids = set(re.findall(r"\[cy:([^\]]*)\]", tags))
+    qids = cy_ids(tags.splitlines())
     out = []
     for qid in sorted(qids & set(answers)):
         start = text.find(f'"{qid}"')
@@ -81,19 +81,13 @@ def unread_answers(path, program, read, name):
 
 
 def main() -> int:
-    argv = sys.argv[1:]
-    if "--" not in argv:
-        sys.exit("catch-run: give the program after `--`")
-    cut = argv.index("--")
+    options, program = split_at_dashes("catch-run", "the program", required=True)
     p = argparse.ArgumentParser(prog="catch-run")
     p.add_argument("--test", required=True)
     p.add_argument("--source-root", default="")
     p.add_argument("--skip-code", type=int)
     p.add_argument("--answers")
-    args = p.parse_args(argv[:cut])
-    program = argv[cut + 1:]
-    if not program:
-        sys.exit("catch-run: give the program after `--`")
+    args = p.parse_args(options)
     name = args.test
 
     listed = subprocess.run(program + ["--list-test-names-only"], stdout=subprocess.PIPE,

@@ -14,21 +14,40 @@ program that cannot list its tests is an error naming the test and the program,
 and so is a test case tagged [!shouldfail] or [!mayfail] (a failure that would
 pass), named by its file and line.
 
+The one reader of a Catch2 program's listings (--list-tags, its [cy:<id>] tags:
+cy_ids), which catch_run also uses.
+
 Writes {"tags": {"<id>": [{"test": "<ctest name>", "case": "<TEST_CASE name>"}]}},
 sorted, and only when it changes (so that the HTML step, which depends on it,
 re-runs only when a tag moved); the stamp is touched every time.
 """
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
-import tempfile
+
+from bookpy.records.jsonfile import write_json
 
 TAG = re.compile(r"\[cy:([^\]]*)\]")
 # Catch2 tags that let a failing test case pass: refused on every book test.
 PASSING_FAILURE = ("!shouldfail", "!mayfail")
+
+
+def cy_ids(listing):
+    """The ids of the [cy:<id>] tags in a program's --list-tags lines."""
+    return {qid for line in listing for qid in TAG.findall(line)}
+
+
+def split_at_dashes(prog, what, required=False):
+    """(the options before `--`, the words after it) of the command line; exits
+    saying `what` goes after `--` where there is none (or, with required, where
+    nothing follows it)."""
+    argv = sys.argv[1:]
+    if "--" not in argv or (required and argv.index("--") == len(argv) - 1):
+        sys.exit(f"{prog}: give {what} after `--`")
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1:]
 
 
 def ask(test, program, args):
@@ -73,10 +92,8 @@ def refuse(test, program, tag):
 
 def tags_of(test, program):
     """{id: [TEST_CASE names]} for one program."""
-    ids = set()
     listed = ask(test, program, ["--list-tags"])
-    for line in listed:
-        ids.update(TAG.findall(line))
+    ids = cy_ids(listed)
     for bad in PASSING_FAILURE:
         if any(f"[{bad}]" in line for line in listed):
             refuse(test, program, bad)
@@ -93,21 +110,18 @@ def tags_of(test, program):
 
 
 def main() -> int:
-    argv = sys.argv[1:]
-    if "--" not in argv:
-        sys.exit("cy-tags: give the tests after `--` as <ctest name>=<program>")
-    cut = argv.index("--")
+    options, items = split_at_dashes("cy-tags", "the tests as <ctest name>=<program>")
     p = argparse.ArgumentParser(prog="cy-tags")
     p.add_argument("--out")
     p.add_argument("--stamp")
     p.add_argument("--none", action="store_true",
                    help="the programs are not check-yourself programs: a [cy:...] tag in one is "
                         "an error (so is [!shouldfail] or [!mayfail]); nothing is written")
-    args = p.parse_args(argv[:cut])
+    args = p.parse_args(options)
     if not args.none and not (args.out and args.stamp):
         p.error("--out and --stamp are needed (or --none)")
     tags = {}
-    for item in argv[cut + 1:]:
+    for item in items:
         test, sep, program = item.partition("=")
         if not sep or not test or not program:
             sys.exit(f"cy-tags: error: '{item}' is not <ctest name>=<program>")
@@ -121,23 +135,19 @@ def main() -> int:
                 f"[cy:{qid}]: a check-yourself answer is tested in its chapter's check-yourself "
                 "program (tests/<key>/test_check_yourself.cpp), the one the book lists"
                 for qid, entries in sorted(tags.items()) for e in entries))
-        print(f"cy-tags: {len(argv) - cut - 1} programs, no check-yourself tag, no test case "
+        print(f"cy-tags: {len(items)} programs, no check-yourself tag, no test case "
               "that passes when it fails")
         return 0
     for qid in tags:
         tags[qid].sort(key=lambda e: (e["test"], e["case"]))
-    text = json.dumps({"tags": dict(sorted(tags.items()))}, indent=2, ensure_ascii=False) + "\n"
+    doc = {"tags": dict(sorted(tags.items()))}
     try:
         with open(args.out, encoding="utf-8") as f:
-            same = f.read() == text
-    except OSError:
+            same = json.load(f) == doc
+    except (OSError, ValueError):
         same = False
     if not same:
-        folder = os.path.dirname(os.path.abspath(args.out))
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".cy-tags.")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, args.out)
+        write_json(args.out, doc)
     with open(args.stamp, "w", encoding="utf-8") as f:
         f.write(f"{len(tags)} check-yourself tags\n")
     return 0

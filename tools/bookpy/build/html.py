@@ -32,19 +32,22 @@ from ..records import manifest
 from ..records.checkeval import BookError
 
 
-def write_depfile(stamp: str, doctrees: str) -> None:
-    """<stamp>.d from the list of inputs the extension wrote after the build."""
+def write_depfile(target: str, doctrees: str, extra: list = (), present_only: bool = False) -> None:
+    """<target>.d from the list of inputs the extension wrote after the build, and
+    extra; with present_only, of those files that exist (sorted, each once)."""
     with open(os.path.join(doctrees, "book-inputs.json"), encoding="utf-8") as f:
-        inputs = json.load(f)
+        inputs = json.load(f) + list(extra)
+    if present_only:
+        inputs = sorted(p for p in set(inputs) if os.path.exists(p))
 
     def esc(p):
         return p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
-    with open(stamp + ".d.tmp", "w", encoding="utf-8") as f:
-        f.write(esc(stamp) + ":")
+    with open(target + ".d.tmp", "w", encoding="utf-8") as f:
+        f.write(esc(target) + ":")
         for path in inputs:
             f.write(" \\\n  " + esc(path))
         f.write("\n")
-    os.replace(stamp + ".d.tmp", stamp + ".d")
+    os.replace(target + ".d.tmp", target + ".d")
 
 
 def extension_digest(repo: str) -> str:

@@ -15,7 +15,6 @@ sha256 of the PDF and of what it was built from (the site's pdf-current check).
 On failure it names what failed: Sphinx's own messages (file:line), or the
 first LaTeX error from book.log with its line.
 """
-import hashlib
 import json
 import os
 import re
@@ -24,31 +23,8 @@ import subprocess
 import sys
 import time
 
+from ..ext.pdfedition import MADE_FROM, file_sha256
 from . import html as html_step
-
-
-def depfile(out: str, doctrees: str, extra: list) -> None:
-    with open(os.path.join(doctrees, "book-inputs.json"), encoding="utf-8") as f:
-        inputs = json.load(f) + extra
-
-    def esc(p):
-        return p.replace("\\", "\\\\").replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
-
-    with open(out + ".d.tmp", "w", encoding="utf-8") as f:
-        f.write(esc(out) + ":")
-        for path in sorted(set(inputs)):
-            if os.path.exists(path):
-                f.write(" \\\n  " + esc(path))
-        f.write("\n")
-    os.replace(out + ".d.tmp", out + ".d")
-
-
-def sha256(path: str):
-    try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def made_from(out: str, doctrees: str, html_doctrees: str) -> None:
@@ -62,15 +38,15 @@ def made_from(out: str, doctrees: str, html_doctrees: str) -> None:
     try:
         with open(os.path.join(html_doctrees, "book-inputs.json"), encoding="utf-8") as f:
             for path in json.load(f):
-                digest = sha256(path)
+                digest = file_sha256(path)
                 if digest is not None:
                     html[path] = digest
     except (OSError, ValueError):
         pass
-    record = {"pdf": sha256(out), "inputs": inputs, "html": html}
-    with open(out + ".made-from.json.tmp", "w", encoding="utf-8") as f:
+    record = {"pdf": file_sha256(out), "inputs": inputs, "html": html}
+    with open(out + MADE_FROM + ".tmp", "w", encoding="utf-8") as f:
         json.dump(record, f, indent=0, sort_keys=True)
-    os.replace(out + ".made-from.json.tmp", out + ".made-from.json")
+    os.replace(out + MADE_FROM + ".tmp", out + MADE_FROM)
 
 
 def latex_error(log: str) -> str:
@@ -118,7 +94,7 @@ def main() -> int:
     os.replace(out + ".tmp", out)
     html_step.record_extension(repo, doctrees)
     made_from(out, doctrees, os.path.join(build, "sphinx-doctrees"))
-    depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")])
+    html_step.write_depfile(out, doctrees, [os.path.join(repo, "book", "conf.py")], present_only=True)
     latex_s = time.monotonic() - started - sphinx_s
     print(f"build-pdf: {out} (Sphinx {sphinx_s:.0f} s, XeLaTeX {latex_s:.0f} s)")
     # The site links the PDF from every page once it exists: publish it again.

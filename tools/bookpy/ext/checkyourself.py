@@ -333,34 +333,48 @@ class AnswersAtChapterEnd(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs: Any) -> None:
-        groups: dict = {}
-        for card in list(self.document.findall(check_yourself)):
-            answer = next((c for c in card.children if isinstance(c, check_answer)), None)
-            if answer is None:
-                continue
-            chapter = _chapter(card)
-            groups.setdefault(id(chapter), (chapter, []))[1].append((card, answer))
-        for k, (chapter, items) in enumerate(groups.values()):
+        cards = [c for c in self.document.findall(check_yourself)
+                 if any(isinstance(a, check_answer) for a in c.children)]
+        for k, (chapter, items) in enumerate(by_chapter(cards)):
             section = nodes.section(ids=[f"book-answers-{k}"], classes=["book-answers"])
             section += nodes.title(text="Answers to the check-yourself questions")
-            for n, (card, answer) in enumerate(items, 1):
+            for n, card in enumerate(items, 1):
+                answer = next(c for c in card.children if isinstance(c, check_answer))
                 # The question and its answer link to each other.
                 q_id, a_id = f"book-question-{k}-{n}", f"book-answer-{k}-{n}"
                 card["label"] = f"Question {n}"
                 card.insert(0, nodes.target("", "", ids=[q_id]))
-                pointer = nodes.paragraph()
-                pointer += nodes.reference("", "", nodes.emphasis(text="The answer is at the end of the chapter."),
-                                           refid=a_id, internal=True)
-                answer.replace_self(pointer)
+                answer.replace_self(pointer("The answer is at the end of the chapter.", a_id))
                 section += nodes.target("", "", ids=[a_id])
-                head = nodes.paragraph(classes=["book-answer-head"])
-                head += nodes.strong(text=f"Question {n}.")
-                head += nodes.Text(" ")
-                head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),
-                                        refid=q_id, internal=True)
-                section += head
+                section += answer_head(f"Question {n}.", q_id)
                 section.extend(answer.children)
             chapter += section
+
+
+def by_chapter(found):
+    """[(chapter, [node, ...])], the nodes grouped by the chapter they are in, in
+    document order (for an answers section at each chapter's end)."""
+    groups: dict = {}
+    for node in found:
+        chapter = _chapter(node)
+        groups.setdefault(id(chapter), (chapter, []))[1].append(node)
+    return list(groups.values())
+
+
+def pointer(text, a_id, **attributes):
+    """A paragraph whose text links to the answer at the chapter's end."""
+    p = nodes.paragraph(**attributes)
+    p += nodes.reference("", "", nodes.emphasis(text=text), refid=a_id, internal=True)
+    return p
+
+
+def answer_head(text, q_id, **attributes):
+    """An answer's head at the chapter's end: its label and a link back to the question."""
+    head = nodes.paragraph(classes=["book-answer-head"], **attributes)
+    head += nodes.strong(text=text)
+    head += nodes.Text(" ")
+    head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"), refid=q_id, internal=True)
+    return head
 
 
 def _chapter(node):

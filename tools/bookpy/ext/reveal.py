@@ -26,6 +26,8 @@ from docutils.parsers.rst import Directive
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
+from .checkyourself import answer_head, by_chapter, pointer
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -128,27 +130,15 @@ class AnswersAtChapterEnd(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs: Any) -> None:
-        from .checkyourself import _chapter
-        groups: dict = {}
-        for node in list(self.document.findall(answer)):
-            chapter = _chapter(node)
-            groups.setdefault(id(chapter), (chapter, []))[1].append(node)
-        for k, (chapter, found) in enumerate(groups.values()):
+        for k, (chapter, found) in enumerate(by_chapter(self.document.findall(answer))):
             section = nodes.section(ids=[f"book-try-it-answers-{k}"], classes=["book-try-it-answers"])
             section += nodes.title(text="Answers to Try it")
             for n, node in enumerate(found, 1):
                 q_id, a_id = f"book-try-it-{k}-{n}", f"book-try-it-answer-{k}-{n}"
                 # The build's own numbering (book-answer-head: not a figure of the prose).
-                pointer = nodes.paragraph(ids=[q_id], classes=["book-answer-head"])
-                pointer += nodes.reference("", "", nodes.emphasis(
-                    text=f"Answer {n} is at the end of the chapter."), refid=a_id, internal=True)
-                node.replace_self(pointer)
-                head = nodes.paragraph(ids=[a_id], classes=["book-answer-head"])
-                head += nodes.strong(text=f"Answer {n}.")
-                head += nodes.Text(" ")
-                head += nodes.reference("", "", nodes.emphasis(text="(back to the question)"),
-                                        refid=q_id, internal=True)
-                section += head
+                node.replace_self(pointer(f"Answer {n} is at the end of the chapter.", a_id, ids=[q_id],
+                                          classes=["book-answer-head"]))
+                section += answer_head(f"Answer {n}.", q_id, ids=[a_id])
                 section.extend(node.children)
             chapter += section
 

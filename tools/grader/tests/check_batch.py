@@ -6,18 +6,13 @@ and a class summary; one submission's failure never stops the others.
 
     check_batch.py --grade tools/grade --kit BUILD --work DIR
 """
-import argparse
 import csv
 import json
 import shutil
-import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grade_case import tree_hashes  # noqa: E402
+from scaffold import arguments, report, run, sandbox_missing, tree_hashes
 
 E1 = "ch01-execution-model/ex01-warp-map"
 E2 = "ch01-execution-model/ex02-simt-efficiency"
@@ -29,17 +24,9 @@ UNREADABLE = {"erin.txt", "frank"}
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--grade", required=True)
-    ap.add_argument("--kit", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
-    repo = Path(a.grade).resolve().parent.parent
-    work = Path(a.work).resolve()
-    if work.exists():
-        shutil.rmtree(work)
+    a, repo, work = arguments()
     subs = work / "submissions"
-    subs.mkdir(parents=True)
+    subs.mkdir()
     sol, start = repo / "solutions", repo / "exercises"
     shutil.copytree(sol, subs / "alice")                       # a folder: full marks
     with zipfile.ZipFile(subs / "bob.zip", "w") as z:           # a zip of the starters: zero
@@ -57,22 +44,16 @@ def main():
     p = subs / "hank" / E1 / "warp_map.cpp"
     p.write_text(p.read_text() + "\n#include <cstdio>\n#include <unistd.h>\nnamespace { struct F { F() "
                  "{ std::puts(\"All tests passed\"); _exit(0); } } f; }\n")
-    sys.path.insert(0, str(repo / "tools"))
-    from grader.sandbox import Sandbox  # the grader's own probe
-    box, why = Sandbox.probe()
-    if box is None:
+    why = sandbox_missing()
+    if why:
         print(f"skipped: the sandbox cannot run here ({why}); the batch holds a hostile submission")
         return 77
     before = tree_hashes(repo)
     out = work / "out"
     cmd = [sys.executable, a.grade, "--batch", str(subs), "--kit", a.kit, "--no-kit-build",
            "--out", str(out), "--exercise", E1, "--exercise", E2]
-    print("$ " + " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
-    print(p.stdout)
     problems = []
-    if p.returncode != 1:  # erin.txt and frank could not be read; every other one was graded
-        problems.append(f"tools/grade --batch exited {p.returncode}, want 1")
+    run(cmd, problems, 1)  # erin.txt and frank could not be read; every other one was graded
     rows = {}
     if (out / "summary.csv").is_file():
         rows = {r["student"]: r for r in csv.DictReader((out / "summary.csv").open())}
@@ -102,11 +83,7 @@ def main():
         problems.append(f"files half written and left behind: {left}")
     if tree_hashes(repo) != before:
         problems.append("the repository changed")
-    for problem in problems:
-        print(f"exercises.grade.batch: FAILED: {problem}")
-    if not problems:
-        print(f"exercises.grade.batch: ok: {len(WANT)} submissions, each graded, summary written")
-    return 1 if problems else 0
+    return report("exercises.grade.batch", problems, f"{len(WANT)} submissions, each graded, summary written")
 
 
 if __name__ == "__main__":

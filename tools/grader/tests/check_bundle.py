@@ -34,6 +34,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+from scaffold import fresh, report
+
 # What Catch2 prints when test cases failed (the starters' tests must).
 FAILED = re.compile(r"^test cases:\s*\d+(\s*\|\s*\d+ passed)?\s*\|\s*[1-9]\d* failed", re.M)
 
@@ -229,11 +231,7 @@ def main():
     if bool(a.site) and not a.chapter:
         ap.error("--site needs --chapter")
     name = "site.downloads.build" if a.site else "exercises.bundle"
-    repo = Path(a.grade).resolve().parent.parent
-    work = Path(a.work).resolve()
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
+    repo, work = Path(a.grade).resolve().parent.parent, fresh(a.work)
     kit = json.loads((Path(a.kit) / "exercises" / "kit.json").read_text())
     cuda = bool(kit.get("cuda"))
     problems = []
@@ -268,9 +266,7 @@ def main():
             if (work / "none.tar.gz").exists():
                 problems.append("--chapter ch77-no-such-chapter left an archive behind")
     if archive is None:
-        for problem in problems:
-            print(f"{name}: FAILED: {problem}")
-        return 1
+        return report(name, problems or ["no archive"])
 
     # Every exercise goes in (a GPU one also where this build has no nvcc: the
     # student may have it); the bundle's build makes those it can.
@@ -281,13 +277,9 @@ def main():
     if not problems:
         check_build(work / "unpacked" / top, work / "build", a, kit,
                     [e for e in exercises if cuda or not e["gpu"]], repo, problems)
-    for problem in problems:
-        print(f"{name}: FAILED: {problem}")
-    if not problems:
-        print(f"{name}: ok: {archive.name}: {len(names)} files, {len(exercises)} exercises, no "
-              "solutions or hidden tests, the same bytes twice; builds from a clean folder; "
-              "starters fail, solutions pass")
-    return 1 if problems else 0
+    return report(name, problems, f"{archive.name}: {len(names)} files, {len(exercises)} exercises, no "
+                  "solutions or hidden tests, the same bytes twice; builds from a clean folder; "
+                  "starters fail, solutions pass")
 
 
 if __name__ == "__main__":

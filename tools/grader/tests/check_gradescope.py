@@ -20,7 +20,6 @@ the assignment's total stated, no GPU exercise listed, and no hidden test's name
 in anything a student sees while the hidden sets are hidden. --full-setup builds
 the kit from the package's own sources, as Gradescope would (minutes).
 """
-import argparse
 import json
 import os
 import shutil
@@ -31,20 +30,13 @@ import time
 import zipfile
 from pathlib import Path
 
+from scaffold import arguments, report
+
 CPU_TOTAL = 40
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--grade", required=True)
-    ap.add_argument("--kit", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--full-setup", action="store_true")
-    a = ap.parse_args()
-    work = Path(a.work).resolve()
-    if work.exists():
-        shutil.rmtree(work)
-    work.mkdir(parents=True)
+    a, _, work = arguments("--full-setup")
     kit_doc = json.loads((Path(a.kit) / "exercises" / "kit.json").read_text())
     repo = Path(kit_doc["source_root"])
     cpu = [e for e in kit_doc["exercises"] if not e["gpu"]]
@@ -66,7 +58,7 @@ def main():
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         print(p.stdout, end="")
         if not check(p.returncode == 0, f"--gradescope-package exited {p.returncode}"):
-            return report(problems)
+            return report("exercises.grade.gradescope", problems)
     check(pkg.read_bytes() == (work / "again.zip").read_bytes(), "two packages differ")
     with zipfile.ZipFile(pkg) as z:
         names = z.namelist()
@@ -107,7 +99,7 @@ def main():
     p = subprocess.run(["bash", "setup.sh"], cwd=ag / "source", env=env)
     print(f"setup.sh: {time.monotonic() - t:.0f} s{' (the kit built)' if a.full_setup else ''}")
     if not check(p.returncode == 0, f"setup.sh exited {p.returncode}"):
-        return report(problems)
+        return report("exercises.grade.gradescope", problems)
     src = ag / "source" / "book"
     check(not (src / "solutions").exists(), "setup.sh left solutions/")
     check(not list((src / "tests").rglob("hidden*")), "setup.sh left a hidden test's source")
@@ -195,7 +187,7 @@ def main():
             check("work.zip" in res["output"], f"{what}: the output does not name work.zip")
         if want == 0 and what == "an empty submission":
             check(all("(missing)" in t["name"] for t in tests), f"{what}: not every set says missing")
-    return report(problems)
+    return report("exercises.grade.gradescope", problems)
 
 
 def load(ag):
@@ -203,14 +195,6 @@ def load(ag):
         return json.loads((ag / "results" / "results.json").read_text())
     except (OSError, ValueError):
         return None
-
-
-def report(problems):
-    for problem in problems:
-        print(f"exercises.grade.gradescope: FAILED: {problem}")
-    if not problems:
-        print("exercises.grade.gradescope: ok")
-    return 1 if problems else 0
 
 
 if __name__ == "__main__":

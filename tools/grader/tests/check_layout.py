@@ -21,6 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scaffold import report
+
 K = "ch01-execution-model"
 E = "ex01-warp-map"
 EX = f"exercises/{K}/{E}"
@@ -145,11 +147,7 @@ def main():
         else:
             line = next((ln for ln in shown.splitlines() if re.search(want, ln)), "")
             print(f"drift caught: {name}: {line.strip()}")
-    for p in problems:
-        print(f"exercises.layout: FAILED: {p}")
-    if not problems:
-        print(f"exercises.layout: ok: the tree passes, {len(DRIFTS)} drifts fail naming the file")
-    return 1 if problems else 0
+    return report("exercises.layout", problems, f"the tree passes, {len(DRIFTS)} drifts fail naming the file")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,13 @@ line; a merge that lacks a shard is refused.
 
     check_shards.py --grade tools/grade --kit BUILD --work DIR
 """
-import argparse
 import csv
 import json
 import shutil
-import subprocess
 import sys
 import zipfile
-from pathlib import Path
+
+from scaffold import arguments, report, run, sandbox_missing
 
 E1 = "ch01-execution-model/ex01-warp-map"
 FILES = ("summary.json", "summary.csv", "summary.txt", "statistics.csv", "gradebook.csv")
@@ -46,27 +45,10 @@ submission_7002:
 """
 
 
-def run(cmd, problems, want_rc):
-    print("$ " + " ".join(map(str, cmd)), flush=True)
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
-    print(p.stdout)
-    if p.returncode != want_rc:
-        problems.append(f"{' '.join(map(str, cmd[1:4]))}...: exit {p.returncode}, want {want_rc}")
-    return p.stdout
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--grade", required=True)
-    ap.add_argument("--kit", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
-    repo = Path(a.grade).resolve().parent.parent
-    work = Path(a.work).resolve()
-    if work.exists():
-        shutil.rmtree(work)
+    a, repo, work = arguments()
     subs = work / "submissions"
-    subs.mkdir(parents=True)
+    subs.mkdir()
     sol, start = repo / "solutions", repo / "exercises"
     shutil.copytree(sol / E1, subs / "alice" / E1)                 # full marks
     with zipfile.ZipFile(subs / "bob.zip", "w") as z:               # the starter: the sets fail
@@ -81,10 +63,8 @@ def main():
     (subs / "submission_metadata.yml").write_text(METADATA)
     roster = work / "roster.csv"
     roster.write_text(ROSTER)
-    sys.path.insert(0, str(repo / "tools"))
-    from grader.sandbox import Sandbox  # the grader's own probe
-    box, why = Sandbox.probe()
-    if box is None:
+    why = sandbox_missing()
+    if why:
         print(f"skipped: the sandbox cannot run here ({why})")
         return 77
     problems = []
@@ -174,12 +154,8 @@ def main():
                             f"{passed} passed, mean {mean}")
     if len(doc["statistics"]["sets"]) != 2:
         problems.append(f"statistics of {len(doc['statistics']['sets'])} sets, want 2")
-    for problem in problems:
-        print(f"exercises.grade.shards: FAILED: {problem}")
-    if not problems:
-        print("exercises.grade.shards: ok: 3 shards merged give the batch's summary, statistics "
-              "and gradebook")
-    return 1 if problems else 0
+    return report("exercises.grade.shards", problems,
+                  "3 shards merged give the batch's summary, statistics and gradebook")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from scaffold import report
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -62,11 +64,7 @@ def main():
                 problems.append(f"{worker} holds the names {held}")
             else:
                 print(f"{e['id']}: its worker holds no test name")
-    for problem in problems:
-        print(f"exercises.test-names: FAILED: {problem}")
-    if not problems:
-        print(f"exercises.test-names: ok: {checked} test sets")
-    return 1 if problems else 0
+    return report("exercises.test-names", problems, f"{checked} test sets")
 
 
 if __name__ == "__main__":

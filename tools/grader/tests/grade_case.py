@@ -45,7 +45,6 @@ junit.xml and table.txt; the scores add up; the repository (every tracked file a
 every untracked one git does not ignore, and `git status --porcelain`) and the
 kit's files are byte for byte as before.
 """
-import argparse
 import hashlib
 import json
 import os
@@ -59,38 +58,10 @@ import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
-sys.dont_write_bytecode = True
+from scaffold import arguments, report, sandbox_missing, tree_hashes
 
 GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "stdout_visibility", "tests"}
 GRADESCOPE_TEST = {"name", "score", "max_score", "status", "output", "output_format", "visibility"}
-
-
-def tree_hashes(root):
-    """{path: sha256} of the repository's files (tracked and untracked-not-ignored),
-    and git's status; without git, every file but build folders and .git."""
-    root = Path(root)
-    status = ""
-    try:
-        files = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
-                                "--exclude-standard"], check=True, stdout=subprocess.PIPE
-                               ).stdout.decode().split("\0")
-        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], check=True,
-                                stdout=subprocess.PIPE).stdout.decode()
-    except (OSError, subprocess.CalledProcessError):
-        files = [str(p.relative_to(root)) for p in root.rglob("*")
-                 if p.is_file() and not {"build", ".git", "node_modules"} & set(p.relative_to(root).parts)]
-    out = {}
-    for f in files:
-        if not f:
-            continue
-        p = root / f
-        if p.is_symlink():
-            out[f] = "link:" + os.readlink(p)
-        elif p.is_file():
-            out[f] = hashlib.sha256(p.read_bytes()).hexdigest()
-        else:
-            out[f] = "missing"
-    return out, status
 
 
 def kit_hashes(kit_dir):
@@ -338,10 +309,8 @@ class Case:
                   f"{(first[0] - last[1]) / 1e9:.2f} s apart)")
 
     def run(self):
-        sys.path.insert(0, str(self.repo / "tools"))
-        from grader.sandbox import Sandbox  # the grader's own probe
-        box, why = Sandbox.probe()
-        if box is None:
+        why = sandbox_missing()
+        if why:
             if not self.spec.get("trusted_ok"):
                 print(f"skipped: the sandbox cannot run here ({why}); a hostile case is never "
                       "graded without it")
@@ -404,11 +373,7 @@ class Case:
                                  f"(git status before: {repo_before[1]!r}, after: {status!r})")
         if kit_hashes(self.a.kit) != kit_before:
             self.problems.append("the kit's files changed")
-        for problem in self.problems:
-            print(f"grade_case {self.dir.name}: FAILED: {problem}")
-        if not self.problems:
-            print(f"grade_case {self.dir.name}: ok ({self.spec.get('description', '')})")
-        return 1 if self.problems else 0
+        return report(f"grade_case {self.dir.name}", self.problems, self.spec.get("description", ""))
 
     def survivors(self):
         out = []
@@ -426,12 +391,7 @@ class Case:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--grade", required=True)
-    ap.add_argument("--kit", required=True)
-    ap.add_argument("--work", required=True)
-    return Case(ap.parse_args()).run()
+    return Case(arguments("case", empty_work=False)[0]).run()
 
 
 if __name__ == "__main__":

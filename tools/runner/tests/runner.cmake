@@ -108,10 +108,9 @@ foreach(c
     "no-value|no-value\\.checks\\.json:3: check 'ratio-near-one' has no \"value\""
     "duplicate-id|duplicate-id\\.checks\\.json:5: check 'ratio-near-one': the id is used twice \\(first at .*duplicate-id\\.checks\\.json:3\\)"
     "never-passes|never-passes\\.checks\\.json:3: check 'ratio-band': min 1\\.1 is above max 0\\.9")
-  string(FIND "${c}" "|" bar)
-  string(SUBSTRING "${c}" 0 ${bar} file)
-  math(EXPR bar "${bar} + 1")
-  string(SUBSTRING "${c}" ${bar} -1 message)
+  string(REGEX MATCH "^([^|]*)[|](.*)$" c "${c}")  # <file>|<message>
+  set(file "${CMAKE_MATCH_1}")
+  set(message "${CMAKE_MATCH_2}")
   book_bad_test(runner-checks-${file} ${r_copy}
     --expect "${message}" --absent "x.json*"
     -- ${r_run} --checks "${rfx}/checks/${file}.checks.json" -- ${fake_gpu} ok)
