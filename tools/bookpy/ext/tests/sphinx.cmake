@@ -97,6 +97,9 @@ book_sphinx_case(padded-value
 # units-from-record: the unit typed right after a {value} is the one its record gives.
 book_sphinx_case(unit-mismatch
   --expect "${_ch}:4: ERROR: \\{value\\}`hello:ratio`: the text after it types 'µs', but the record gives the figure in 'x'")
+# ... and the unit its table column's header types.
+book_sphinx_case(unit-header
+  --expect "${_ch}:5: ERROR: \\{value\\}`hello:ratio`: its column's header types 'µs', but the record gives the figure in 'x'")
 # The book's structure (structure.py): one title per page, a chapter's number its key's,
 # no two chapters with one number.
 book_sphinx_case(two-titles
