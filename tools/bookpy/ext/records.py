@@ -564,7 +564,12 @@ _UNIT_ALTERNATIVES = "|".join(sorted(map(re.escape, TYPED_UNITS), key=len, rever
 TYPED_UNIT = re.compile(r"\s*(" + _UNIT_ALTERNATIVES + r")(?![\w/])")
 #: A unit anywhere in a header or a row's label: a word of its own (not the "s" of
 #: "CUB's"), and not a denominator ("µs per byte" names µs; "per byte" names nothing).
-LABEL_UNIT = re.compile(r"(?<![\w/'’])(?<!per )(" + _UNIT_ALTERNATIVES + r")(?![\w/])")
+#: A one-letter unit ("s", "B") counts only alone in brackets after a space, "time (s)",
+#: not in "step(s)" or "kernel B".
+LABEL_UNIT = re.compile(r"(?<![\w/'’])(?<!per )("
+                        + "|".join(sorted((re.escape(u) for u in TYPED_UNITS if len(u) > 1),
+                                          key=len, reverse=True))
+                        + r")(?![\w/])|(?<= \()([sB])(?=\))")
 
 
 def unit_mismatch(typed: str, record_unit: str, spec: str, where: str = "the text after it") -> str | None:
@@ -678,7 +683,8 @@ class UnitsFromRecord(Transform):
             if m:
                 beside.append(("", m.group(1)))
             for what, text in _table_labels(node):
-                for u in dict.fromkeys(LABEL_UNIT.findall(normalise(text)[0])):
+                found = (m.group(1) or m.group(2) for m in LABEL_UNIT.finditer(normalise(text)[0]))
+                for u in dict.fromkeys(found):
                     beside.append((what, u))
             for what, typed in beside:
                 for unit in dict.fromkeys(node["book_units"]):

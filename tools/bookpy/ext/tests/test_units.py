@@ -418,8 +418,9 @@ def test_a_label_unit_is_a_word_of_its_own_and_no_denominator():
     from bookpy.ext.records import LABEL_UNIT
 
     def units(label):
-        return LABEL_UNIT.findall(normalise(label)[0])
+        return [m.group(1) or m.group(2) for m in LABEL_UNIT.finditer(normalise(label)[0])]
     assert units("CUB's time / step 8's") == []
     assert units("step 8 (µs per replay)") == [normalise("µs")[0]]  # the micro sign reads as μ
     assert units("reads per byte") == []
     assert units("time (ms), rate (TB/s)") == ["ms", "TB/s"]
+    assert units("step(s) of kernel B") == [] and units("time (s)") == ["s"]
