@@ -536,9 +536,9 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
 #: multiple. A count's noun ("blocks", "threads") is no unit here. Keys are
 #: written as NFKC folds them ("µs", the micro sign, reads as Greek "μs"), and
 #: matched on NFKC-folded text without format characters (readertext.normalise).
-_TYPED = {"µs": "us", "us": "us", "microsecond": "us", "microseconds": "us",
-          "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
-          "ns": "ns", "nanosecond": "ns", "nanoseconds": "ns",
+_TYPED = {"µs": "us", "us": "us", "µsec": "us", "usec": "us", "microsecond": "us",
+          "microseconds": "us", "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms",
+          "ns": "ns", "nsec": "ns", "nanosecond": "ns", "nanoseconds": "ns",
           "s": "s", "sec": "s", "second": "s", "seconds": "s",
           "TB/s": "TB/s", "TB/sec": "TB/s", "terabytes per second": "TB/s",
           "GB/s": "GB/s", "GB/sec": "GB/s", "gigabytes per second": "GB/s",

@@ -389,6 +389,7 @@ def _units_case(tree, body: str, unit: str = "us") -> str:
     ("It took {value}`hello:ratio`\u200b ms.\n", "the text after it types 'ms'"),
     ("It took {value}`hello:ratio` \uff4d\uff53.\n", "the text after it types 'ms'"),
     ("It took {value}`hello:ratio` milliseconds.\n", "the text after it types 'milliseconds'"),
+    ("It took {value}`hello:ratio` msec.\n", "the text after it types 'msec'"),
     ("It took {value}`hello:ratio` times as long.\n", "the text after it types 'times'"),
     ("It spent {value}`hello:ratio` cycles.\n", "the text after it types 'cycles'"),
 ])
