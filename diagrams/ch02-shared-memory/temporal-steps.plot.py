@@ -11,6 +11,9 @@ ALT = ("A chart of the time per stencil step against the number of steps K appli
        "off well above it, near three tenths, where shared memory, not DRAM, sets the time. There is "
        "one series of points per GPU the book shows, each in its own colour and marker.")
 
+#: The dashed curve is a model, not a measurement (plotting.py: plots-from-records).
+REFERENCES = {"1/K: one trip to memory per K steps":
+              "the model the measured points are read against: 1/K of the K values the run swept"}
 
 MARKERS = ["o", "s", "^", "D"]
 

@@ -23,13 +23,17 @@ book_bad_test(reader-edition-bundle ${_re_tree}
 # A plot draws only the records the build hands it (tools/bookpy/build/plotting.py):
 # data typed into the spec (even where draw() reads its run for something else),
 # a recording opened by path, a module imported to read one are errors naming the
-# spec and its line; no figure is written.
+# spec and its line; no figure is written. plots-from-records: drawn again from
+# perturbed records, an element that did not move (a series that multiplies its
+# data away, a constant mark the legend names, a constant area) is an error
+# naming the spec and the element.
 set(_plots "${fx}/plots")
 # (They need the book's Sphinx extension and matplotlib, which a GPU machine
 # without Debian's packages may lack: there they are left out, and said so.)
 execute_process(COMMAND ${BOOK_PY} -c "import docutils, matplotlib"
                 RESULT_VARIABLE _book_no_plots OUTPUT_QUIET ERROR_QUIET)
-set(_plot_cases hard-coded hard-coded-after-read other-recording imports)
+set(_plot_cases hard-coded hard-coded-after-read other-recording imports ignores-data
+                constant-mark constant-fill)
 if(NOT _book_no_plots EQUAL 0)
   book_tool_missing("docutils and matplotlib for ${BOOK_PYTHON}" "python3-docutils python3-matplotlib"
                     "the tests book.bad.plot-hard-coded, -hard-coded-after-read, -other-recording and -imports")
@@ -45,7 +49,7 @@ foreach(case IN LISTS _plot_cases)
     set(_line ":2")
   endif()
   book_bad_test(plot-${case}
-    --expect "^diagrams/ch90-fixture/${case}\\.plot\\.py${_line}: error: (plot\\(\\) draws data of the spec's own: none of its data comes from the runs|a plot spec (may not call open|imports nothing))"
+    --expect "^diagrams/ch90-fixture/${case}\\.plot\\.py${_line}: error: (plot\\(\\) draws data of the spec's own: none of its data comes from the runs|a plot spec (may not call open|imports nothing)|(the line labelled '(measured|CUB)'|a bar or area \\(no label\\)) in axes 1 is drawn the same from perturbed records)"
     --absent "out/*"
     -- ${BOOK_PY} -m bookpy.build.render_plot draw "${_plots}"
        "${_plots}/diagrams/ch90-fixture/${case}.plot.py" out

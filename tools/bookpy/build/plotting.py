@@ -28,6 +28,17 @@ are all literals is an error at its line); reference marks (``axhline``,
 ``axvline``, spans), ticks and limits may be constants. draw() must also read
 every run it declares.
 
+A plot's data must be its records' (the invariant plots-from-records): draw()
+is run a second time on perturbed records (every result moved by a factor of
+its own, a zero made non-zero: perturbed_runs), and each drawn element (a
+line, a bar, a marker set, a filled area; matched in the order drawn) whose
+data did not move is an error naming the spec and the element, so a series
+that ignores its data (``0 * x + 1.3``), a constant area, or a constant mark
+in the legend is refused. A reference mark (``axhline``, ``axvline``, spans)
+may be constant while it is not in the legend; an element that is not data
+and says so (a model curve such as 1/K) is named by its legend label in the
+spec's ``REFERENCES = {"label": "why it is no data"}``.
+
 RUNS and ALT are read without running the spec (the build needs RUNS to know
 what the plot depends on, the book needs ALT). ``draw`` gets an empty figure
 sized for the book's column (text at least 12 px on the page), the runs it
@@ -65,6 +76,7 @@ class Spec:
     runs: tuple              # full run keys, <chapter>/<run>
     names: tuple             # as written in RUNS (what draw() gets as keys)
     alt: str
+    references: tuple = ()   # legend labels of elements that are no data (REFERENCES)
 
 
 def spec_key(diagrams_root: str, path: str) -> str:
@@ -187,7 +199,7 @@ def read_spec(path: str, key: str) -> Spec:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name in ("RUNS", "ALT"):
+            if name in ("RUNS", "ALT", "REFERENCES"):
                 try:
                     found[name] = (ast.literal_eval(node.value), node.lineno)
                 except ValueError:
@@ -215,8 +227,14 @@ def read_spec(path: str, key: str) -> Spec:
         raise PlotError(f"{path}: no ALT = \"...\" describing the plot for readers who cannot see it")
     if not has_draw:
         raise PlotError(f"{path}: no function draw(fig, runs, theme)")
+    references, ref_line = found.get("REFERENCES", ({}, 0))
+    if not (isinstance(references, dict) and all(
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in references.items())):
+        raise PlotError(f"{path}:{ref_line}: REFERENCES must map each legend label of an element "
+                        "that is no data to why")
     doc = ast.get_docstring(tree) or ""
-    return Spec(path, key, doc.strip(), tuple(full), tuple(runs), " ".join(found["ALT"][0].split()))
+    return Spec(path, key, doc.strip(), tuple(full), tuple(runs), " ".join(found["ALT"][0].split()),
+                tuple(sorted(references)))
 
 
 # ---- what draw() gets -------------------------------------------------------------------
@@ -346,6 +364,91 @@ def load_runs(spec: Spec, record_paths: dict, gpu_records: dict | None = None) -
     return runs
 
 
+def perturbed_runs(runs: dict) -> dict:
+    """The runs with every result moved by a factor of its own (1 + 0.0137 k for
+    the k-th result of all the records, so that no two move alike and no ratio
+    of two stays), a zero made 0.0137 k: what a plot draws from them must move."""
+    import copy
+    k = 0
+
+    def moved(run: Run) -> Run:
+        nonlocal k
+        record = copy.deepcopy(run._record)
+        for name in sorted(record.get("results", {})):
+            r = record["results"][name]
+            v = r.get("value") if isinstance(r, dict) else None
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                k += 1
+                r["value"] = v * (1 + 0.0137 * k) if v else 0.0137 * k
+        return Run(run.name, record, run._spec, run.gpu)
+
+    out = {}
+    for name, run in runs.items():
+        first = moved(run)
+        first.gpus = [(run.gpu, first)] + [(gpu, moved(r)) for gpu, r in run.gpus[1:]]
+        out[name] = first
+    return out
+
+
+def _drawn(fig) -> list:
+    """[(axes index, what, label, data, reference mark?)] of every element drawn
+    in the figure's axes, in the order drawn: its data in data coordinates."""
+    import numpy as np
+    out = []
+    for a, ax in enumerate(fig.axes):
+        for kind, artists in (("line", ax.lines), ("marker set or area", ax.collections),
+                              ("bar or area", ax.patches)):
+            for artist in artists:
+                reference = not artist.get_transform().contains_branch(ax.transData)
+                if kind == "line":
+                    data = np.asarray(artist.get_xydata(), dtype=float)
+                elif kind == "bar or area":
+                    data = np.asarray(artist.get_patch_transform().transform(
+                        artist.get_path().vertices), dtype=float)
+                else:
+                    parts = [np.asarray(artist.get_offsets(), dtype=float).ravel()]
+                    parts += [np.asarray(p.vertices, dtype=float).ravel() for p in artist.get_paths()]
+                    data = np.concatenate(parts) if parts else np.zeros(0)
+                out.append((a, kind, str(artist.get_label() or ""), data, reference))
+    return out
+
+
+def unmoved(spec: Spec, drawn: list, again: list) -> list[str]:
+    """What draw() drew the same from perturbed records, as errors: a data element,
+    or a reference mark in the legend, whose label REFERENCES does not give."""
+    import numpy as np
+    found = []
+    for (a, kind, label, data, reference), (_, _, _, data2, _) in zip(drawn, again):
+        in_legend = bool(label) and not label.startswith("_")
+        same = (data.shape == data2.shape
+                and np.allclose(data, data2, rtol=1e-9, atol=0, equal_nan=True))
+        if not same:
+            continue
+        if label in spec.references or (reference and not in_legend):
+            continue
+        what = f"the {kind} labelled '{label}'" if in_legend else f"a {kind} (no label)"
+        found.append(f"{spec.path}: {what} in axes {a + 1} is drawn the same from perturbed "
+                     "records: its data are not the records' (a plot draws its records; an "
+                     "element that is no data is named in REFERENCES with why)")
+    return found
+
+
+def _check_moves(spec: Spec, draw, fig, runs: dict, theme_name: str) -> None:
+    """draw() again on perturbed records; PlotError for what did not move."""
+    from matplotlib.figure import Figure
+    again = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+    try:
+        draw(again, perturbed_runs(runs), THEMES[theme_name])
+    except PlotError:
+        raise
+    except Exception as e:
+        raise PlotError(f"{spec.path}: draw() failed on perturbed records: "
+                        f"{type(e).__name__}: {e}") from None
+    errors = unmoved(spec, _drawn(fig), _drawn(again))
+    if errors:
+        raise PlotError("\n".join(errors))
+
+
 def render(spec: Spec, runs: dict, outputs: dict) -> None:
     """Draw the spec once per theme and write {'light.svg'|'dark.svg'|'pdf': path};
     each file appears only complete."""
@@ -359,6 +462,7 @@ def render(spec: Spec, runs: dict, outputs: dict) -> None:
         code = compile(f.read(), spec.path, "exec")
     exec(code, namespace)  # the spec is the book's own source, like a chapter's programs
     draw = namespace["draw"]
+    checked = False
     for theme_name, fmt, out in (("light", "svg", outputs.get("light.svg")),
                                  ("dark", "svg", outputs.get("dark.svg")),
                                  ("light", "pdf", outputs.get("pdf"))):
@@ -377,6 +481,9 @@ def render(spec: Spec, runs: dict, outputs: dict) -> None:
                 raise PlotError(f"{where}: draw() failed: {type(e).__name__}: {e}") from None
             if not fig.axes:
                 raise PlotError(f"{spec.path}: draw() drew nothing")
+            if not checked:  # once: the themes draw the same data
+                _check_moves(spec, draw, fig, runs, theme_name)
+                checked = True
             unread = [name for name, run in runs.items()
                       if not any(r.read for _, r in run.gpus)]
             if unread:

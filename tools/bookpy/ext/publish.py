@@ -157,11 +157,44 @@ def write_inputs(app: Sphinx) -> None:
     os.replace(path + ".tmp", path)
 
 
+#: The search index's word maps: word -> the pages that hold it.
+SEARCH_TERMS = ("terms", "titleterms")
+
+
+def settle_search_index(out: str) -> None:
+    """The search index as a clean build writes it (the invariant
+    incremental-equals-clean). Sphinx loads the last build's index, takes the
+    pages it writes again out of each word's pages and feeds them anew: a word
+    that such a page no longer holds (an old figure of a record) stays, naming no
+    page, and a new word or title goes after the old ones. So every map of the
+    index (words, titles, index entries) is written sorted, each title's places
+    sorted, without a word that names no page."""
+    index = os.path.join(out, "searchindex.js")
+    head, tail = "Search.setIndex(", ")"
+    try:
+        with open(index, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return
+    if not (text.startswith(head) and text.endswith(tail)):
+        return
+    data = json.loads(text[len(head):-len(tail)])
+    for key, value in data.items():
+        if isinstance(value, dict):
+            data[key] = {w: sorted(v) if isinstance(v, list) and all(isinstance(x, list) for x in v)
+                         else v for w, v in sorted(value.items())
+                         if not (key in SEARCH_TERMS and v == [])}
+    with open(index + ".tmp", "w", encoding="utf-8") as f:
+        f.write(head + json.dumps(data) + tail)
+    os.replace(index + ".tmp", index)
+
+
 def build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None:
         return
     if app.builder.format == "html":
         _prune_html(app)
+        settle_search_index(app.outdir)
     write_inputs(app)
 
 

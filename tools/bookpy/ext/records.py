@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -518,7 +519,7 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
         msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "value", text))
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     # For UnitsFromRecord: the unit the record gives the figure, and where the role stands.
-    node["book_unit"] = unit_of(record, key) or ""
+    node["book_units"] = [unit_of(record, key) or ""]
     node["book_value_ref"] = text
     node["book_line"] = role_line(inliner.document, lineno, "value", text)
     if len(values) > 1 or gpus:
@@ -529,60 +530,168 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
     return [node], []
 
 
-#: The units a sentence may type after a figure, each as the record would write it:
-#: a time, a rate, a size, a share. A count's noun ("blocks", "threads") is no unit here.
-TYPED_UNITS = {"µs": "us", "us": "us", "ms": "ms", "ns": "ns", "s": "s", "TB/s": "TB/s",
-               "GB/s": "GB/s", "Gadd/s": "Gadd/s", "GiB": "GiB", "MiB": "MiB", "KiB": "KiB",
-               "KB": "KB", "MB": "MB", "GB": "GB", "bytes": "byte", "byte": "byte", "B": "byte",
-               "%": "%", "percent": "%", "per cent": "%"}
+#: The units a reader may read typed beside a figure (right after it, or in its
+#: table column's header or its row's label), each as the record would write it:
+#: a time, a rate, a size, a share, a count of cycles or instructions, a
+#: multiple. A count's noun ("blocks", "threads") is no unit here. Keys are
+#: written as NFKC folds them ("µs", the micro sign, reads as Greek "μs"), and
+#: matched on NFKC-folded text without format characters (readertext.normalise).
+_TYPED = {"µs": "us", "us": "us", "µsec": "us", "usec": "us", "microsecond": "us",
+          "microseconds": "us", "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms",
+          "ns": "ns", "nsec": "ns", "nanosecond": "ns", "nanoseconds": "ns",
+          "s": "s", "sec": "s", "second": "s", "seconds": "s",
+          "TB/s": "TB/s", "TB/sec": "TB/s", "terabytes per second": "TB/s",
+          "GB/s": "GB/s", "GB/sec": "GB/s", "gigabytes per second": "GB/s",
+          "Gadd/s": "Gadd/s",
+          "GiB": "GiB", "gibibytes": "GiB", "MiB": "MiB", "mebibytes": "MiB",
+          "KiB": "KiB", "kibibytes": "KiB", "KB": "KB", "kB": "KB", "kilobytes": "KB",
+          "MB": "MB", "megabytes": "MB", "GB": "GB", "gigabytes": "GB",
+          "bytes": "byte", "byte": "byte", "B": "byte",
+          "%": "%", "percent": "%", "per cent": "%",
+          "cycles": "cycles", "cycle": "cycles", "clock cycles": "cycles",
+          "inst": "inst", "instructions": "inst", "instruction": "inst",
+          "×": "×", "times": "×"}
+TYPED_UNITS = {unicodedata.normalize("NFKC", k): v for k, v in _TYPED.items()}
+#: A unit in an error as the author wrote it ("µs", not the "μs" NFKC reads).
+_SHOWN = {unicodedata.normalize("NFKC", k): k for k in _TYPED}
 #: A record's unit as TYPED_UNITS writes it.
-RECORD_UNITS = {"bytes": "byte", "µs": "us"}
-TYPED_UNIT = re.compile(r"\s*(" + "|".join(sorted(map(re.escape, TYPED_UNITS), key=len, reverse=True))
-                        + r")(?![\w/])")
+RECORD_UNITS = {"bytes": "byte", "µs": "us", "cycle": "cycles"}
+#: The record units a multiple ("2.1×", "2.1 times") may be: none, or a ratio's ("ran
+#: 3 times" may follow a count too, unit_mismatch).
+DIMENSIONLESS = {"", "ratio", "fraction", "x"}
+_UNIT_ALTERNATIVES = "|".join(sorted(map(re.escape, TYPED_UNITS), key=len, reverse=True))
+#: A unit right at the start of the text that follows a figure.
+TYPED_UNIT = re.compile(r"\s*(" + _UNIT_ALTERNATIVES + r")(?![\w/])")
+#: A unit anywhere in a header or a row's label: a word of its own (not the "s" of
+#: "CUB's"), and not a denominator ("µs per byte" names µs; "per byte" names nothing).
+#: A one-letter unit ("s", "B") counts only alone in brackets after a space, "time (s)",
+#: not in "step(s)" or "kernel B".
+LABEL_UNIT = re.compile(r"(?<![\w/'’])(?<!per )("
+                        + "|".join(sorted((re.escape(u) for u in TYPED_UNITS if len(u) > 1),
+                                          key=len, reverse=True))
+                        + r")(?![\w/])|(?<= \()([sB])(?=\))")
 
 
-def unit_mismatch(typed: str, record_unit: str, spec: str) -> str | None:
-    """Why the unit a sentence typed right after a {value} is not the record's,
-    or None where it is."""
-    said = TYPED_UNITS[typed]
+def unit_mismatch(typed: str, record_unit: str, spec: str, where: str = "the text after it") -> str | None:
+    """Why the unit a reader reads beside a {value} (`where`: the text after it,
+    its column's header, its row's label) is not the record's, or None where it
+    is. `typed` is any key of TYPED_UNITS, before or after NFKC."""
+    said = TYPED_UNITS[unicodedata.normalize("NFKC", typed)]
+    typed = _SHOWN.get(typed, typed)
     if spec.endswith("%"):
-        return (f"the format '{spec}' prints the figure as a percentage, '%' and all, and the "
-                f"text after it types '{typed}' too")
+        if said == "%":
+            return (f"the format '{spec}' prints the figure as a percentage, '%' and all, and "
+                    f"{where} types '{typed}' too")
+        return f"the format '{spec}' prints the figure as a percentage, but {where} types '{typed}'"
     unit = RECORD_UNITS.get(record_unit, record_unit)
-    if said == unit:
-        return None
     known = unit in set(TYPED_UNITS.values())
+    if said == unit or (said == "×" and (unit in DIMENSIONLESS or (typed == "times" and not known))):
+        # "× 2.1" is a multiple; "ran 3 times" may count too: "times" after a count is
+        # no unit, after a time, a rate, a size or a share it is the wrong one.
+        return None
     given = (f"in '{record_unit}'" + ("" if known else " (no unit of time, rate, size or share)")
              if record_unit else "no unit")
-    return (f"the text after it types '{typed}', but the record gives the figure {given}: "
+    return (f"{where} types '{typed}', but the record gives the figure {given}: "
             "type the record's unit, or quote the result that is in this one")
 
 
+def _text_after(node: nodes.Element, limit: int = 60) -> str:
+    """The text a reader reads right after `node`, within its paragraph (or table
+    cell, or heading), across inline markup ("{value}`x` **ms**", "*{value}`x`* ms"),
+    up to the next figure a role prints."""
+    block = node.parent
+    while block is not None and (isinstance(block, nodes.Inline)
+                                 or not isinstance(block, (nodes.TextElement, nodes.entry))):
+        block = block.parent
+    if block is None:
+        return ""
+    out, seen, inside = [], False, set(id(n) for n in node.findall())
+    for n in block.findall():
+        if n is node:
+            seen = True
+            continue
+        if not seen or id(n) in inside:
+            continue
+        if isinstance(n, nodes.Element) and "book_value_ref" in n.attributes:
+            break
+        if isinstance(n, nodes.Text):
+            out.append(str(n))
+            if sum(map(len, out)) >= limit:
+                break
+    return "".join(out)
+
+
+def _table_labels(node: nodes.Element) -> list[tuple[str, str]]:
+    """(what, text) of the labels a reader reads a table cell's figure by: its
+    column's header, and its row's label (the row's first cell, where the figure
+    is not in it and it holds no figure)."""
+    entry = node.parent
+    while entry is not None and not isinstance(entry, nodes.entry):
+        entry = entry.parent
+    if entry is None or not isinstance(entry.parent, nodes.row):
+        return []
+    row = entry.parent
+    column, col = 0, None
+    for e in row.children:
+        if e is entry:
+            col = column
+            break
+        column += 1 + int(e.get("morecols", 0))
+    tgroup = row.parent.parent if row.parent is not None else None
+    labels = []
+    if isinstance(tgroup, nodes.tgroup) and not isinstance(row.parent, nodes.thead):
+        for thead in (c for c in tgroup.children if isinstance(c, nodes.thead)):
+            for hrow in thead.children:
+                column = 0
+                for h in hrow.children:
+                    if column <= col <= column + int(h.get("morecols", 0)):
+                        labels.append(("its column's header", h.astext()))
+                    column += 1 + int(h.get("morecols", 0))
+    first = row.children[0] if row.children else None
+    if (first is not None and first is not entry and not any(
+            "book_value_ref" in n.attributes for n in first.findall(nodes.Element))):
+        labels.append(("its row's label", first.astext()))
+    return labels
+
+
 class UnitsFromRecord(Transform):
-    """{value} prints the number; the sentence types its unit right after it
-    ("{value}`bench:kernel_us` µs"). That unit must be the one the record gives
-    the figure (results[key]["unit"]): "µs" after a result recorded in ms, "%"
-    after a ratio, or "TB/s" after a time, is an error at the role's line. A
-    count's noun is no unit here ("blocks", "threads"), and a {value} of a
-    check's computed value (no unit in the record) is not compared."""
+    """{value} and {gpu-values} print the number; the reader reads its unit beside
+    it: typed right after it ("{value}`bench:kernel_us` µs"), in the header of its
+    table column ("| time (µs) |"), or in its row's label. That unit must be the
+    one the record gives the figure (results[key]["unit"]), on every GPU
+    {gpu-values} shows: "µs" after a result recorded in ms, "%" after a ratio,
+    "cycles" after an instruction ratio, "times" after a time, or "TB/s" in the
+    header over a time, is an error at the role's line. The text is read as the
+    reader reads it: across inline markup, without format characters, NFKC-folded
+    (readertext.normalise). A count's noun is no unit here ("blocks", "threads"),
+    and a figure of a check's computed value (no unit in the record) is not
+    compared."""
     default_priority = 208
 
     def apply(self) -> None:
-        for node in list(self.document.findall(nodes.inline)):
+        from .readertext import normalise
+        for node in list(self.document.findall(nodes.Element)):
             if "book_value_ref" not in node.attributes or node.parent is None:
                 continue
-            parent = node.parent
-            i = next(k for k, child in enumerate(parent.children) if child is node)
-            after = parent[i + 1] if i + 1 < len(parent) else None
-            if not isinstance(after, nodes.Text):
+            ref, role = node["book_value_ref"], node.get("book_role", "value")
+            if ref.partition("|")[0].split(":", 1)[-1].startswith("check:"):
                 continue
-            m = TYPED_UNIT.match(after.astext())
-            ref = node["book_value_ref"]
-            if not m or (ref.partition("|")[0].split(":", 1)[-1].startswith("check:")):
-                continue
-            why = unit_mismatch(m.group(1), node["book_unit"], ref.partition("|")[2])
-            if why:
-                self.document.reporter.error(f"{{value}}`{ref}`: {why}", line=node["book_line"])
+            spec = ref.partition("|")[2]
+            beside = []
+            after, _ = normalise(_text_after(node))
+            m = TYPED_UNIT.match(after if after[:1].isspace() else " " + after)
+            if m:
+                beside.append(("", m.group(1)))
+            for what, text in _table_labels(node):
+                found = (m.group(1) or m.group(2) for m in LABEL_UNIT.finditer(normalise(text)[0]))
+                for u in dict.fromkeys(found):
+                    beside.append((what, u))
+            for what, typed in beside:
+                for unit in dict.fromkeys(node["book_units"]):
+                    why = unit_mismatch(typed, unit, spec, what or "the text after it")
+                    if why:
+                        self.document.reporter.error(f"{{{role}}}`{ref}`: {why}",
+                                                     line=node["book_line"])
 
 
 def gpu_values_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
@@ -618,6 +727,11 @@ def gpu_values_role(name: str, rawtext: str, text: str, lineno: int, inliner: In
         return [inliner.problematic(rawtext, rawtext, msg)], [msg]
     _quoted(env, run, key, spec)
     out = shows(nodes.inline("", "", classes=["book-gpu-values"]), run)
+    # For UnitsFromRecord: the unit each GPU's record gives the figure.
+    out["book_units"] = [unit_of(g.record, key) or "" for g in gpus if g.record is not None]
+    out["book_value_ref"] = text
+    out["book_role"] = "gpu-values"
+    out["book_line"] = role_line(inliner.document, lineno, "gpu-values", text)
     for i, part in enumerate(parts):
         if i:
             out += nodes.Text(" and " if i == len(parts) - 1 else ", ")

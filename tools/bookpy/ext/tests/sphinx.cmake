@@ -97,6 +97,9 @@ book_sphinx_case(padded-value
 # units-from-record: the unit typed right after a {value} is the one its record gives.
 book_sphinx_case(unit-mismatch
   --expect "${_ch}:4: ERROR: \\{value\\}`hello:ratio`: the text after it types 'µs', but the record gives the figure in 'x'")
+# ... and the unit its table column's header types.
+book_sphinx_case(unit-header
+  --expect "${_ch}:5: ERROR: \\{value\\}`hello:ratio`: its column's header types 'µs', but the record gives the figure in 'x'")
 # The book's structure (structure.py): one title per page, a chapter's number its key's,
 # no two chapters with one number.
 book_sphinx_case(two-titles
@@ -156,8 +159,17 @@ if(NOT _sphinx_no_pytest EQUAL 0)
                     "the tests book.sphinx.pytest and site.pytest")
 endif()
 add_test(NAME book.sphinx.pytest
-         COMMAND ${BOOK_PY} -m pytest -q -p no:cacheprovider "${CMAKE_SOURCE_DIR}/tools/bookpy/ext/tests")
+         COMMAND ${BOOK_PY} -m pytest -q -p no:cacheprovider
+                 --ignore "${CMAKE_SOURCE_DIR}/tools/bookpy/ext/tests/test_incremental.py"
+                 "${CMAKE_SOURCE_DIR}/tools/bookpy/ext/tests")
 set_tests_properties(book.sphinx.pytest PROPERTIES LABELS "unit;book" TIMEOUT 300
+                     ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
+# incremental-equals-clean: the HTML step's incremental build after edits (a title and a
+# heading reverted, a record, a listed line) publishes what a clean build does.
+add_test(NAME book.incremental-equals-clean
+         COMMAND ${BOOK_PY} -m pytest -q -p no:cacheprovider
+                 "${CMAKE_SOURCE_DIR}/tools/bookpy/ext/tests/test_incremental.py")
+set_tests_properties(book.incremental-equals-clean PROPERTIES LABELS "book" TIMEOUT 300
                      ENVIRONMENT "PYTHONDONTWRITEBYTECODE=1")
 
 # What the reader reads (readertext.py), on the resolved page of each builder: a typed

@@ -97,6 +97,28 @@ def test_prose_quotes_the_lead_and_every_gpu_where_asked(tree):
             "run in this version; last recorded at commit abc1234) ms.") in visible(tree.html())
 
 
+def test_a_unit_typed_after_every_gpus_figure_is_each_records(tree):
+    """units-from-record holds for {gpu-values} as for {value}: the unit typed after
+    it is the one each shown GPU's record gives the figure."""
+    _three_gpus(tree)
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter + "\nIt took {gpu-values}`gpu-run:ms|.2f` µs.\n")
+    _, warnings, _ = tree.sphinx()
+    assert ("ERROR: {gpu-values}`gpu-run:ms|.2f`: the text after it types 'µs', but the record "
+            "gives the figure in 'ms'") in warnings, warnings
+    # One GPU's record gives it in µs, the others in ms: 'ms' is wrong on that GPU.
+    h100 = os.path.join(tree.build, "gpu-records/nvidia-h100-80gb-hbm3/ch90-fixture/gpu-run.json")
+    with open(h100, encoding="utf-8") as f:
+        record = json.load(f)
+    record["results"]["ms"]["unit"] = "us"
+    with open(h100, "w", encoding="utf-8") as f:
+        json.dump(record, f)
+    tree.write("repo/chapters/ch90-fixture.md", chapter + "\nIt took {gpu-values}`gpu-run:ms|.2f` ms.\n")
+    _, warnings, _ = tree.sphinx()
+    assert ("ERROR: {gpu-values}`gpu-run:ms|.2f`: the text after it types 'ms', but the record "
+            "gives the figure in 'us'") in warnings, warnings
+
+
 def test_a_claim_is_checked_on_every_gpu_with_fresh_records(tree):
     _three_gpus(tree)
     chapter = tree.read("repo/chapters/ch90-fixture.md")

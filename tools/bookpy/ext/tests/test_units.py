@@ -360,3 +360,68 @@ def test_a_unit_the_record_does_not_give_is_an_error_at_its_line(tree):
     tree.touch_later("build/records/ch90-fixture/hello.json")
     _, warnings, _ = tree.sphinx()
     assert "ERROR" not in warnings, warnings
+
+
+def _units_case(tree, body: str, unit: str = "us") -> str:
+    """The fixture chapter as `body`, its run's ratio recorded in `unit`: the warnings."""
+    tree.write("repo/chapters/ch90-fixture.md", "# 90. Fixture: units beside figures\n\n" + body)
+    tree.edit_json("build/cy-tags.json", lambda d: d["tags"].pop("ch90-q1", None))
+    tree.edit_json("build/records/ch90-fixture/hello.json",
+                   lambda d: d["results"]["ratio"].update(unit=unit))
+    tree.touch_later("build/records/ch90-fixture/hello.json")
+    _, warnings, _ = tree.sphinx()
+    return warnings
+
+
+@pytest.mark.parametrize("body, message", [
+    # a table's column header types the unit of the figures under it
+    ("| step | time (ms) |\n|---|---|\n| 1 | {value}`hello:ratio` |\n",
+     "ch90-fixture.md:5: ERROR: {value}`hello:ratio`: its column's header types 'ms', but the "
+     "record gives the figure in 'us'"),
+    ("| step | rate, TB/s |\n|---|---|\n| 1 | {value}`hello:ratio\\|.2f` |\n",
+     "its column's header types 'TB/s', but the record gives the figure in 'us'"),
+    # ... or its row's label does
+    ("| | this GPU |\n|---|---|\n| kernel time (ms) | {value}`hello:ratio` |\n",
+     "its row's label types 'ms', but the record gives the figure in 'us'"),
+    # read as the reader reads it: across markup, NFKC-folded, without format characters
+    ("It took {value}`hello:ratio` **ms**.\n", "the text after it types 'ms'"),
+    ("It took *{value}`hello:ratio`* ms.\n", "the text after it types 'ms'"),
+    ("It took {value}`hello:ratio`\u200b ms.\n", "the text after it types 'ms'"),
+    ("It took {value}`hello:ratio` \uff4d\uff53.\n", "the text after it types 'ms'"),
+    ("It took {value}`hello:ratio` milliseconds.\n", "the text after it types 'milliseconds'"),
+    ("It took {value}`hello:ratio` msec.\n", "the text after it types 'msec'"),
+    ("It took {value}`hello:ratio` times as long.\n", "the text after it types 'times'"),
+    ("It spent {value}`hello:ratio` cycles.\n", "the text after it types 'cycles'"),
+])
+def test_a_unit_the_reader_reads_beside_a_figure_is_the_records(tree, body, message):
+    warnings = _units_case(tree, body)
+    assert message in warnings, warnings
+
+
+@pytest.mark.parametrize("body, unit", [
+    ("| step | time (µs) |\n|---|---|\n| 1 | {value}`hello:ratio` |\n", "us"),
+    ("| step | time (\u03bcs) |\n|---|---|\n| 1 | {value}`hello:ratio` |\n", "us"),
+    ("| step | CUB's time / step 8's |\n|---|---|\n| 1 | {value}`hello:ratio` |\n", "ratio"),
+    ("| step | µs per replay |\n|---|---|\n| 1 | {value}`hello:ratio` |\n", "us"),
+    ("| step | share |\n|---|---|\n| 1 | {value}`hello:ratio\\|.0%` |\n", "fraction"),
+    ("| | this GPU |\n|---|---|\n| shared memory per SM | {value}`hello:ratio` KiB |\n", "KiB"),
+    ("It is {value}`hello:ratio` times its bound.\n", "ratio"),
+    ("It ran {value}`hello:ratio` times.\n", "count"),  # a count of times: no unit
+    ("It waits {value}`hello:ratio` cycles.\n", "cycles"),
+])
+def test_a_unit_beside_a_figure_that_is_the_records_builds_clean(tree, body, unit):
+    warnings = _units_case(tree, body, unit)
+    assert "ERROR" not in warnings, warnings
+
+
+def test_a_label_unit_is_a_word_of_its_own_and_no_denominator():
+    from bookpy.ext.readertext import normalise
+    from bookpy.ext.records import LABEL_UNIT
+
+    def units(label):
+        return [m.group(1) or m.group(2) for m in LABEL_UNIT.finditer(normalise(label)[0])]
+    assert units("CUB's time / step 8's") == []
+    assert units("step 8 (µs per replay)") == [normalise("µs")[0]]  # the micro sign reads as μ
+    assert units("reads per byte") == []
+    assert units("time (ms), rate (TB/s)") == ["ms", "TB/s"]
+    assert units("step(s) of kernel B") == [] and units("time (s)") == ["s"]
