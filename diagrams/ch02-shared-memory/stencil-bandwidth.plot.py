@@ -42,10 +42,11 @@ def draw(fig, runs, theme):
     left.axvline(1.0, color=theme.foreground, linewidth=1.2)
     left.axvline(0.95, color=theme.muted, linestyle=":")
     left.set_xlim(0, 1.1)
-    left.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    left.set_xticks([0, 0.5, 1.0] if fig.book_narrow else [0, 0.25, 0.5, 0.75, 1.0])
     left.set_xlabel("bandwidth / cudaMemcpy's, R = 3")
-    left.set_title("solid: the copy; dotted: 0.95" if n < 2 else "in each row, top to bottom: "
-                   + ", ".join(gpu for gpu, _ in steps.gpus), color=theme.muted)
+    left.set_title("solid: the copy; dotted: 0.95" if n < 2 else "in each row, top to bottom:"
+                   + ("\n" if fig.book_narrow else " ") + ", ".join(gpu for gpu, _ in steps.gpus),
+                   color=theme.muted)
     left.grid(axis="y", visible=False)
 
     top = 0.0
@@ -61,7 +62,9 @@ def draw(fig, runs, theme):
 
     right.axhline(1.0, color=theme.foreground, linewidth=1.2)
     right.set_xscale("log", base=2)
-    right.set_xticks(radii, [f"{r:g}" for r in radii])
+    # (the phone's drawing: every other radius named, so that the names do not run together)
+    right.set_xticks(radii, [f"{r:g}" if not fig.book_narrow or i % 2 == 0 else ""
+                             for i, r in enumerate(radii)])
     right.set_xlabel("radius R")
     right.set_ylabel("bandwidth / cudaMemcpy's")
     right.set_ylim(0, max(1.1, top * 1.05))
@@ -69,5 +72,9 @@ def draw(fig, runs, theme):
     right.set_title("the sweep's kernels over R" if len(sweep.gpus) < 2 else ", ".join(
         f"{styles[LINES[g % len(LINES)]]}: {gpu}" for g, (gpu, _) in enumerate(sweep.gpus)),
         color=theme.muted)
-    # Beside the axes, never over a line (the lines cover the panel's top and its right).
-    right.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+    # Beside the axes (on the phone's drawing, under them), never over a line (the
+    # lines cover the panel's top and its right).
+    if fig.book_narrow:
+        right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2)
+    else:
+        right.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))

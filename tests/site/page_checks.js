@@ -190,6 +190,16 @@ async function smallestText(img) {
         if (!r.error && r.min !== null && r.min < MIN_PHONE_TEXT_PX)
           say(`a figure's smallest text is ${r.min.toFixed(1)} px on a phone (under ${MIN_PHONE_TEXT_PX} px): ${src} ("${r.what}")`);
       }
+      // On a phone a plot fits the column whole (the phone's drawing, its panels
+      // stacked): none of its panels, which its caption describes, is past the
+      // screen's edge behind a scroll.
+      if (phone && img.closest('figure.book-plot')) {
+        const box = img.closest('a.book-zoom') || img.parentElement;
+        const w = img.getBoundingClientRect().width;
+        if (w > box.clientWidth + 1)
+          say(`on a phone a plot is wider than the column (${Math.round(w)} px in ${box.clientWidth} px), ` +
+              `a part of it off the screen: ${src}`);
+      }
     }
     // An output's table (outtables.py): every row on one line (a cell or a
     // number never breaks), the box scrolls sideways visibly where the column is

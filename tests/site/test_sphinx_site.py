@@ -44,7 +44,8 @@ def add_plot(tree):
     plotting.render(spec, plotting.load_runs(spec, {"ch90-fixture/hello": tree.path(
         "build/records/ch90-fixture/hello.json")}), {
         "light.svg": os.path.join(out, "bars.svg"), "dark.svg": os.path.join(out, "bars-dark.svg"),
-        "pdf": os.path.join(out, "bars.pdf")})
+        "pdf": os.path.join(out, "bars.pdf"), "phone.svg": os.path.join(out, "bars-phone.svg"),
+        "phone-dark.svg": os.path.join(out, "bars-phone-dark.svg")})
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
         "## Exercises", "```{plot} bars\n:name: fig-bars\nThe **fixture** plot.\n```\n\n"
@@ -110,9 +111,12 @@ def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
     _, warnings, _ = tree.sphinx()
     assert warnings == ""
     html = tree.html()
-    light = re.search(r'<a class="[^"]*only-light" href="_images/bars.svg"[^>]*>\s*<img alt="([^"]+)"', html)
-    dark = re.search(r'<a class="[^"]*only-dark" href="_images/bars-dark.svg"', html)
+    light = re.search(r'<a class="[^"]*only-light book-wide" href="_images/bars.svg"[^>]*>\s*<img alt="([^"]+)"', html)
+    dark = re.search(r'<a class="[^"]*only-dark book-wide" href="_images/bars-dark.svg"', html)
     assert light and dark
+    # and a phone's drawings (book.css shows them below 46em)
+    assert re.search(r'<a class="[^"]*only-light book-narrow" href="_images/bars-phone.svg"', html)
+    assert re.search(r'<a class="[^"]*only-dark book-narrow" href="_images/bars-phone-dark.svg"', html)
     assert light.group(1) == "One bar: the ratio the fixture run measured."
     text = fixture.visible(html)
     assert "Drawn by this build from run ch90-fixture/hello (diagrams/ch90-fixture/bars.plot.py)." in text
@@ -125,7 +129,7 @@ def test_the_pdf_gets_the_plots_pdf_and_not_the_dark_drawing(tree):
     assert warnings == ""
     tex = tree.read("out/latex/book.tex")
     assert r"\sphinxincludegraphics{{bars}.pdf}" in tex
-    assert "bars-dark" not in tex
+    assert "bars-dark" not in tex and "bars-phone" not in tex
     assert "Drawn by this build from run" in tex
 
 

@@ -146,9 +146,11 @@ book_site_bad(raw-myst ch01-execution-model.html
   --expect "exercises\\.tar\\.gz: .*README\\.md:[0-9]+: MyST markup a student would see raw: \\{sup\\}`")
 # A theme toggled on a loaded page without book.js marking its blocks again: on
 # a phone the light drawing of a plot, hidden when the page loaded dark, scrolls
-# sideways with no cue.
+# sideways with no cue. (A plot's phone drawing fits the phone: its wide one is
+# shown here, as a drawing for one theme that scrolls.)
 book_site_bad(theme-toggle ch01-execution-model.html WIDTHS 390 THEMES dark,light
   --replace html/_static/book.js "new MutationObserver(later)" "new MutationObserver(Object)"
+  --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
   --expect "\\[light 390px\\]: content is hidden sideways \\([0-9]+ px of content in [0-9]+ px, overflow auto\\): img")
 # An output block without its "Run it yourself" (the fold left out).
 book_site_bad(no-run-yourself ch01-execution-model.html
@@ -198,6 +200,12 @@ book_site_bad(continuation-indent ch03-reductions.html WIDTHS 390
 book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px on a phone \\(under 12 px\\)")
+# A phone shown a plot's wide drawing (its panels side by side, drawn no smaller
+# than its text allows): the right-hand panel, which the caption describes, is
+# past the screen's edge. The phone's drawing stacks them.
+book_site_bad(plot-panel-hidden ch01-execution-model.html WIDTHS 390
+  --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
+  --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: _images/divergence-sweep\\.svg")
 # Printed with the copy buttons showing.
 book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
