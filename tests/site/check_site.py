@@ -35,7 +35,8 @@ fails on:
   - a figure whose smallest text is under 12 px at the column width of the
     1280 px window, or under 12 px on the phone (measured in the SVG as the page
     shows it); on the phone, a plot wider than the column (a panel off the
-    screen: the phone's drawing stacks its panels);
+    screen: the phone's drawing stacks its panels); a plot whose caption or alt
+    text names a panel by its place ("Left:") rather than as (a), (b);
   - an output block (a program's output, often a table) that breaks a line
     over two rows, or that is wider than its column without scrolling sideways
     visibly (marked, with the cue book.js shows); a listing's line that wraps

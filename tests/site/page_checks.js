@@ -201,6 +201,18 @@ async function smallestText(img) {
               `a part of it off the screen: ${src}`);
       }
     }
+    // A plot's caption and alt text name its panels (a), (b), never by their place:
+    // the phone's drawing stacks them, so "left" and "right" would be wrong there.
+    if (measured) {
+      for (const fig of document.querySelectorAll('figure.book-plot')) {
+        const cap = fig.querySelector('figcaption');
+        const text = ((cap && cap.textContent) || '') + ' ' +
+          Array.from(fig.querySelectorAll('img')).map((i) => i.alt || '').join(' ');
+        const m = text.match(/\b(left|right)\s*:|\b(on )?the (left|right)\b|\b(left|right)(-hand)? (chart|panel|one)\b/i);
+        if (m) say(`a plot's caption or alt text names a panel by its place ("${m[0]}"), which its ` +
+                   `phone drawing (panels stacked) does not keep: name the panels (a), (b)`);
+      }
+    }
     // An output's table (outtables.py): every row on one line (a cell or a
     // number never breaks), the box scrolls sideways visibly where the column is
     // narrower, and the output as printed is behind its reveal after the table.

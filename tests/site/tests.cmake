@@ -206,6 +206,11 @@ book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
 book_site_bad(plot-panel-hidden ch01-execution-model.html WIDTHS 390
   --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
   --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: _images/divergence-sweep\\.svg")
+# A plot's caption naming its panels by their place, which the phone's drawing
+# (panels stacked) does not keep.
+book_site_bad(plot-caption-place ch01-execution-model.html
+  --replace html/ch01-execution-model.html "(b) The divergent/uniform ratio" "Right: the divergent/uniform ratio"
+  --expect "a plot's caption or alt text names a panel by its place \\(\"Right:\"\\)")
 # Printed with the copy buttons showing.
 book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
