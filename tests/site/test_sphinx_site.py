@@ -124,6 +124,20 @@ def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
         or "Ran live during this build on the build machine's CPU" in text
 
 
+def test_a_page_states_the_machine_its_outputs_ran_on_once_in_full(tree):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
+        "## Exercises", "Again:\n\n```{program-output} hello\n```\n\n## Exercises"))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    paras = [" ".join(re.sub(r"<[^>]+>", "", p).split()) for p in
+             re.findall(r'<p class="book-provenance">(.*?)</p>', tree.html(), re.S)]
+    cpu = [p for p in paras if "build machine" in p]
+    assert len(cpu) == 2, paras
+    assert cpu[0].startswith("Ran live during this build on the build machine") and "built with g++" in cpu[0]
+    assert "as above; at commit" in cpu[1] and "built with" not in cpu[1]
+
+
 def test_the_pdf_gets_the_plots_pdf_and_not_the_dark_drawing(tree):
     _, warnings, _ = latex_with_plot(tree)
     assert warnings == ""

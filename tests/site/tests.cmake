@@ -211,6 +211,11 @@ book_site_bad(plot-panel-hidden ch01-execution-model.html WIDTHS 390
 book_site_bad(plot-caption-place ch01-execution-model.html
   --replace html/ch01-execution-model.html "(b) The divergent/uniform ratio" "Right: the divergent/uniform ratio"
   --expect "a plot's caption or alt text names a panel by its place \\(\"Right:\"\\)")
+# Every output naming its machine in full (GPU, driver, runtime, toolchain), as
+# the same three lines under every output once did.
+book_site_bad(provenance-repeated ch01-execution-model.html
+  --replace html/ch01-execution-model.html " set up as above" " GPU"
+  --expect "ch01-execution-model\\.html: states the machine its outputs ran on [0-9]+ times in full")
 # Printed with the copy buttons showing.
 book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
