@@ -128,6 +128,13 @@ async function smallestText(img) {
       const buttons = Array.from(document.querySelectorAll('button.copybtn'))
         .filter((b) => b.getClientRects().length && getComputedStyle(b).display !== 'none');
       if (buttons.length) say(`printed, the page shows ${buttons.length} copy button(s)`);
+      // Every fold (answers, hints, "Run it yourself") is printed open: paper
+      // cannot be clicked (book.js opens them on beforeprint, which the emulated
+      // print media does not fire).
+      window.dispatchEvent(new Event('beforeprint'));
+      const closed = document.querySelectorAll('article details:not([open])').length;
+      window.dispatchEvent(new Event('afterprint'));
+      if (closed) say(`printed, ${closed} fold(s) (answers, hints) stay closed`);
     }
     // "On this page" shown from 1200 px, inside the window.
     const toc = document.querySelector('.toc-drawer:not(.no-toc)');

@@ -220,6 +220,10 @@ book_site_bad(provenance-repeated ch01-execution-model.html
 book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
   --expect "\\[print 1280px\\]: printed, the page shows [0-9]+ copy button")
+# Printed with the folds (answers, hints) closed.
+book_site_bad(print-folds-closed ch01-execution-model.html THEMES print
+  --replace html/_static/book.js "addEventListener(\"beforeprint\"" "addEventListener(\"x-beforeprint\""
+  --expect "\\[print 1280px\\]: printed, [0-9]+ fold\\(s\\) \\(answers, hints\\) stay closed")
 # No way in: a footer without the licences, a Sources entry without its link,
 # and the sentence on the missing public address on more than one page.
 book_site_bad(footer-licence index.html
