@@ -147,7 +147,8 @@ README_COMMANDS = ["cmake -B build", "cmake --build build", "ctest --test-dir bu
 
 def readme_problems(src: Path) -> list:
     """The bundle's README gives the complete commands (README_COMMANDS, in a sh
-    block) and says which versions of Catch2 it was built with; no Markdown file
+    block) and says which versions of Catch2 it was built with, and which GPU
+    architecture the GPU exercises compile for and how to give another; no Markdown file
     of the bundle sends the student to a tool the bundle does not hold (tools/...),
     and each exercise's statement gives the whole build (cmake -B build first)."""
     problems = []
@@ -158,6 +159,10 @@ def readme_problems(src: Path) -> list:
         problems.append(f"README.md: its commands are {commands}, not {README_COMMANDS}")
     if not re.search(r"Catch2 version 2\b.*version 3\b", readme, re.S):
         problems.append("README.md: does not say which versions of Catch2 it builds with")
+    if not re.search(r"compile for compute capability [0-9.]+", readme) or \
+            "-DCMAKE_CUDA_ARCHITECTURES=" not in readme:
+        problems.append("README.md: does not say which GPU architecture the GPU exercises compile for "
+                        "and how to give another (-DCMAKE_CUDA_ARCHITECTURES=)")
     for md in sorted(src.rglob("*.md")):
         text = md.read_text(encoding="utf-8")
         for m in re.finditer(r"`(tools/[^`\s]+)", text):
