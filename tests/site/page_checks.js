@@ -208,6 +208,13 @@ async function smallestText(img) {
               `a part of it off the screen: ${src}`);
       }
     }
+    // A plot shows one drawing: its wide one, or on a phone its phone drawing, in
+    // the page's theme.
+    for (const fig of document.querySelectorAll('figure.book-plot')) {
+      const drawn = Array.from(fig.querySelectorAll('img')).filter(shown);
+      if (drawn.length !== 1)
+        say(`a plot shows ${drawn.length} drawings: ${drawn.map((i) => i.getAttribute('src')).join(', ')}`);
+    }
     // A plot's caption and alt text name its panels (a), (b), never by their place:
     // the phone's drawing stacks them, so "left" and "right" would be wrong there.
     if (measured) {

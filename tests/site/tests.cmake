@@ -206,6 +206,10 @@ book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
 book_site_bad(plot-panel-hidden ch01-execution-model.html WIDTHS 390
   --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
   --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: _images/divergence-sweep\\.svg")
+# A plot's phone drawing shown beside its wide one on a desktop.
+book_site_bad(plot-two-drawings ch01-execution-model.html
+  --replace html/_static/book.css "@media not screen and (max-width: 46em)" "@media print"
+  --expect "a plot shows 2 drawings: _images/divergence-sweep\\.svg, _images/divergence-sweep-phone\\.svg")
 # A plot's caption naming its panels by their place, which the phone's drawing
 # (panels stacked) does not keep.
 book_site_bad(plot-caption-place ch01-execution-model.html
