@@ -172,14 +172,14 @@ foreach(spec IN LISTS _plot_specs)
   endforeach()
   set(_out "${BOOK_PLOTS_DIR}/${key}")
   add_custom_command(
-    OUTPUT "${_out}.svg" "${_out}-dark.svg" "${_out}.pdf"
+    OUTPUT "${_out}.svg" "${_out}-dark.svg" "${_out}.pdf" "${_out}-phone.svg" "${_out}-phone-dark.svg"
     COMMAND ${BOOK_PY} -m bookpy.build.render_plot draw
             "${CMAKE_SOURCE_DIR}" "${spec}" "${_dir}" ${_args}
     DEPENDS "${spec}" ${_recs} "${CMAKE_SOURCE_DIR}/tools/bookpy/build/render_plot.py"
             "${CMAKE_SOURCE_DIR}/tools/bookpy/build/plotting.py"
     COMMENT "Drawing ${rel}"
     VERBATIM)
-  list(APPEND _plots_html "${_out}.svg" "${_out}-dark.svg")
+  list(APPEND _plots_html "${_out}.svg" "${_out}-dark.svg" "${_out}-phone.svg" "${_out}-phone-dark.svg")
   list(APPEND _plots_pdf "${_out}.pdf")
 endforeach()
 

@@ -3,12 +3,12 @@
 ratio against the grid size in waves, the measured medians with both
 straight-line fits."""
 RUNS = ["div-sweep"]
-ALT = ("Two charts of the div-sweep run against the grid size in waves (1 to 32). Left: the "
+ALT = ("Two charts of the div-sweep run against the grid size in waves (1 to 32), (a) and (b). (a): the "
        "median kernel time in milliseconds of the uniform and the divergent launch, with their "
-       "straight-line fits; the divergent line is about twice as steep. Right: the divergent to "
+       "straight-line fits; the divergent line is about twice as steep. (b): the divergent to "
        "uniform time ratio, measured and as predicted by the two fits, rising from near 1 at one "
-       "wave towards the ratio of the fits' slopes, drawn as a dotted line. The left chart is the "
-       "lead GPU's; the right one has a series of points and fits per GPU the book shows.")
+       "wave towards the ratio of the fits' slopes, drawn as a dotted line. Chart (a) is the "
+       "lead GPU's; chart (b) has a series of points and fits per GPU the book shows.")
 
 
 def draw(fig, runs, theme):
@@ -33,8 +33,9 @@ def draw(fig, runs, theme):
     left.set_xlim(0, max(waves) * 1.04)
     left.set_ylim(0, None)
     left.legend(loc="upper left")
-    if len(run.gpus) > 1:
-        left.set_title(f"{run.gpus[0][0]}, the slope ratio's too", color=theme.muted)
+    # Each panel named (a), (b), as the caption names them: the phone's drawing stacks them.
+    left.set_title("(a)" + (f" {run.gpus[0][0]}, the slope ratio's too" if len(run.gpus) > 1 else ""),
+                   color=theme.muted)
 
     # The ratio on every GPU the book shows, one series each (the lead first, in the
     # divergent colour; then the palette's next colours), with its fits' prediction.
@@ -60,3 +61,4 @@ def draw(fig, runs, theme):
     right.set_ylabel("divergent / uniform time")
     right.set_ylim(0.9, top * 1.08)
     right.legend(loc="lower right")
+    right.set_title("(b)", color=theme.muted)

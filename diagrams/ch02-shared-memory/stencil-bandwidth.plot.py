@@ -4,15 +4,15 @@ each step's bandwidth as a fraction of cudaMemcpy's at R = 3, and the sweep's
 kernels over the radius R."""
 RUNS = ["stencil-steps", "stencil-sweep"]
 ALT = ("Two charts of the stencil's bandwidth as a fraction of the cudaMemcpy device-to-device "
-       "bandwidth measured in the same run, on 2^28 floats. Left: one horizontal bar per step at "
+       "bandwidth measured in the same run, on 2^28 floats, (a) and (b). (a): one horizontal bar per step at "
        "radius 3, from the plain kernel with one output per thread at about half the copy's "
        "bandwidth, through the tiled kernel, which is slower still, to the kernels with 16-byte "
        "loads at about the copy's bandwidth; a solid line marks the copy at 1 and a dotted line the "
-       "target of 0.95. Right: the same fraction against the radius, from 1 to 128 on a logarithmic "
+       "target of 0.95. (b): the same fraction against the radius, from 1 to 128 on a logarithmic "
        "axis, for five kernels: the kernels with 16-byte loads stay near the copy for small radii "
        "and fall as the radius grows, when the work per output, not memory, sets the time. Each "
-       "GPU the book shows has its own bar in every row on the left, and its own line style on "
-       "the right (the lead's solid).")
+       "GPU the book shows has its own bar in every row of (a), and its own line style in (b) "
+       "(the lead's solid).")
 
 # The steps in the order the benchmark prints them, and the sweep's kernels.
 STEPS = ["plain", "tiled", "plain_k4", "vec_x1", "tiled_vec_x1", "vec_x4", "tiled_vec_x4",
@@ -42,10 +42,12 @@ def draw(fig, runs, theme):
     left.axvline(1.0, color=theme.foreground, linewidth=1.2)
     left.axvline(0.95, color=theme.muted, linestyle=":")
     left.set_xlim(0, 1.1)
-    left.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    left.set_xticks([0, 0.5, 1.0] if fig.book_narrow else [0, 0.25, 0.5, 0.75, 1.0])
     left.set_xlabel("bandwidth / cudaMemcpy's, R = 3")
-    left.set_title("solid: the copy; dotted: 0.95" if n < 2 else "in each row, top to bottom: "
-                   + ", ".join(gpu for gpu, _ in steps.gpus), color=theme.muted)
+    # Each panel named (a), (b), as the caption names them: the phone's drawing stacks them.
+    left.set_title("(a) " + ("solid: the copy; dotted: 0.95" if n < 2 else "in each row, top to bottom:"
+                   + ("\n" if fig.book_narrow else " ") + ", ".join(gpu for gpu, _ in steps.gpus)),
+                   color=theme.muted)
     left.grid(axis="y", visible=False)
 
     top = 0.0
@@ -61,13 +63,19 @@ def draw(fig, runs, theme):
 
     right.axhline(1.0, color=theme.foreground, linewidth=1.2)
     right.set_xscale("log", base=2)
-    right.set_xticks(radii, [f"{r:g}" for r in radii])
+    # (the phone's drawing: every other radius named, so that the names do not run together)
+    right.set_xticks(radii, [f"{r:g}" if not fig.book_narrow or i % 2 == 0 else ""
+                             for i, r in enumerate(radii)])
     right.set_xlabel("radius R")
     right.set_ylabel("bandwidth / cudaMemcpy's")
     right.set_ylim(0, max(1.1, top * 1.05))
     styles = {"-": "solid", "--": "dashed", ":": "dotted", "-.": "dash-dotted"}
-    right.set_title("the sweep's kernels over R" if len(sweep.gpus) < 2 else ", ".join(
-        f"{styles[LINES[g % len(LINES)]]}: {gpu}" for g, (gpu, _) in enumerate(sweep.gpus)),
+    right.set_title("(b) " + ("the sweep's kernels over R" if len(sweep.gpus) < 2 else ", ".join(
+        f"{styles[LINES[g % len(LINES)]]}: {gpu}" for g, (gpu, _) in enumerate(sweep.gpus))),
         color=theme.muted)
-    # Beside the axes, never over a line (the lines cover the panel's top and its right).
-    right.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+    # Beside the axes (on the phone's drawing, under them), never over a line (the
+    # lines cover the panel's top and its right).
+    if fig.book_narrow:
+        right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2)
+    else:
+        right.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))

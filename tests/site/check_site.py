@@ -34,7 +34,9 @@ fails on:
   - an image that did not load;
   - a figure whose smallest text is under 12 px at the column width of the
     1280 px window, or under 12 px on the phone (measured in the SVG as the page
-    shows it);
+    shows it); on the phone, a plot wider than the column (a panel off the
+    screen: the phone's drawing stacks its panels); a plot whose caption or alt
+    text names a panel by its place ("Left:") rather than as (a), (b);
   - an output block (a program's output, often a table) that breaks a line
     over two rows, or that is wider than its column without scrolling sideways
     visibly (marked, with the cue book.js shows); a listing's line that wraps
@@ -64,7 +66,9 @@ fails on:
   - no way in to the code (way_in_problems): a footer without the licences, a
     "Run it yourself" that links neither the repository nor the source archive,
     "built without a public address" said on more than one page, a chapter
-    without its programs' download, a Sources entry that links no document.
+    without its programs' download, a Sources entry that links no document; a
+    page that states a machine its outputs ran on (GPU, driver, toolchain) in
+    full more than once.
 
 Screenshots of each chapter's first screen in each theme and width, and of
 the first diagram and the first plot in each theme, go to <out>/shots.
@@ -400,6 +404,19 @@ def way_in_problems(root: str, pages: list) -> list:
                 if not re.search(r'<a class="reference external" href="https?://', item):
                     words = " ".join(re.sub(r"<[^>]+>", "", item).split())[:60]
                     out.append(f"{page}: a Sources entry links no document: {words}")
+        # Each machine an output ran on is stated in full once a page: GPU, driver,
+        # runtime and toolchain (records.ProvenanceOncePerPage); later outputs from
+        # it say "set up as above".
+        machines = {}
+        for para in re.findall(r'<p class="book-provenance">(.*?)</p>', text, re.S):
+            words = " ".join(re.sub(r"<[^>]+>", "", para).split())
+            full = re.match(r"(?:Recorded on|Ran live during this build on) (.+?); at commit", words)
+            if full and not full.group(1).endswith("as above"):
+                machines[full.group(1)] = machines.get(full.group(1), 0) + 1
+        for machine, n in machines.items():
+            if n > 1:
+                out.append(f"{page}: states the machine its outputs ran on {n} times in full "
+                           f"(\u201c{machine[:60]}...\u201d): once a page, then \u201cas above\u201d")
     if len(saying) > 1:
         out.append(f"the site says it was built without a public address on {len(saying)} pages "
                    f"({', '.join(saying[:4])}{', ...' if len(saying) > 4 else ''}): say it once")

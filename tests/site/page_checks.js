@@ -128,6 +128,13 @@ async function smallestText(img) {
       const buttons = Array.from(document.querySelectorAll('button.copybtn'))
         .filter((b) => b.getClientRects().length && getComputedStyle(b).display !== 'none');
       if (buttons.length) say(`printed, the page shows ${buttons.length} copy button(s)`);
+      // Every fold (answers, hints, "Run it yourself") is printed open: paper
+      // cannot be clicked (book.js opens them on beforeprint, which the emulated
+      // print media does not fire).
+      window.dispatchEvent(new Event('beforeprint'));
+      const closed = document.querySelectorAll('article details:not([open])').length;
+      window.dispatchEvent(new Event('afterprint'));
+      if (closed) say(`printed, ${closed} fold(s) (answers, hints) stay closed`);
     }
     // "On this page" shown from 1200 px, inside the window.
     const toc = document.querySelector('.toc-drawer:not(.no-toc)');
@@ -189,6 +196,35 @@ async function smallestText(img) {
         const r = await smallestText(img);
         if (!r.error && r.min !== null && r.min < MIN_PHONE_TEXT_PX)
           say(`a figure's smallest text is ${r.min.toFixed(1)} px on a phone (under ${MIN_PHONE_TEXT_PX} px): ${src} ("${r.what}")`);
+      }
+      // On a phone a plot fits the column whole (the phone's drawing, its panels
+      // stacked): none of its panels, which its caption describes, is past the
+      // screen's edge behind a scroll.
+      if (phone && img.closest('figure.book-plot')) {
+        const box = img.closest('a.book-zoom') || img.parentElement;
+        const w = img.getBoundingClientRect().width;
+        if (w > box.clientWidth + 1)
+          say(`on a phone a plot is wider than the column (${Math.round(w)} px in ${box.clientWidth} px), ` +
+              `a part of it off the screen: ${src}`);
+      }
+    }
+    // A plot shows one drawing: its wide one, or on a phone its phone drawing, in
+    // the page's theme.
+    for (const fig of document.querySelectorAll('figure.book-plot')) {
+      const drawn = Array.from(fig.querySelectorAll('img')).filter(shown);
+      if (drawn.length !== 1)
+        say(`a plot shows ${drawn.length} drawings: ${drawn.map((i) => i.getAttribute('src')).join(', ')}`);
+    }
+    // A plot's caption and alt text name its panels (a), (b), never by their place:
+    // the phone's drawing stacks them, so "left" and "right" would be wrong there.
+    if (measured) {
+      for (const fig of document.querySelectorAll('figure.book-plot')) {
+        const cap = fig.querySelector('figcaption');
+        const text = ((cap && cap.textContent) || '') + ' ' +
+          Array.from(fig.querySelectorAll('img')).map((i) => i.alt || '').join(' ');
+        const m = text.match(/\b(left|right)\s*:|\b(on )?the (left|right)\b|\b(left|right)(-hand)? (chart|panel|one)\b/i);
+        if (m) say(`a plot's caption or alt text names a panel by its place ("${m[0]}"), which its ` +
+                   `phone drawing (panels stacked) does not keep: name the panels (a), (b)`);
       }
     }
     // An output's table (outtables.py): every row on one line (a cell or a

@@ -341,6 +341,46 @@ def test_a_plot_is_drawn_for_both_themes_and_the_pdf_the_same_every_time(tmp_pat
         assert f.read() == light
 
 
+TWO_PANELS = '''"""Two panels side by side."""
+RUNS = ["sweep", "ch99-other/base"]
+ALT = "Two panels."
+
+
+def draw(fig, runs, theme):
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.2]})
+    left.plot(*zip(*runs["sweep"].series(r"t_w(\\d+)")))
+    right.plot([1, 2], [2, runs["ch99-other/base"].result("ceiling")])
+    left.set_title("narrow" if fig.book_narrow else "wide")
+'''
+
+
+def test_a_plots_phone_drawing_stacks_the_panels_drawn_side_by_side(tmp_path):
+    path, records = spec_tree(tmp_path, TWO_PANELS)
+    spec = plotting.read_spec(path, "ch98-test/p")
+    outs = {"light.svg": str(tmp_path / "o/p.svg"), "phone.svg": str(tmp_path / "o/p-phone.svg"),
+            "phone-dark.svg": str(tmp_path / "o/p-phone-dark.svg")}
+    os.makedirs(tmp_path / "o")
+    plotting.render(spec, plotting.load_runs(spec, records), outs)
+    size = {}
+    for name in outs:
+        with open(outs[name], encoding="utf-8") as f:
+            text = f.read()
+        m = re.search(r'<svg[^>]* width="([0-9.]+)pt" height="([0-9.]+)pt"', text)
+        size[name] = (float(m.group(1)) / 72, float(m.group(2)) / 72)
+        assert ("narrow" in text, "wide" in text) == ((False, True) if name == "light.svg" else (True, False))
+    assert size["light.svg"] == pytest.approx((plotting.WIDTH_IN, plotting.HEIGHT_IN))
+    # as wide as a phone's column, as tall as two panels one above the other
+    assert size["phone.svg"] == pytest.approx((plotting.PHONE_WIDTH_IN, 2 * plotting.PHONE_PANEL_IN))
+    assert size["phone-dark.svg"] == size["phone.svg"]
+
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(plotting.PHONE_WIDTH_IN, plotting.PHONE_PANEL_IN))
+    top, bottom = plotting.NarrowFigure(fig).subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.2]})
+    a, b = top.get_position(), bottom.get_position()
+    assert a.y0 > b.y1 and a.x0 == pytest.approx(b.x0) and a.x1 == pytest.approx(b.x1)
+    assert b.height > a.height  # the widths' ratios become the heights'
+
+
 def test_a_plot_names_what_it_lacks(tmp_path):
     path, records = spec_tree(tmp_path, SPEC.replace('result("ceiling")', 'result("floor")'))
     spec = plotting.read_spec(path, "ch98-test/p")

@@ -44,7 +44,8 @@ def add_plot(tree):
     plotting.render(spec, plotting.load_runs(spec, {"ch90-fixture/hello": tree.path(
         "build/records/ch90-fixture/hello.json")}), {
         "light.svg": os.path.join(out, "bars.svg"), "dark.svg": os.path.join(out, "bars-dark.svg"),
-        "pdf": os.path.join(out, "bars.pdf")})
+        "pdf": os.path.join(out, "bars.pdf"), "phone.svg": os.path.join(out, "bars-phone.svg"),
+        "phone-dark.svg": os.path.join(out, "bars-phone-dark.svg")})
     chapter = tree.read("repo/chapters/ch90-fixture.md")
     tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
         "## Exercises", "```{plot} bars\n:name: fig-bars\nThe **fixture** plot.\n```\n\n"
@@ -110,9 +111,12 @@ def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
     _, warnings, _ = tree.sphinx()
     assert warnings == ""
     html = tree.html()
-    light = re.search(r'<a class="[^"]*only-light" href="_images/bars.svg"[^>]*>\s*<img alt="([^"]+)"', html)
-    dark = re.search(r'<a class="[^"]*only-dark" href="_images/bars-dark.svg"', html)
+    light = re.search(r'<a class="[^"]*only-light book-wide" href="_images/bars.svg"[^>]*>\s*<img alt="([^"]+)"', html)
+    dark = re.search(r'<a class="[^"]*only-dark book-wide" href="_images/bars-dark.svg"', html)
     assert light and dark
+    # and a phone's drawings (book.css shows them below 46em)
+    assert re.search(r'<a class="[^"]*only-light book-narrow" href="_images/bars-phone.svg"', html)
+    assert re.search(r'<a class="[^"]*only-dark book-narrow" href="_images/bars-phone-dark.svg"', html)
     assert light.group(1) == "One bar: the ratio the fixture run measured."
     text = fixture.visible(html)
     assert "Drawn by this build from run ch90-fixture/hello (diagrams/ch90-fixture/bars.plot.py)." in text
@@ -120,12 +124,26 @@ def test_a_plot_shows_each_theme_its_drawing_and_where_its_record_ran(tree):
         or "Ran live during this build on the build machine's CPU" in text
 
 
+def test_a_page_states_the_machine_its_outputs_ran_on_once_in_full(tree):
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter.replace(
+        "## Exercises", "Again:\n\n```{program-output} hello\n```\n\n## Exercises"))
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    paras = [" ".join(re.sub(r"<[^>]+>", "", p).split()) for p in
+             re.findall(r'<p class="book-provenance">(.*?)</p>', tree.html(), re.S)]
+    cpu = [p for p in paras if "build machine" in p]
+    assert len(cpu) == 2, paras
+    assert cpu[0].startswith("Ran live during this build on the build machine") and "built with g++" in cpu[0]
+    assert "as above; at commit" in cpu[1] and "built with" not in cpu[1]
+
+
 def test_the_pdf_gets_the_plots_pdf_and_not_the_dark_drawing(tree):
     _, warnings, _ = latex_with_plot(tree)
     assert warnings == ""
     tex = tree.read("out/latex/book.tex")
     assert r"\sphinxincludegraphics{{bars}.pdf}" in tex
-    assert "bars-dark" not in tex
+    assert "bars-dark" not in tex and "bars-phone" not in tex
     assert "Drawn by this build from run" in tex
 
 

@@ -146,9 +146,11 @@ book_site_bad(raw-myst ch01-execution-model.html
   --expect "exercises\\.tar\\.gz: .*README\\.md:[0-9]+: MyST markup a student would see raw: \\{sup\\}`")
 # A theme toggled on a loaded page without book.js marking its blocks again: on
 # a phone the light drawing of a plot, hidden when the page loaded dark, scrolls
-# sideways with no cue.
+# sideways with no cue. (A plot's phone drawing fits the phone: its wide one is
+# shown here, as a drawing for one theme that scrolls.)
 book_site_bad(theme-toggle ch01-execution-model.html WIDTHS 390 THEMES dark,light
   --replace html/_static/book.js "new MutationObserver(later)" "new MutationObserver(Object)"
+  --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
   --expect "\\[light 390px\\]: content is hidden sideways \\([0-9]+ px of content in [0-9]+ px, overflow auto\\): img")
 # An output block without its "Run it yourself" (the fold left out).
 book_site_bad(no-run-yourself ch01-execution-model.html
@@ -196,10 +198,34 @@ book_site_bad(continuation-indent ch03-reductions.html WIDTHS 390
 book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px on a phone \\(under 12 px\\)")
+# A phone shown a plot's wide drawing (its panels side by side, drawn no smaller
+# than its text allows): the right-hand panel, which the caption describes, is
+# past the screen's edge. The phone's drawing stacks them.
+book_site_bad(plot-panel-hidden ch01-execution-model.html WIDTHS 390
+  --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
+  --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: _images/divergence-sweep\\.svg")
+# A plot's phone drawing shown beside its wide one on a desktop.
+book_site_bad(plot-two-drawings ch01-execution-model.html
+  --replace html/_static/book.css "@media not screen and (max-width: 46em)" "@media print"
+  --expect "a plot shows 2 drawings: _images/divergence-sweep\\.svg, _images/divergence-sweep-phone\\.svg")
+# A plot's caption naming its panels by their place, which the phone's drawing
+# (panels stacked) does not keep.
+book_site_bad(plot-caption-place ch01-execution-model.html
+  --replace html/ch01-execution-model.html "(b) The divergent/uniform ratio" "Right: the divergent/uniform ratio"
+  --expect "a plot's caption or alt text names a panel by its place \\(\"Right:\"\\)")
+# Every output naming its machine in full (GPU, driver, runtime, toolchain), as
+# the same three lines under every output once did.
+book_site_bad(provenance-repeated ch01-execution-model.html
+  --replace html/ch01-execution-model.html " set up as above" " GPU"
+  --expect "ch01-execution-model\\.html: states the machine its outputs ran on [0-9]+ times in full")
 # Printed with the copy buttons showing.
 book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
   --expect "\\[print 1280px\\]: printed, the page shows [0-9]+ copy button")
+# Printed with the folds (answers, hints) closed.
+book_site_bad(print-folds-closed ch01-execution-model.html THEMES print
+  --replace html/_static/book.js "addEventListener(\"beforeprint\"" "addEventListener(\"x-beforeprint\""
+  --expect "\\[print 1280px\\]: printed, [0-9]+ fold\\(s\\) \\(answers, hints\\) stay closed")
 # No way in: a footer without the licences, a Sources entry without its link,
 # and the sentence on the missing public address on more than one page.
 book_site_bad(footer-licence index.html

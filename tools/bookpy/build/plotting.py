@@ -46,8 +46,11 @@ declared, and the theme it draws for; it is called once per theme, so a plot
 reads well on a light and on a dark page. tools/bookpy/build/render_plot.py writes
 <name>.svg (light), <name>-dark.svg and <name>.pdf (the PDF edition, light)
 for cmake/BookSite.cmake, which re-renders a plot when its spec or one of its
-records changes. The {plot} directive (plots.py) shows it, captioned with
-where each of its records ran.
+records changes. It also draws the phone's drawings, <name>-phone.svg and
+<name>-phone-dark.svg: as wide as a phone's column, the panels that
+``fig.subplots(1, n)`` puts side by side stacked (NarrowFigure; ``fig.book_narrow``
+tells draw() which drawing it makes). The {plot} directive (plots.py) shows
+them, captioned with where each of its records ran.
 
 Nothing here imports Sphinx.
 """
@@ -308,6 +311,39 @@ THEMES = {
 #: The figure: as wide as the book's column at 96 px per inch, so that 10.5 pt
 #: text is 14 px on the page (the browser test wants 12 px at least).
 WIDTH_IN, HEIGHT_IN, FONT_PT = 7.2, 3.6, 10.5
+#: The phone's drawing: as wide as a phone's column (a 390 px screen's 358 px, less
+#: a little), its panels one above the other, each this tall (the page swaps it in
+#: below 46em: book.css; tests/site/page_checks.js fails a plot wider than a
+#: phone's column, whose right-hand panel would be hidden).
+PHONE_WIDTH_IN, PHONE_PANEL_IN = 3.6, 3.4
+
+
+class NarrowFigure:
+    """The figure draw() gets for the phone's drawing: a matplotlib Figure whose
+    ``subplots(1, n)`` (panels side by side) gives the n panels stacked, top to
+    bottom in the same order, the figure as tall as they need; everything else
+    is the Figure's. ``fig.book_narrow`` is True here (False on the wide
+    drawings' figure), for a spec that places something differently on a narrow
+    drawing (a legend under its panel rather than beside it)."""
+    book_narrow = True
+
+    def __init__(self, fig):
+        self._fig = fig
+
+    def subplots(self, nrows=1, ncols=1, **kwargs):
+        if nrows == 1 and ncols > 1:
+            grid = dict(kwargs.pop("gridspec_kw", None) or {})
+            ratios = grid.pop("width_ratios", None) or kwargs.pop("width_ratios", None)
+            if ratios:
+                grid["height_ratios"] = ratios
+            if grid:
+                kwargs["gridspec_kw"] = grid
+            self._fig.set_size_inches(PHONE_WIDTH_IN, PHONE_PANEL_IN * ncols)
+            return self._fig.subplots(ncols, 1, **kwargs)
+        return self._fig.subplots(nrows, ncols, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._fig, name)
 
 
 def _style(theme: Theme) -> dict:
@@ -437,6 +473,7 @@ def _check_moves(spec: Spec, draw, fig, runs: dict, theme_name: str) -> None:
     """draw() again on perturbed records; PlotError for what did not move."""
     from matplotlib.figure import Figure
     again = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+    again.book_narrow = False
     try:
         draw(again, perturbed_runs(runs), THEMES[theme_name])
     except PlotError:
@@ -450,8 +487,9 @@ def _check_moves(spec: Spec, draw, fig, runs: dict, theme_name: str) -> None:
 
 
 def render(spec: Spec, runs: dict, outputs: dict) -> None:
-    """Draw the spec once per theme and write {'light.svg'|'dark.svg'|'pdf': path};
-    each file appears only complete."""
+    """Draw the spec once per theme and write {'light.svg'|'dark.svg'|'pdf'|
+    'phone.svg'|'phone-dark.svg': path} (the phone's: NarrowFigure); each file
+    appears only complete."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -463,15 +501,21 @@ def render(spec: Spec, runs: dict, outputs: dict) -> None:
     exec(code, namespace)  # the spec is the book's own source, like a chapter's programs
     draw = namespace["draw"]
     checked = False
-    for theme_name, fmt, out in (("light", "svg", outputs.get("light.svg")),
-                                 ("dark", "svg", outputs.get("dark.svg")),
-                                 ("light", "pdf", outputs.get("pdf"))):
+    for theme_name, fmt, out, narrow in (("light", "svg", outputs.get("light.svg"), False),
+                                         ("dark", "svg", outputs.get("dark.svg"), False),
+                                         ("light", "pdf", outputs.get("pdf"), False),
+                                         ("light", "svg", outputs.get("phone.svg"), True),
+                                         ("dark", "svg", outputs.get("phone-dark.svg"), True)):
         if not out:
             continue
         with plt.rc_context(_style(THEMES[theme_name])):
-            fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+            if narrow:
+                fig = Figure(figsize=(PHONE_WIDTH_IN, PHONE_PANEL_IN), layout="constrained")
+            else:
+                fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+                fig.book_narrow = False
             try:
-                draw(fig, runs, THEMES[theme_name])
+                draw(NarrowFigure(fig) if narrow else fig, runs, THEMES[theme_name])
             except PlotError:
                 raise
             except Exception as e:  # the spec's own mistake: say which spec

@@ -6,7 +6,8 @@
         them at configure time to make the plot depend on their records)
     python3 -m bookpy.build.render_plot draw <repo> <spec> <out-dir> --record <key>/<run>=<record.json>...
             [--gpu-record <key>/<run>=<GPU>=<record.json>...]
-        write <out-dir>/<name>.svg (light page), <name>-dark.svg and <name>.pdf;
+        write <out-dir>/<name>.svg (light page), <name>-dark.svg, <name>.pdf, and the
+        phone's drawings (panels stacked) <name>-phone.svg and <name>-phone-dark.svg;
         --gpu-record gives a GPU run's record on each GPU (the build's own first,
         its record the --record one), for a series per GPU (plotting.Run.gpus)
 
@@ -59,7 +60,9 @@ def main() -> int:
         os.makedirs(a.out_dir, exist_ok=True)
         render(spec, runs, {"light.svg": os.path.join(a.out_dir, name + ".svg"),
                             "dark.svg": os.path.join(a.out_dir, name + "-dark.svg"),
-                            "pdf": os.path.join(a.out_dir, name + ".pdf")})
+                            "pdf": os.path.join(a.out_dir, name + ".pdf"),
+                            "phone.svg": os.path.join(a.out_dir, name + "-phone.svg"),
+                            "phone-dark.svg": os.path.join(a.out_dir, name + "-phone-dark.svg")})
         return 0
     except PlotError as e:
         # "<spec>[:line]: what" as "<spec from the repository>[:line]: error: what"

@@ -76,6 +76,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_post_transform(checkyourself.NumberedQuestions)
     app.add_post_transform(outtables.OutputTables)
     app.add_post_transform(records.LeadTabOnly)
+    app.add_post_transform(records.ProvenanceOncePerPage)
     app.add_transform(inline.RoleLines)
     app.add_transform(inline.UnparsedRoles)
     app.add_transform(claims.ScopedClaimsNamed)

@@ -78,15 +78,16 @@ def depart_plain(self: SphinxTranslator, node: nodes.Node) -> None:
 
 
 class ThemeOnlyImages(SphinxPostTransform):
-    """Outside HTML, an image for the dark theme only (class only-dark) is left
-    out: the PDF shows the light one."""
+    """Outside HTML, an image for the dark theme only (class only-dark) or for a
+    phone only (class book-narrow: a plot's panels stacked) is left out: the PDF
+    shows the light, wide one."""
     default_priority = 90
 
     def run(self, **kwargs: Any) -> None:
         if self.app.builder.format == "html":
             return
         for node in list(self.document.findall(nodes.Element)):
-            if "only-dark" in node.get("classes", []):
+            if {"only-dark", "book-narrow"} & set(node.get("classes", [])):
                 node.parent.remove(node)
 
 

@@ -9,7 +9,8 @@ build rendered it (build/plots/<key>/<name>.svg, -dark.svg and .pdf).
     ```
 
 In HTML the page shows the light or the dark drawing with the reader's theme,
-and a click opens it at full size; the PDF gets the vector PDF. Under the
+on a phone the phone's drawing (its panels stacked, -phone.svg and
+-phone-dark.svg), and a click opens it at full size; the PDF gets the vector PDF. Under the
 caption, each record the plot reads says where it ran (the same words as under
 an output block), with the stale banner where a recording is stale. The spec,
 the drawings and the records are dependencies of the page; a run the spec
@@ -55,7 +56,9 @@ class Plot(BookDirective):
             plots = os.path.abspath(plots_dir(self.config))
             light = os.path.join(plots, key + ".svg")
             dark = os.path.join(plots, key + "-dark.svg")
-            for path in (light, dark):
+            phone = os.path.join(plots, key + "-phone.svg")
+            phone_dark = os.path.join(plots, key + "-phone-dark.svg")
+            for path in (light, dark, phone, phone_dark):
                 if not os.path.exists(path):
                     raise BookError(f"plot '{key}' was not drawn ({path} is missing); build through "
                                     "CMake, which draws diagrams/**.plot.py from the run records")
@@ -73,8 +76,15 @@ class Plot(BookDirective):
         docdir = os.path.dirname(self.env.doc2path(self.env.docname))
         stem = os.path.relpath(light, docdir)[:-len(".svg")]
         figure = shows(nodes.figure(classes=["book-plot"]), *spec.runs)
-        figure += zoom("", nodes.image(uri=stem + ".*", alt=alt), classes=["only-light"])
-        figure += zoom("", nodes.image(uri=os.path.relpath(dark, docdir), alt=alt), classes=["only-dark"])
+        figure += zoom("", nodes.image(uri=stem + ".*", alt=alt), classes=["only-light", "book-wide"])
+        figure += zoom("", nodes.image(uri=os.path.relpath(dark, docdir), alt=alt),
+                       classes=["only-dark", "book-wide"])
+        # A phone's drawings, its panels stacked: book.css shows them below 46em,
+        # in place of the wide ones (whose right-hand panel would be off the screen).
+        figure += zoom("", nodes.image(uri=os.path.relpath(phone, docdir), alt=alt),
+                       classes=["only-light", "book-narrow"])
+        figure += zoom("", nodes.image(uri=os.path.relpath(phone_dark, docdir), alt=alt),
+                       classes=["only-dark", "book-narrow"])
         if caption_nodes:
             figure += nodes.caption("", "", *caption_nodes)
         legend = nodes.legend()

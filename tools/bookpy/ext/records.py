@@ -231,6 +231,13 @@ def provenance_text(record: dict) -> str:
     """Where and how a run ran: the GPU, driver, runtime and toolchain, the
     commit and date, and for a recording whether its inputs are unchanged since.
     No host name: it says nothing to a reader."""
+    return provenance_parts(record)[0]
+
+
+def provenance_parts(record: dict) -> tuple:
+    """(the whole provenance_text, the machine it names: GPU or CPU, driver,
+    runtime and toolchain, the text that says the same of a run on a machine an
+    earlier output of the page named: its GPU, commit, date and freshness)."""
     p = record["provenance"]
     tools = []
     if "nvcc" in p:
@@ -247,11 +254,34 @@ def provenance_text(record: dict) -> str:
                  f"{p.get('sm_count', '?')} SMs), {driver}, CUDA runtime {p.get('runtime_version', '?')}")
     else:
         where = "the build machine's CPU"
+    machine = f"{where}; {built}"
+    again = f"the {p['gpu_name']} set up as above" if "gpu_name" in p else "the build machine\u2019s CPU, as above"
     if record.get("source") == "recording":
         since = ("its inputs have changed since (see the note above)" if record.get("stale")
                  else "its inputs are unchanged since")
-        return f"Recorded on {where}; {built}; {when}; {since}."
-    return f"Ran live during this build on {where}; {built}; {when}."
+        return (f"Recorded on {where}; {built}; {when}; {since}.", machine,
+                f"Recorded on {again}; {when}; {since}.")
+    return (f"Ran live during this build on {where}; {built}; {when}.", machine,
+            f"Ran live during this build on {again}; {when}.")
+
+
+class ProvenanceOncePerPage(SphinxPostTransform):
+    """A page names each machine its outputs ran on once, in full (GPU, driver,
+    runtime, toolchain), under the first output from it; each later output from
+    the same machine says so in a line ("the H100 set up as above") with its own
+    commit, date and freshness (issue 47: the same three lines stood under every
+    output, 46 times in the book). tests/site/check_site.py fails a page that
+    states one machine twice."""
+    default_priority = 91  # after LeadTabOnly: the PDF keeps the lead's tab only
+
+    def run(self, **kwargs: Any) -> None:
+        seen = set()
+        for para in list(self.document.findall(nodes.paragraph)):
+            if "book-provenance" not in para["classes"] or not para.get("book_machine"):
+                continue
+            if para["book_machine"] in seen:
+                para.replace_self(nodes.paragraph(text=para["book_short"], classes=list(para["classes"])))
+            seen.add(para["book_machine"])
 
 
 def stale_banner(record: dict) -> list:
@@ -283,7 +313,9 @@ def run_block(record: dict, body: list, text: str = "", picked: bool = False) ->
     container = shows(nodes.container(classes=["book-run"]), str(record.get("name", "")))
     container += stale_banner(record)
     container += body
-    container += nodes.paragraph(text=provenance_text(record), classes=["book-provenance"])
+    text, machine, short = provenance_parts(record)
+    container += nodes.paragraph(text=text, classes=["book-provenance"], book_machine=machine,
+                                 book_short=short)  # ProvenanceOncePerPage
     container += run_yourself_node(record, text, picked)  # runyourself.py: "Run it yourself"
     return container
 

@@ -11,6 +11,12 @@ The test exercises.bundle (no --site): writes the bundle of every exercise with
 tools/grade --bundle, twice (the same bytes), and one chapter's bundle (only that
 chapter's exercises); a --chapter that names no chapter fails and writes nothing.
 
+The test exercises.bundle.catch2-v3 (--catch2-v3 PREFIX): the same bundle built
+against Catch2 version 3, installed under PREFIX (a CMake package, as Ubuntu
+24.04's catch2 is), chosen over version 2 (-DEXERCISES_CATCH2=3), with every
+Catch2 main compiled from the bundle's own files (catch_session.cpp under version
+3 included). Without a PREFIX (no Catch2 3 on Debian 12) it reports skipped (77).
+
 The test site.downloads.build (--site HTML --chapter KEY): the chapter's download
 as the built site offers it (the archive its page links, under HTML/_downloads/),
 which must be the bytes tools/grade --bundle --chapter KEY writes now.
@@ -143,7 +149,8 @@ README_COMMANDS = ["cmake -B build", "cmake --build build", "ctest --test-dir bu
 
 def readme_problems(src: Path) -> list:
     """The bundle's README gives the complete commands (README_COMMANDS, in a sh
-    block) and says which versions of Catch2 it was built with; no Markdown file
+    block) and says which versions of Catch2 it was built with, and which GPU
+    architecture the GPU exercises compile for and how to give another; no Markdown file
     of the bundle sends the student to a tool the bundle does not hold (tools/...),
     and each exercise's statement gives the whole build (cmake -B build first)."""
     problems = []
@@ -154,6 +161,10 @@ def readme_problems(src: Path) -> list:
         problems.append(f"README.md: its commands are {commands}, not {README_COMMANDS}")
     if not re.search(r"Catch2 version 2\b.*version 3\b", readme, re.S):
         problems.append("README.md: does not say which versions of Catch2 it builds with")
+    if not re.search(r"compile for compute capability [0-9.]+", readme) or \
+            "-DCMAKE_CUDA_ARCHITECTURES=" not in readme:
+        problems.append("README.md: does not say which GPU architecture the GPU exercises compile for "
+                        "and how to give another (-DCMAKE_CUDA_ARCHITECTURES=)")
     for md in sorted(src.rglob("*.md")):
         text = md.read_text(encoding="utf-8")
         for m in re.finditer(r"`(tools/[^`\s]+)", text):
@@ -169,18 +180,28 @@ def check_build(src, build, a, kit, exercises, repo, problems):
     """Configure, build and run the unpacked bundle as a student would: the starters
     fail their tests; with the solutions dropped in, the CPU exercises pass."""
     problems += readme_problems(src)
-    cfg = [a.cmake, "-S", src, "-B", build, "-G", "Ninja", f"-DEXERCISES_CATCH_MAIN={kit['catch_main']}"]
-    # The Catch2 the book's build uses: Debian's (as a student has it), or the
-    # copy carried to a machine without Debian's packages (the GPU machine).
-    if a.catch2_include:
-        cfg.append(f"-DEXERCISES_CATCH2_INCLUDE={a.catch2_include}")
-    if kit.get("gpu_main"):
-        cfg.append(f"-DEXERCISES_GPU_MAIN={kit['gpu_main']}")
+    cfg = [a.cmake, "-S", src, "-B", build, "-G", "Ninja"]
+    if a.catch2_v3:
+        # Version 3, as a student on Ubuntu 24.04 has it; the mains from the
+        # bundle's files (the kit's are built with version 2).
+        cfg += ["-DEXERCISES_CATCH2=3", f"-DCMAKE_PREFIX_PATH={a.catch2_v3}"]
+    else:
+        cfg.append(f"-DEXERCISES_CATCH_MAIN={kit['catch_main']}")
+        # The Catch2 the book's build uses: Debian's (as a student has it), or the
+        # copy carried to a machine without Debian's packages (the GPU machine).
+        if a.catch2_include:
+            cfg.append(f"-DEXERCISES_CATCH2_INCLUDE={a.catch2_include}")
+        if kit.get("gpu_main"):
+            cfg.append(f"-DEXERCISES_GPU_MAIN={kit['gpu_main']}")
     for step in (cfg, [a.cmake, "--build", build]):
         rc, out = run(step)
         print(out[-4000:])
         if rc != 0:
             problems.append(f"{step[1]} failed (exit {rc})")
+            return
+        if step is cfg and a.catch2_v3 and not re.search(r"Catch2 version 3\.", out):
+            problems.append("configured with -DEXERCISES_CATCH2=3, the bundle does not say it "
+                            "builds with Catch2 version 3")
             return
     rc, out = run([a.ctest, "--test-dir", build, "--output-on-failure"])
     print(out[-6000:])
@@ -193,7 +214,8 @@ def check_build(src, build, a, kit, exercises, repo, problems):
             continue
         # Failed must mean the tests ran and found the starter wrong, not a crash.
         prog = build / e["id"].replace("/", ".")
-        rc, text = run([prog, "--order", "decl", "--use-colour", "no"], timeout=e["timeout"] + 30)
+        colour = ["--colour-mode", "none"] if a.catch2_v3 else ["--use-colour", "no"]  # (3's, 2's)
+        rc, text = run([prog, "--order", "decl", *colour], timeout=e["timeout"] + 30)
         if e["gpu"] and rc == 77:
             print(f"starter {e['id']}: skipped (no GPU)")
         elif rc == 0 or not FAILED.search(text):
@@ -225,12 +247,27 @@ def main():
         ap.add_argument(o, required=True)
     ap.add_argument("--catch2-include", default="",
                     help="the folder holding catch2/catch.hpp that the book's build uses")
+    ap.add_argument("--catch2-v3", metavar="PREFIX",
+                    help="build the bundle against the Catch2 version 3 installed under PREFIX "
+                         "(empty: none here, the test reports skipped)")
     ap.add_argument("--site", metavar="HTML", help="check the download the built site offers")
     ap.add_argument("--chapter", metavar="KEY", help="the chapter whose bundle is checked")
     a = ap.parse_args()
     if bool(a.site) and not a.chapter:
         ap.error("--site needs --chapter")
+    if a.catch2_v3 is not None and a.site:
+        ap.error("--catch2-v3 checks the whole bundle: no --site")
     name = "site.downloads.build" if a.site else "exercises.bundle"
+    if a.catch2_v3 is not None:
+        name = "exercises.bundle.catch2-v3"
+        if not a.catch2_v3:
+            print(f"{name}: skipped: no Catch2 version 3 is installed here (Debian 12 packages "
+                  "version 2); configure with -DBOOK_CATCH2_V3_PREFIX=<its install prefix>")
+            return 77
+        prefix = Path(a.catch2_v3)
+        if not any(prefix.glob(g) for g in ("lib*/cmake/Catch2", "lib/*/cmake/Catch2", "share/Catch2")):
+            print(f"{name}: FAILED: {a.catch2_v3} holds no Catch2 CMake package (lib/cmake/Catch2)")
+            return 1
     repo, work = Path(a.grade).resolve().parent.parent, fresh(a.work)
     kit = json.loads((Path(a.kit) / "exercises" / "kit.json").read_text())
     cuda = bool(kit.get("cuda"))
@@ -257,7 +294,7 @@ def main():
     else:
         archive = work / "first.tar.gz" if first is not None else None
         top = "cuda-book-exercises"
-        if a.chapter is None:
+        if a.chapter is None and a.catch2_v3 is None:
             # A chapter's bundle holds that chapter's exercises only (checked below on the
             # site's); a chapter that has none is refused and nothing is written.
             rc, out = write_bundle(a, work / "none.tar.gz", ["ch77-no-such-chapter"])

@@ -29,6 +29,8 @@
 #                            chapter's alone, and a clean build of it (check_bundle.py;
 #                            tests/site's site.downloads.build checks a chapter's
 #                            download from the built site with the same script)
+#   exercises.bundle.catch2-v3  the same bundle built against Catch2 version 3 (a
+#                            CMake package under BOOK_CATCH2_V3_PREFIX; skipped without one)
 #   exercises.reader-edition the reader's HTML holds no hidden test and no solution
 # They grade against this build's kit (target exercise-kit, which ctest builds before any test).
 if(NOT BOOK_EXERCISES_PYTHON)
@@ -91,4 +93,11 @@ if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
 endif()
 _bt_add(exercises.bundle 600 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_scratch}/bundle"
         --catch2-include "${BOOK_CATCH2_INCLUDE}"
+        --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")
+# The same bundle against Catch2 version 3 (Ubuntu 24.04's), where one is installed:
+# BOOK_CATCH2_V3_PREFIX, its install prefix. Debian 12 has none: then skipped.
+set(BOOK_CATCH2_V3_PREFIX "" CACHE PATH
+    "A Catch2 version 3 install prefix for exercises.bundle.catch2-v3 (empty: the test is skipped)")
+_bt_add(exercises.bundle.catch2-v3 900 "${_bt}/check_bundle.py" ${_bt_kit}
+        --work "${_bt_scratch}/bundle-catch2-v3" --catch2-v3 "${BOOK_CATCH2_V3_PREFIX}"
         --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")
