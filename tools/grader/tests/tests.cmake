@@ -99,5 +99,5 @@ _bt_add(exercises.bundle 600 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_s
 set(BOOK_CATCH2_V3_PREFIX "" CACHE PATH
     "A Catch2 version 3 install prefix for exercises.bundle.catch2-v3 (empty: the test is skipped)")
 _bt_add(exercises.bundle.catch2-v3 900 "${_bt}/check_bundle.py" ${_bt_kit}
-        --work "${_bt_scratch}/bundle-catch2-v3" --catch2-v3 "${BOOK_CATCH2_V3_PREFIX}"
+        --work "${_bt_scratch}/bundle-catch2-v3" "--catch2-v3=${BOOK_CATCH2_V3_PREFIX}"
         --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")
