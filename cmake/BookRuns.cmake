@@ -23,7 +23,8 @@
 #       NCU_KERNELS profiles every launch of a kernel matching one of the
 #       regexes (in launch order, one ncu run; NCU_ARGS are the program's
 #       arguments for it) and NCU_LABELS names those launches: the results
-#       ncu:<label>:<metric>. NCU_CACHE_CONTROL none profiles each launch with
+#       ncu:<label>:<metric>; a recording whose results are for other metrics
+#       or labels than those declared now is stale. NCU_CACHE_CONTROL none profiles each launch with
 #       the caches as the launches before it left them (ncu --cache-control
 #       none); the default, all, flushes them before each profiled launch.
 #       SANITIZER runs the program under compute-sanitizer
@@ -329,6 +330,16 @@ endfunction()
 function(_book_run_inputs where name id cuda sanitizer_id)
   _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
   set(common --name "${name}" ${hash_args} ${sanitizer_id} --repeats ${R_REPEATS})
+  # What Nsight Compute records, as declared now: a recording made for other
+  # metrics or launches is stale (bookrun import and verify).
+  if(R_NCU_METRICS)
+    list(JOIN R_NCU_METRICS "," metrics)
+    list(APPEND common --declared-ncu-metrics "${metrics}")
+    if(R_NCU_LABELS)
+      list(JOIN R_NCU_LABELS "," labels)
+      list(APPEND common --declared-ncu-labels "${labels}")
+    endif()
+  endif()
   foreach(gpu IN LISTS BOOK_REFERENCE_GPUS)
     list(APPEND common --reference-gpu "${gpu}")
   endforeach()

@@ -80,6 +80,12 @@ void add_input_options(CLI::App* app, CommandLine& c) {
                     "the record keeps every repeat's results, its results are their medians, "
                     "and every check must hold in every repeat; a recording must hold as many")
         ->check(CLI::Range(1, 99));
+    app->add_option("--declared-ncu-metrics", r.ncu_metrics,
+                    "the metrics book_run declares Nsight Compute records (comma separated): a "
+                    "recording that holds others is stale");
+    app->add_option("--declared-ncu-labels", r.ncu_labels,
+                    "the profiled launches' labels book_run declares (comma separated): a "
+                    "recording that names others is stale");
     add_schema_option(app, c.schema_path);
 }
 

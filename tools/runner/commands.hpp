@@ -23,6 +23,10 @@ struct RunSpec {
     /// The book's reference GPUs (book/gpus.json): the names a check's "gpus" may give.
     std::vector<std::string> reference_gpus;
     int repeats = 1;
+    /// What book_run declares Nsight Compute records (NCU_METRICS, NCU_LABELS; comma
+    /// separated, "" when the run is not profiled): a recording that holds other
+    /// metrics or launches was made for another declaration, and is stale.
+    std::string ncu_metrics, ncu_labels;
 };
 
 /// A run under compute-sanitizer: the tool and what it must report.

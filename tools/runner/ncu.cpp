@@ -74,6 +74,16 @@ json ncu_value(const std::vector<std::string>& cells, const NcuColumns& col) {
 
 }  // namespace
 
+std::vector<std::string> split_commas(const std::string& s) {
+    std::vector<std::string> out;
+    for (size_t a = 0, b; a <= s.size(); a = b + 1) {
+        b = s.find(',', a);
+        if (b == std::string::npos) b = s.size();
+        if (b > a) out.push_back(s.substr(a, b - a));
+    }
+    return out;
+}
+
 std::string ncu_kernel_filter(const std::vector<std::string>& regexes) {
     if (regexes.size() == 1) return "regex:" + regexes[0];
     std::string out = "regex:";

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -101,6 +104,39 @@ void check_recording_is_of(const json& record, const RunSpec& run, const Sanitiz
     check_sanitizer_expectation(run.name, san, sanitizer_summary(report), report);
 }
 
+/// What differs between the Nsight Compute results a recording holds (its "ncu":
+/// "<label>:<metric>") and those book_run declares now: a description per
+/// difference, none where the run declares no metrics.
+std::vector<std::string> ncu_changes(const json& record, const RunSpec& run) {
+    std::vector<std::string> out;
+    if (run.ncu_metrics.empty()) return out;
+    std::set<std::string> metrics, labels;
+    const json recorded = record.value("ncu", json::object());
+    for (const auto& [key, v] : recorded.items()) {
+        const auto colon = key.find(':');
+        if (colon == std::string::npos) continue;
+        labels.insert(key.substr(0, colon));
+        metrics.insert(key.substr(colon + 1));
+    }
+    const auto declared_metrics = split_commas(run.ncu_metrics);
+    const std::set<std::string> want_metrics(declared_metrics.begin(), declared_metrics.end());
+    auto text = [](const std::set<std::string>& s) {
+        return s.empty() ? std::string("none") : fmt::format("{}", fmt::join(s, ", "));
+    };
+    if (metrics != want_metrics)
+        out.push_back(fmt::format("Nsight Compute's metrics changed (recorded: {}; declared: {})",
+                                  text(metrics), text(want_metrics)));
+    if (!run.ncu_labels.empty()) {
+        const auto declared_labels = split_commas(run.ncu_labels);
+        const std::set<std::string> want_labels(declared_labels.begin(), declared_labels.end());
+        if (labels != want_labels)
+            out.push_back(fmt::format(
+                "the profiled launches changed (recorded: {}; declared: {})", text(labels),
+                text(want_labels)));
+    }
+    return out;
+}
+
 /// Reads a committed recording and compares it with the sources as they are now.
 json load_recording(const RunSpec& run, const SanitizerSpec& san, const RecordingSpec& rec,
                     const Schema& schema, std::vector<std::string>& files) {
@@ -109,6 +145,7 @@ json load_recording(const RunSpec& run, const SanitizerSpec& san, const Recordin
     files = input_files(run.inputs);
     auto current = compute_inputs(run.inputs, files);
     auto diff = diff_inputs(record["inputs"], current);
+    for (auto& why : ncu_changes(record, run)) diff.changes.push_back(std::move(why));
     record["stale"] = !diff.changes.empty();
     record["stale_reasons"] = diff.changes;
     record["not_compared"] = diff.not_compared;

@@ -39,16 +39,6 @@ void store_stream(json& record, const std::string& field, std::string text, std:
         record[field] = text;
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-    std::vector<std::string> out;
-    for (size_t a = 0, b; a <= s.size(); a = b + 1) {
-        b = s.find(',', a);
-        if (b == std::string::npos) b = s.size();
-        if (b > a) out.push_back(s.substr(a, b - a));
-    }
-    return out;
-}
-
 /// The command as a reader would type it (under the sanitizer when there is one).
 json shown_command(const LiveSpec& live, const SanitizerSpec& san) {
     json command = json::array();

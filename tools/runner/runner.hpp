@@ -278,6 +278,9 @@ json join_volatile(json stable, const json& volatile_part);
 /// is an Error.
 std::string extract_sass(const std::string& cuobjdump_output, const std::string& function);
 
+/// The non-empty items of a comma-separated list (NCU_METRICS, NCU_LABELS).
+std::vector<std::string> split_commas(const std::string& s);
+
 /// One ncu --kernel-name filter for several regexes: "regex:(a)|(b)".
 std::string ncu_kernel_filter(const std::vector<std::string>& regexes);
 

@@ -69,6 +69,21 @@ book_bad_test(runner-ncu-cache-control-bad ${r_copy}
   --expect "ncu-cache-control: some not in"
   -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive
      --ncu-metrics smsp__inst_executed.sum --ncu-cache-control some -- ${fake_gpu} ok)
+# What Nsight Compute records is part of the declaration: a recording made for
+# other metrics or launches is stale, one made for these is fresh.
+set(r_record_ncu
+  --before ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel reduce_shfl
+           --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+book_runner_test(ncu-declared-same ${r_copy} ${r_record_ncu}
+  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum --declared-ncu-labels naive,shfl)
+book_bad_test(runner-ncu-metrics-changed ${r_copy} ${r_record_ncu}
+  --expect "^  Nsight Compute's metrics changed \\(recorded: smsp__inst_executed\\.sum. declared: dram__bytes_read\\.sum, smsp__inst_executed\\.sum\\)$"
+  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum,dram__bytes_read.sum
+                 --declared-ncu-labels naive,shfl)
+book_bad_test(runner-ncu-labels-changed ${r_copy} ${r_record_ncu}
+  --expect "^  the profiled launches changed \\(recorded: naive, shfl. declared: naive, shuffle\\)$"
+  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum --declared-ncu-labels naive,shuffle)
 book_bad_test(runner-ncu-labels ${r_copy}
   --expect "ncu profiled 2 launches \\(reduce_naive, reduce_shfl\\), but 3 labels name them \\(a, b, c\\)"
   --absent "x.json*"
