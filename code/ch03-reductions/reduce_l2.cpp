@@ -39,10 +39,11 @@ int run_l2(const settings& s) {
     cub_sum cub(n);
     book::device_buffer<float> out(1);
     long failures = 0;
-    page_print("2^%d floats (%zu bytes) in %zu rotating buffers (%zu bytes in all);\n"
-               "each row %d calls, CUB's call on the next buffer after each:\n",
-               s.profile_log2, n * sizeof(float), in.count(), in.count() * n * sizeof(float),
-               calls_per_row);
+    page_print(
+        "2^%d floats (%zu bytes) in %zu rotating buffers (%zu bytes in all);\n"
+        "each row %d calls, CUB's call on the next buffer after each:\n",
+        s.profile_log2, n * sizeof(float), in.count(), in.count() * n * sizeof(float),
+        calls_per_row);
     for (const candidate& c : s.candidates) {
         variant_reducer r(c, n);
         in.rewind();

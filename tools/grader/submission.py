@@ -13,10 +13,10 @@ folder or archive that holds only one folder (alice/ or exercises/) is entered,
 and so is the exercises/ folder of the student bundle as handed out. A folder
 that holds no chapter folder but one archive is that archive, and so is an
 archive that holds no chapter folder but one archive, up to two archives one
-inside the other (a zip in a .tar.gz in a folder; a third is not entered). The inner archive of an archive is copied, at most
-MAX_NESTED bytes, into a private temporary folder, read as an archive and
-removed. Files named as an exercise's files, handed in loose, are taken for
-that exercise.
+inside the other (a zip in a .tar.gz in a folder; a third is not entered). The
+inner archive of an archive is copied, at most MAX_NESTED bytes, into a private
+temporary folder, read as an archive and removed. Files named as an exercise's
+files, handed in loose, are taken for that exercise.
 """
 from __future__ import annotations
 

@@ -130,9 +130,8 @@ std::vector<std::string> ncu_changes(const json& record, const RunSpec& run) {
         const auto declared_labels = split_commas(run.ncu_labels);
         const std::set<std::string> want_labels(declared_labels.begin(), declared_labels.end());
         if (labels != want_labels)
-            out.push_back(fmt::format(
-                "the profiled launches changed (recorded: {}; declared: {})", text(labels),
-                text(want_labels)));
+            out.push_back(fmt::format("the profiled launches changed (recorded: {}; declared: {})",
+                                      text(labels), text(want_labels)));
     }
     return out;
 }
