@@ -80,12 +80,14 @@ void add_input_options(CLI::App* app, CommandLine& c) {
                     "the record keeps every repeat's results, its results are their medians, "
                     "and every check must hold in every repeat; a recording must hold as many")
         ->check(CLI::Range(1, 99));
-    app->add_option("--declared-ncu-metrics", r.ncu_metrics,
-                    "the metrics book_run declares Nsight Compute records (comma separated): a "
-                    "recording that holds others is stale");
-    app->add_option("--declared-ncu-labels", r.ncu_labels,
-                    "the profiled launches' labels book_run declares (comma separated): a "
-                    "recording that names others is stale");
+    app->add_option("--ncu-metrics", r.ncu_metrics,
+                    "the metrics book_run declares Nsight Compute records (comma separated): "
+                    "what a live run profiles (run --ncu), and what a recording must hold (one "
+                    "that holds others is stale)");
+    app->add_option("--ncu-labels", r.ncu_labels,
+                    "the profiled launches' labels book_run declares (comma separated, in launch "
+                    "order; results ncu:<label>:<metric>): a recording that names others is "
+                    "stale");
     add_schema_option(app, c.schema_path);
 }
 
@@ -120,14 +122,11 @@ void add_report_options(CLI::App* run, ReportSpec& r) {
     run->add_option("--cuobjdump", r.cuobjdump, "cuobjdump, to record kernels' SASS");
     run->add_option("--sass-function", r.sass_functions,
                     "a kernel whose SASS to record as text sass:<name> (repeatable)");
-    run->add_option("--ncu", r.ncu, "Nsight Compute's ncu, to record metrics");
+    run->add_option("--ncu", r.ncu,
+                    "Nsight Compute's ncu, to record the metrics --ncu-metrics declares");
     run->add_option("--ncu-kernel", r.ncu_kernels,
                     "regex of kernels to profile (repeatable: every matching launch is profiled, "
                     "in one ncu run, in launch order)");
-    run->add_option("--ncu-metrics", r.ncu_metrics, "comma-separated metrics");
-    run->add_option("--ncu-labels", r.ncu_labels,
-                    "comma-separated names of the profiled launches, in launch order (results "
-                    "ncu:<label>:<metric>)");
     run->add_option("--ncu-arg", r.ncu_args, "an argument for the profiled run");
     run->add_option("--ncu-cache-control", r.ncu_cache_control,
                     "all: ncu flushes the caches before each profiled launch (its default); "

@@ -24,8 +24,9 @@ struct RunSpec {
     std::vector<std::string> reference_gpus;
     int repeats = 1;
     /// What book_run declares Nsight Compute records (NCU_METRICS, NCU_LABELS; comma
-    /// separated, "" when the run is not profiled): a recording that holds other
-    /// metrics or launches was made for another declaration, and is stale.
+    /// separated, "" when the run is not profiled): the metrics and launches a live
+    /// run profiles (with --ncu), and those a recording must hold: one made for
+    /// other metrics or launches is stale.
     std::string ncu_metrics, ncu_labels;
 };
 
@@ -40,7 +41,7 @@ struct SanitizerSpec {
 struct ReportSpec {
     std::string cuobjdump;
     std::vector<std::string> sass_functions;
-    std::string ncu, ncu_metrics, ncu_labels;
+    std::string ncu;  ///< Nsight Compute's ncu: profiles what RunSpec declares
     std::string ncu_cache_control = "all";  ///< ncu --cache-control: all (flush) or none
     std::vector<std::string> ncu_kernels, ncu_args;
 };

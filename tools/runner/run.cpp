@@ -146,6 +146,7 @@ void add_sass(const ReportSpec& reports, const std::string& exe, json& record) {
 /// The metrics of the profiled launches, as record "ncu" and results ncu:<label>:<metric>.
 void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& exe, json& record) {
     if (reports.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
+    if (run.ncu_metrics.empty()) throw Error("--ncu needs --ncu-metrics (the metrics to record)");
     // Base units (bytes, not a Mbyte here and a Gbyte there), so that values
     // of different launches compare and divide as they are.
     std::vector<std::string> argv = {reports.ncu,
@@ -159,7 +160,7 @@ void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& e
                                      "--kernel-name",
                                      ncu_kernel_filter(reports.ncu_kernels),
                                      "--metrics",
-                                     reports.ncu_metrics,
+                                     run.ncu_metrics,
                                      exe};
     argv.insert(argv.end(), reports.ncu_args.begin(), reports.ncu_args.end());
     auto n = run_process(argv, run.inputs.env, 600);
@@ -168,7 +169,7 @@ void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& e
                                 tail_lines(n.out + n.err, 15)));
     json metrics;
     try {
-        metrics = parse_ncu_csv(n.out, split_commas(reports.ncu_labels));
+        metrics = parse_ncu_csv(n.out, split_commas(run.ncu_labels));
     } catch (const Error& e) {
         throw Error(fmt::format("ncu on {}: {}", run.name, e.what()));
     }

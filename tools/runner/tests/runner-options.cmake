@@ -76,14 +76,20 @@ set(r_record_ncu
            --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok --before-end
   --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
 book_runner_test(ncu-declared-same ${r_copy} ${r_record_ncu}
-  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum --declared-ncu-labels naive,shfl)
+  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl)
 book_bad_test(runner-ncu-metrics-changed ${r_copy} ${r_record_ncu}
   --expect "^  Nsight Compute's metrics changed \\(recorded: smsp__inst_executed\\.sum. declared: dram__bytes_read\\.sum, smsp__inst_executed\\.sum\\)$"
-  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum,dram__bytes_read.sum
-                 --declared-ncu-labels naive,shfl)
+  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum,dram__bytes_read.sum
+                 --ncu-labels naive,shfl)
 book_bad_test(runner-ncu-labels-changed ${r_copy} ${r_record_ncu}
   --expect "^  the profiled launches changed \\(recorded: naive, shfl. declared: naive, shuffle\\)$"
-  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum --declared-ncu-labels naive,shuffle)
+  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shuffle)
+# The run profiles the metrics it declares (--ncu-metrics, which import and verify
+# compare too): profiled without them, it fails, leaving no record.
+book_bad_test(runner-ncu-no-metrics ${r_copy}
+  --expect "--ncu needs --ncu-metrics \\(the metrics to record\\)"
+  --absent "x.json*"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive -- ${fake_gpu} ok)
 book_bad_test(runner-ncu-labels ${r_copy}
   --expect "ncu profiled 2 launches \\(reduce_naive, reduce_shfl\\), but 3 labels name them \\(a, b, c\\)"
   --absent "x.json*"
