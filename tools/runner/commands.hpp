@@ -28,6 +28,13 @@ struct RunSpec {
     /// run profiles (with --ncu), and those a recording must hold: one made for
     /// other metrics or launches is stale.
     std::string ncu_metrics, ncu_labels;
+    /// How those launches are profiled (NCU_KERNELS, NCU_ARGS, NCU_CACHE_CONTROL): the
+    /// kernels' regexes, the program's arguments for the profiled run, and ncu's
+    /// --cache-control (all: flush before each launch; none). A live run records
+    /// them (record "ncu_profile"); a recording that holds others is stale, one
+    /// made before they were recorded is "not compared".
+    std::vector<std::string> ncu_kernels, ncu_args;
+    std::string ncu_cache_control = "all";
 };
 
 /// A run under compute-sanitizer: the tool and what it must report.
@@ -42,8 +49,6 @@ struct ReportSpec {
     std::string cuobjdump;
     std::vector<std::string> sass_functions;
     std::string ncu;  ///< Nsight Compute's ncu: profiles what RunSpec declares
-    std::string ncu_cache_control = "all";  ///< ncu --cache-control: all (flush) or none
-    std::vector<std::string> ncu_kernels, ncu_args;
 };
 
 /// `bookrun run`: the program, where its record goes, how it is run.
@@ -126,6 +131,19 @@ std::optional<std::vector<Attempt>> run_repeats(const RunSpec& run, const LiveSp
                                                 const Launch& launch, const Schema& schema);
 
 // ---- shared by the commands ------------------------------------------------------
+
+/// What differs between what a record says Nsight Compute profiled (its "ncu"
+/// results: "<label>:<metric>"; its "ncu_profile": kernels, arguments, cache
+/// control) and what the run declares now: each change makes it stale. A record
+/// made before "ncu_profile" existed cannot be compared on those three: that is
+/// said (not_compared), not taken for staleness. Nothing where the run declares
+/// no metrics.
+InputDiff ncu_changes(const json& record, const RunSpec& run);
+
+/// The record's "ncu_profile" for a run that declares these: the kernels'
+/// regexes, the profiled run's arguments (machine paths as <source>, as the
+/// inputs' arguments) and the cache control.
+json ncu_profile(const RunSpec& run);
 
 /// The last n lines of a text (all of it when it has fewer).
 std::string tail_lines(const std::string& text, int n);

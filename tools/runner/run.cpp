@@ -145,7 +145,7 @@ void add_sass(const ReportSpec& reports, const std::string& exe, json& record) {
 
 /// The metrics of the profiled launches, as record "ncu" and results ncu:<label>:<metric>.
 void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& exe, json& record) {
-    if (reports.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
+    if (run.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
     if (run.ncu_metrics.empty()) throw Error("--ncu needs --ncu-metrics (the metrics to record)");
     // Base units (bytes, not a Mbyte here and a Gbyte there), so that values
     // of different launches compare and divide as they are.
@@ -153,16 +153,16 @@ void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& e
                                      "--clock-control",
                                      "none",
                                      "--cache-control",
-                                     reports.ncu_cache_control,
+                                     run.ncu_cache_control,
                                      "--print-units",
                                      "base",
                                      "--csv",
                                      "--kernel-name",
-                                     ncu_kernel_filter(reports.ncu_kernels),
+                                     ncu_kernel_filter(run.ncu_kernels),
                                      "--metrics",
                                      run.ncu_metrics,
                                      exe};
-    argv.insert(argv.end(), reports.ncu_args.begin(), reports.ncu_args.end());
+    argv.insert(argv.end(), run.ncu_args.begin(), run.ncu_args.end());
     auto n = run_process(argv, run.inputs.env, 600);
     if (n.exit_status != 0)
         throw Error(fmt::format("ncu on {} {}:\n{}", run.name, describe_failure(n, 600),
@@ -174,6 +174,7 @@ void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& e
         throw Error(fmt::format("ncu on {}: {}", run.name, e.what()));
     }
     record["ncu"] = metrics;
+    record["ncu_profile"] = ncu_profile(run);
     for (auto& [k, v] : metrics.items())
         if (v["value"].is_number())
             record["results"]["ncu:" + k] = {{"value", v["value"]}, {"unit", v["unit"]}};

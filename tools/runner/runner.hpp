@@ -131,6 +131,10 @@ struct InputDiff {
     std::vector<std::string> not_compared;  ///< what this build could not compare
 };
 
+/// An argument as it is hashed and recorded: the source root, a machine path,
+/// written as <source>.
+std::string portable_arg(const std::string& arg, const std::filesystem::path& root);
+
 /// Human-readable differences between two "inputs" objects ("code/x.cu changed").
 InputDiff diff_inputs(const json& recorded, const json& current);
 

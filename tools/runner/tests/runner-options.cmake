@@ -69,21 +69,41 @@ book_bad_test(runner-ncu-cache-control-bad ${r_copy}
   --expect "ncu-cache-control: some not in"
   -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive
      --ncu-metrics smsp__inst_executed.sum --ncu-cache-control some -- ${fake_gpu} ok)
-# What Nsight Compute records is part of the declaration: a recording made for
-# other metrics or launches is stale, one made for these is fresh.
+# What Nsight Compute records, and how, is part of the declaration (given alike
+# to run, import and verify): a recording made for other metrics, launches,
+# kernels, arguments or cache control is stale, one made for these is fresh.
+set(r_ncu_kernels --ncu-kernel reduce_naive --ncu-kernel reduce_shfl)
 set(r_record_ncu
-  --before ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel reduce_shfl
+  --before ${r_run} --ncu "${fake_tools}/ncu" ${r_ncu_kernels} --ncu-arg=--profile
            --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok --before-end
   --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+set(r_verify_ncu ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl)
 book_runner_test(ncu-declared-same ${r_copy} ${r_record_ncu}
-  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl)
+  --has rec/fixture.json "ncu_profile>kernels" "^.\"reduce_naive\", \"reduce_shfl\".$"
+  --has rec/fixture.json "ncu_profile>args" "^.\"--profile\".$"
+  --has rec/fixture.json "ncu_profile>cache_control" "^all$"
+  --expect "recording is fresh"
+  --reject "not compared"
+  -- ${r_verify_ncu} --ncu-kernel reduce_shfl --ncu-kernel reduce_naive --ncu-arg=--profile)
 book_bad_test(runner-ncu-metrics-changed ${r_copy} ${r_record_ncu}
   --expect "^  Nsight Compute's metrics changed \\(recorded: smsp__inst_executed\\.sum. declared: dram__bytes_read\\.sum, smsp__inst_executed\\.sum\\)$"
   -- ${r_verify} --ncu-metrics smsp__inst_executed.sum,dram__bytes_read.sum
-                 --ncu-labels naive,shfl)
+                 --ncu-labels naive,shfl ${r_ncu_kernels} --ncu-arg=--profile)
 book_bad_test(runner-ncu-labels-changed ${r_copy} ${r_record_ncu}
   --expect "^  the profiled launches changed \\(recorded: naive, shfl. declared: naive, shuffle\\)$"
-  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shuffle)
+  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shuffle ${r_ncu_kernels}
+                 --ncu-arg=--profile)
+# NCU_KERNELS, NCU_ARGS and NCU_CACHE_CONTROL: recorded in "ncu_profile", compared
+# (not hashed: no recording's input hash changed when they were).
+book_bad_test(runner-ncu-kernels-changed ${r_copy} ${r_record_ncu}
+  --expect "^  the kernels Nsight Compute profiles changed \\(recorded: reduce_naive, reduce_shfl. declared: reduce_naive, reduce_sh\\.\\*\\)$"
+  -- ${r_verify_ncu} --ncu-kernel reduce_naive --ncu-kernel "reduce_sh.*" --ncu-arg=--profile)
+book_bad_test(runner-ncu-args-changed ${r_copy} ${r_record_ncu}
+  --expect "^  the profiled run's arguments changed \\(recorded \\[\"--profile\"\\], declared \\[\"--profile\",\"--log2n\",\"26\"\\]\\)$"
+  -- ${r_verify_ncu} ${r_ncu_kernels} --ncu-arg=--profile --ncu-arg=--log2n --ncu-arg=26)
+book_bad_test(runner-ncu-cache-control-changed ${r_copy} ${r_record_ncu}
+  --expect "^  Nsight Compute's cache control changed \\(recorded all, declared none\\)$"
+  -- ${r_verify_ncu} ${r_ncu_kernels} --ncu-arg=--profile --ncu-cache-control none)
 # The run profiles the metrics it declares (--ncu-metrics, which import and verify
 # compare too): profiled without them, it fails, leaving no record.
 book_bad_test(runner-ncu-no-metrics ${r_copy}

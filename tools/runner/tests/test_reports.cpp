@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "commands.hpp"
 #include "runner.hpp"
 #include "runner_test.hpp"
 
@@ -90,6 +91,45 @@ TEST_CASE("ncu: several kernels in one filter; metrics per labelled launch", "[r
     CHECK_THROWS_WITH(parse_ncu_csv(csv, {"a", "b", "c"}),
                       Catch::Contains("but 3 labels name them"));
     CHECK_THROWS(parse_ncu_csv("nothing\n", {}));
+}
+
+TEST_CASE("ncu: what a recording was profiled with, compared with the declaration",
+          "[runner][ncu]") {
+    RunSpec run;
+    run.inputs.source_root = "/src";
+    run.ncu_metrics = "m1,m2";
+    run.ncu_labels = "a,b";
+    run.ncu_kernels = {"k1", "k2"};
+    run.ncu_args = {"--data=/src/data/x.bin"};
+    json record = {{"ncu", {{"a:m1", {}}, {"a:m2", {}}, {"b:m1", {}}, {"b:m2", {}}}}};
+    // A recording made before "ncu_profile" existed: not stale, and said so.
+    InputDiff d = ncu_changes(record, run);
+    CHECK(d.changes.empty());
+    REQUIRE(d.not_compared.size() == 1);
+    CHECK_THAT(d.not_compared[0], Catch::Contains("kernels, arguments and cache control"));
+    // One made now: compared (the kernels as a set; machine paths as <source>).
+    record["ncu_profile"] = ncu_profile(run);
+    CHECK(record["ncu_profile"]["args"] == json::array({"--data=<source>/data/x.bin"}));
+    CHECK(record["ncu_profile"]["cache_control"] == "all");
+    RunSpec reordered = run;
+    reordered.ncu_kernels = {"k2", "k1"};
+    d = ncu_changes(record, reordered);
+    CHECK(d.changes.empty());
+    CHECK(d.not_compared.empty());
+    RunSpec changed = run;
+    changed.ncu_kernels = {"k1"};
+    changed.ncu_args = {};
+    changed.ncu_cache_control = "none";
+    d = ncu_changes(record, changed);
+    REQUIRE(d.changes.size() == 3);
+    CHECK(d.changes[0] ==
+          "the kernels Nsight Compute profiles changed (recorded: k1, k2; declared: k1)");
+    CHECK(d.changes[1] ==
+          "the profiled run's arguments changed (recorded [\"--data=<source>/data/x.bin\"], "
+          "declared [])");
+    CHECK(d.changes[2] == "Nsight Compute's cache control changed (recorded all, declared none)");
+    // A run that declares no profile compares nothing.
+    CHECK(ncu_changes(record, RunSpec{}).changes.empty());
 }
 
 TEST_CASE("sanitizer reports: the error count, and what changes from run to run masked",
