@@ -112,6 +112,8 @@ struct Launch {
     bool sanitized = false;
     std::string tool;       ///< the sanitizer's tool, when sanitized
     bool may_fail = false;  ///< the program may exit non-zero: a sanitizer expects to catch it
+    /// A measuring GPU run's clocks, read before and after each repeat (null: not read).
+    ClockReader* clocks = nullptr;
 };
 
 /// One run of the program (a repeat): its process, what it reported, and the
@@ -120,6 +122,7 @@ struct Attempt {
     ProcessResult r;
     json reported;  ///< {"results", "texts", "provenance"} as the program reported them
     std::string report;
+    json clocks;  ///< repeat_clocks() of this repeat, when the run reads them
 };
 
 /// The program's repeats (run.repeats fresh processes), each checked: it ran to

@@ -29,6 +29,7 @@ std::string volatile_path(const std::string& recording) {
 void check_volatile_part(const json& vol, const std::string& vpath, const Schema& schema) {
     if (!vol.is_object()) throw Error(fmt::format("{}: a JSON object is needed", vpath));
     check_volatile_formats(vol, vpath, schema);
+    if (vol.contains("clocks")) check_clocks(vol["clocks"], vpath);
     for (auto& [k, v] : vol.items()) {
         bool known = k == "provenance" ||
                      std::find(schema.volatile_record.begin(), schema.volatile_record.end(), k) !=
