@@ -23,8 +23,10 @@
 #       NCU_KERNELS profiles every launch of a kernel matching one of the
 #       regexes (in launch order, one ncu run; NCU_ARGS are the program's
 #       arguments for it) and NCU_LABELS names those launches: the results
-#       ncu:<label>:<metric>; a recording whose results are for other metrics
-#       or labels than those declared now is stale. NCU_CACHE_CONTROL none profiles each launch with
+#       ncu:<label>:<metric>; a recording made for other metrics, labels,
+#       kernels, NCU_ARGS or NCU_CACHE_CONTROL than those declared now is stale
+#       (one made before the last three were recorded is not compared on them:
+#       tools/runner/README.md). NCU_CACHE_CONTROL none profiles each launch with
 #       the caches as the launches before it left them (ncu --cache-control
 #       none); the default, all, flushes them before each profiled launch.
 #       SANITIZER runs the program under compute-sanitizer
@@ -297,6 +299,10 @@ function(_book_run_check_gpu_options out where id cuda)
   if(R_NCU_KERNELS AND NOT R_NCU_METRICS)
     message(FATAL_ERROR "${where}: NCU_KERNELS needs NCU_METRICS (the metrics to record)")
   endif()
+  if((R_NCU_METRICS OR R_NCU_ARGS) AND NOT R_NCU_KERNELS)
+    message(FATAL_ERROR "${where}: NCU_METRICS are recorded from the launches NCU_KERNELS "
+                        "profiles (NCU_ARGS are the program's arguments then); give NCU_KERNELS")
+  endif()
   if(DEFINED R_NCU_CACHE_CONTROL)
     if(NOT R_NCU_KERNELS)
       message(FATAL_ERROR "${where}: NCU_CACHE_CONTROL says how NCU_KERNELS profiles; give NCU_KERNELS")
@@ -330,14 +336,25 @@ endfunction()
 function(_book_run_inputs where name id cuda sanitizer_id)
   _book_hash_args(hash_args "${id}" "${R_ARGS}" "${R_ENV}")
   set(common --name "${name}" ${hash_args} ${sanitizer_id} --repeats ${R_REPEATS})
-  # What Nsight Compute records, as declared now: a recording made for other
-  # metrics or launches is stale (bookrun import and verify).
+  # What Nsight Compute records and how, declared once: what a live run profiles
+  # (with --ncu, _book_run_live_rule), and what a recording must have been made
+  # with: one made for other metrics, launches, kernels, arguments or cache
+  # control is stale (bookrun import and verify; compared, not hashed).
   if(R_NCU_METRICS)
     list(JOIN R_NCU_METRICS "," metrics)
-    list(APPEND common --declared-ncu-metrics "${metrics}")
+    list(APPEND common --ncu-metrics "${metrics}")
     if(R_NCU_LABELS)
       list(JOIN R_NCU_LABELS "," labels)
-      list(APPEND common --declared-ncu-labels "${labels}")
+      list(APPEND common --ncu-labels "${labels}")
+    endif()
+    foreach(k IN LISTS R_NCU_KERNELS)
+      list(APPEND common --ncu-kernel "${k}")
+    endforeach()
+    foreach(x IN LISTS R_NCU_ARGS)
+      list(APPEND common "--ncu-arg=${x}")
+    endforeach()
+    if(R_NCU_CACHE_CONTROL)
+      list(APPEND common --ncu-cache-control "${R_NCU_CACHE_CONTROL}")
     endif()
   endif()
   foreach(gpu IN LISTS BOOK_REFERENCE_GPUS)
@@ -397,21 +414,8 @@ function(_book_run_live_rule timed_out where name record cuda tgt)
     if(NOT BOOK_NCU)
       message(FATAL_ERROR "${where}: NCU_KERNELS needs Nsight Compute (ncu), not found")
     endif()
-    list(JOIN R_NCU_METRICS "," metrics)
-    list(APPEND extra --ncu "${BOOK_NCU}" --ncu-metrics "${metrics}")
-    foreach(k IN LISTS R_NCU_KERNELS)
-      list(APPEND extra --ncu-kernel "${k}")
-    endforeach()
-    if(R_NCU_LABELS)
-      list(JOIN R_NCU_LABELS "," labels)
-      list(APPEND extra --ncu-labels "${labels}")
-    endif()
-    foreach(x IN LISTS R_NCU_ARGS)
-      list(APPEND extra "--ncu-arg=${x}")
-    endforeach()
-    if(R_NCU_CACHE_CONTROL)
-      list(APPEND extra --ncu-cache-control "${R_NCU_CACHE_CONTROL}")
-    endif()
+    # (What it profiles, and how, is in common: the run profiles what it declares.)
+    list(APPEND extra --ncu "${BOOK_NCU}")
   endif()
   # A GPU run that measures (REPEATS, or profiled by Nsight Compute) has the
   # GPU and the host to itself (the pool book_gpu, of one); the others (checks

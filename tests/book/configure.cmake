@@ -37,6 +37,9 @@ book_cmake_case(ch67-needs-cc-dot
 book_cmake_case(ch66-ncu-cache
   --expect "NCU_CACHE_CONTROL\\s+is\\s+all\\s+\\(flush\\s+the\\s+caches\\s+before\\s+each\\s+profiled\\s+launch,\\s+ncu's\\s+default\\)\\s+or\\s+none,\\s+not\\s+'warm'"
   --expect "${at}ch66-ncu-cache/CMakeLists\\.txt:3 \\(book_run\\)")
+book_cmake_case(ch65-ncu-metrics-alone
+  --expect "NCU_METRICS\\s+are\\s+recorded\\s+from\\s+the\\s+launches\\s+NCU_KERNELS\\s+profiles\\s+.NCU_ARGS\\s+are\\s+the\\s+program.s\\s+arguments\\s+then..\\s+give\\s+NCU_KERNELS"
+  --expect "${at}ch65-ncu-metrics-alone/CMakeLists\\.txt:3 \\(book_run\\)")
 book_cmake_case(ch96-twice
   --expect "book_run\\(r\\): chapter ch96-twice already has a run r"
   --expect "${at}ch96-twice/CMakeLists\\.txt:4 \\(book_run\\)")

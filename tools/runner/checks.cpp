@@ -256,9 +256,23 @@ std::vector<std::string> failed_checks(const json& evaluated) {
     return failed;
 }
 
+namespace {
+
+/// Each check's detail ends with the repeats that ran while the GPU throttled
+/// (never silently averaged into its value).
+json with_throttle_notes(json evaluated, const json& record) {
+    const auto notes = throttle_notes(record);
+    if (notes.empty()) return evaluated;
+    for (auto& e : evaluated)
+        e["detail"] = fmt::format("{}; {}", e.value("detail", ""), fmt::join(notes, "; "));
+    return evaluated;
+}
+
+}  // namespace
+
 json evaluate_checks_repeated(const json& checks_file, const json& record) {
     if (!record.contains("repeats") || !record["repeats"].is_array() || record["repeats"].empty())
-        return evaluate_checks(checks_file, record);
+        return with_throttle_notes(evaluate_checks(checks_file, record), record);
     const json& reps = record["repeats"];
     std::vector<json> per;
     for (const auto& rep : reps) {
@@ -303,7 +317,7 @@ json evaluate_checks_repeated(const json& checks_file, const json& record) {
                           fmt::format("{}", fmt::join(failed, "; "));
         out.push_back(e);
     }
-    return scope_checks(checks_file, record, out);
+    return with_throttle_notes(scope_checks(checks_file, record, out), record);
 }
 
 }  // namespace bookrun

@@ -80,12 +80,26 @@ void add_input_options(CLI::App* app, CommandLine& c) {
                     "the record keeps every repeat's results, its results are their medians, "
                     "and every check must hold in every repeat; a recording must hold as many")
         ->check(CLI::Range(1, 99));
-    app->add_option("--declared-ncu-metrics", r.ncu_metrics,
-                    "the metrics book_run declares Nsight Compute records (comma separated): a "
-                    "recording that holds others is stale");
-    app->add_option("--declared-ncu-labels", r.ncu_labels,
-                    "the profiled launches' labels book_run declares (comma separated): a "
-                    "recording that names others is stale");
+    app->add_option("--ncu-metrics", r.ncu_metrics,
+                    "the metrics book_run declares Nsight Compute records (comma separated): "
+                    "what a live run profiles (run --ncu), and what a recording must hold (one "
+                    "that holds others is stale)");
+    app->add_option("--ncu-labels", r.ncu_labels,
+                    "the profiled launches' labels book_run declares (comma separated, in launch "
+                    "order; results ncu:<label>:<metric>): a recording that names others is "
+                    "stale");
+    app->add_option("--ncu-kernel", r.ncu_kernels,
+                    "regex of kernels Nsight Compute profiles (repeatable: every matching launch "
+                    "is profiled, in one ncu run, in launch order); a recording of others is "
+                    "stale");
+    app->add_option("--ncu-arg", r.ncu_args,
+                    "an argument of the profiled run (repeatable); a recording made with others "
+                    "is stale");
+    app->add_option("--ncu-cache-control", r.ncu_cache_control,
+                    "all: ncu flushes the caches before each profiled launch (its default); "
+                    "none: each launch meets the caches as the launches before it left them; a "
+                    "recording made with the other is stale")
+        ->check(CLI::IsMember({"all", "none"}));
     add_schema_option(app, c.schema_path);
 }
 
@@ -120,19 +134,8 @@ void add_report_options(CLI::App* run, ReportSpec& r) {
     run->add_option("--cuobjdump", r.cuobjdump, "cuobjdump, to record kernels' SASS");
     run->add_option("--sass-function", r.sass_functions,
                     "a kernel whose SASS to record as text sass:<name> (repeatable)");
-    run->add_option("--ncu", r.ncu, "Nsight Compute's ncu, to record metrics");
-    run->add_option("--ncu-kernel", r.ncu_kernels,
-                    "regex of kernels to profile (repeatable: every matching launch is profiled, "
-                    "in one ncu run, in launch order)");
-    run->add_option("--ncu-metrics", r.ncu_metrics, "comma-separated metrics");
-    run->add_option("--ncu-labels", r.ncu_labels,
-                    "comma-separated names of the profiled launches, in launch order (results "
-                    "ncu:<label>:<metric>)");
-    run->add_option("--ncu-arg", r.ncu_args, "an argument for the profiled run");
-    run->add_option("--ncu-cache-control", r.ncu_cache_control,
-                    "all: ncu flushes the caches before each profiled launch (its default); "
-                    "none: each launch meets the caches as the launches before it left them")
-        ->check(CLI::IsMember({"all", "none"}));
+    run->add_option("--ncu", r.ncu,
+                    "Nsight Compute's ncu, to record the metrics --ncu-metrics declares");
 }
 
 CLI::App* add_run_command(CLI::App& app, CommandLine& c, const std::string& note) {
@@ -211,7 +214,7 @@ void check_options(const CommandLine& c, bool running) {
         throw Error("--sanitizer-tool needs --sanitizer-expect errors|clean");
     if (!s.expect.empty() && s.tool.empty())
         throw Error("--sanitizer-expect needs --sanitizer-tool");
-    if (running && c.reports.ncu.empty() && !c.reports.ncu_kernels.empty())
+    if (running && c.reports.ncu.empty() && !c.run.ncu_kernels.empty())
         throw Error("--ncu-kernel needs --ncu (Nsight Compute's ncu)");
     if (running && c.run.repeats > 1 && !s.sanitizer.empty())
         throw Error("--repeats is for runs that measure; a sanitized run is made once");

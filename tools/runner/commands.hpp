@@ -24,9 +24,17 @@ struct RunSpec {
     std::vector<std::string> reference_gpus;
     int repeats = 1;
     /// What book_run declares Nsight Compute records (NCU_METRICS, NCU_LABELS; comma
-    /// separated, "" when the run is not profiled): a recording that holds other
-    /// metrics or launches was made for another declaration, and is stale.
+    /// separated, "" when the run is not profiled): the metrics and launches a live
+    /// run profiles (with --ncu), and those a recording must hold: one made for
+    /// other metrics or launches is stale.
     std::string ncu_metrics, ncu_labels;
+    /// How those launches are profiled (NCU_KERNELS, NCU_ARGS, NCU_CACHE_CONTROL): the
+    /// kernels' regexes, the program's arguments for the profiled run, and ncu's
+    /// --cache-control (all: flush before each launch; none). A live run records
+    /// them (record "ncu_profile"); a recording that holds others is stale, one
+    /// made before they were recorded is "not compared".
+    std::vector<std::string> ncu_kernels, ncu_args;
+    std::string ncu_cache_control = "all";
 };
 
 /// A run under compute-sanitizer: the tool and what it must report.
@@ -40,9 +48,7 @@ struct SanitizerSpec {
 struct ReportSpec {
     std::string cuobjdump;
     std::vector<std::string> sass_functions;
-    std::string ncu, ncu_metrics, ncu_labels;
-    std::string ncu_cache_control = "all";  ///< ncu --cache-control: all (flush) or none
-    std::vector<std::string> ncu_kernels, ncu_args;
+    std::string ncu;  ///< Nsight Compute's ncu: profiles what RunSpec declares
 };
 
 /// `bookrun run`: the program, where its record goes, how it is run.
@@ -106,6 +112,8 @@ struct Launch {
     bool sanitized = false;
     std::string tool;       ///< the sanitizer's tool, when sanitized
     bool may_fail = false;  ///< the program may exit non-zero: a sanitizer expects to catch it
+    /// A measuring GPU run's clocks, read before and after each repeat (null: not read).
+    ClockReader* clocks = nullptr;
 };
 
 /// One run of the program (a repeat): its process, what it reported, and the
@@ -114,6 +122,7 @@ struct Attempt {
     ProcessResult r;
     json reported;  ///< {"results", "texts", "provenance"} as the program reported them
     std::string report;
+    json clocks;  ///< repeat_clocks() of this repeat, when the run reads them
 };
 
 /// The program's repeats (run.repeats fresh processes), each checked: it ran to
@@ -125,6 +134,19 @@ std::optional<std::vector<Attempt>> run_repeats(const RunSpec& run, const LiveSp
                                                 const Launch& launch, const Schema& schema);
 
 // ---- shared by the commands ------------------------------------------------------
+
+/// What differs between what a record says Nsight Compute profiled (its "ncu"
+/// results: "<label>:<metric>"; its "ncu_profile": kernels, arguments, cache
+/// control) and what the run declares now: each change makes it stale. A record
+/// made before "ncu_profile" existed cannot be compared on those three: that is
+/// said (not_compared), not taken for staleness. Nothing where the run declares
+/// no metrics.
+InputDiff ncu_changes(const json& record, const RunSpec& run);
+
+/// The record's "ncu_profile" for a run that declares these: the kernels'
+/// regexes, the profiled run's arguments (machine paths as <source>, as the
+/// inputs' arguments) and the cache control.
+json ncu_profile(const RunSpec& run);
 
 /// The last n lines of a text (all of it when it has fewer).
 std::string tail_lines(const std::string& text, int n);

@@ -63,6 +63,8 @@ std::vector<std::string> argument_files(const InputSpec& spec, const fs::path& r
     return out;
 }
 
+}  // namespace
+
 /// An argument as it is hashed and recorded: the source root, a machine path,
 /// written as <source>.
 std::string portable_arg(const std::string& arg, const fs::path& root) {
@@ -81,8 +83,6 @@ std::string portable_arg(const std::string& arg, const fs::path& root) {
     out += arg.substr(from);
     return out;
 }
-
-}  // namespace
 
 std::vector<std::string> input_files(const InputSpec& spec) {
     std::set<std::string> files;

@@ -29,6 +29,7 @@ std::string volatile_path(const std::string& recording) {
 void check_volatile_part(const json& vol, const std::string& vpath, const Schema& schema) {
     if (!vol.is_object()) throw Error(fmt::format("{}: a JSON object is needed", vpath));
     check_volatile_formats(vol, vpath, schema);
+    if (vol.contains("clocks")) check_clocks(vol["clocks"], vpath);
     for (auto& [k, v] : vol.items()) {
         bool known = k == "provenance" ||
                      std::find(schema.volatile_record.begin(), schema.volatile_record.end(), k) !=
@@ -104,38 +105,6 @@ void check_recording_is_of(const json& record, const RunSpec& run, const Sanitiz
     check_sanitizer_expectation(run.name, san, sanitizer_summary(report), report);
 }
 
-/// What differs between the Nsight Compute results a recording holds (its "ncu":
-/// "<label>:<metric>") and those book_run declares now: a description per
-/// difference, none where the run declares no metrics.
-std::vector<std::string> ncu_changes(const json& record, const RunSpec& run) {
-    std::vector<std::string> out;
-    if (run.ncu_metrics.empty()) return out;
-    std::set<std::string> metrics, labels;
-    const json recorded = record.value("ncu", json::object());
-    for (const auto& [key, v] : recorded.items()) {
-        const auto colon = key.find(':');
-        if (colon == std::string::npos) continue;
-        labels.insert(key.substr(0, colon));
-        metrics.insert(key.substr(colon + 1));
-    }
-    const auto declared_metrics = split_commas(run.ncu_metrics);
-    const std::set<std::string> want_metrics(declared_metrics.begin(), declared_metrics.end());
-    auto text = [](const std::set<std::string>& s) {
-        return s.empty() ? std::string("none") : fmt::format("{}", fmt::join(s, ", "));
-    };
-    if (metrics != want_metrics)
-        out.push_back(fmt::format("Nsight Compute's metrics changed (recorded: {}; declared: {})",
-                                  text(metrics), text(want_metrics)));
-    if (!run.ncu_labels.empty()) {
-        const auto declared_labels = split_commas(run.ncu_labels);
-        const std::set<std::string> want_labels(declared_labels.begin(), declared_labels.end());
-        if (labels != want_labels)
-            out.push_back(fmt::format("the profiled launches changed (recorded: {}; declared: {})",
-                                      text(labels), text(want_labels)));
-    }
-    return out;
-}
-
 /// Reads a committed recording and compares it with the sources as they are now.
 json load_recording(const RunSpec& run, const SanitizerSpec& san, const RecordingSpec& rec,
                     const Schema& schema, std::vector<std::string>& files) {
@@ -144,7 +113,10 @@ json load_recording(const RunSpec& run, const SanitizerSpec& san, const Recordin
     files = input_files(run.inputs);
     auto current = compute_inputs(run.inputs, files);
     auto diff = diff_inputs(record["inputs"], current);
-    for (auto& why : ncu_changes(record, run)) diff.changes.push_back(std::move(why));
+    const InputDiff ncu = ncu_changes(record, run);
+    diff.changes.insert(diff.changes.end(), ncu.changes.begin(), ncu.changes.end());
+    diff.not_compared.insert(diff.not_compared.end(), ncu.not_compared.begin(),
+                             ncu.not_compared.end());
     record["stale"] = !diff.changes.empty();
     record["stale_reasons"] = diff.changes;
     record["not_compared"] = diff.not_compared;
@@ -161,6 +133,69 @@ std::string stale_description(const RecordingSpec& rec, const json& record) {
 }
 
 }  // namespace
+
+json ncu_profile(const RunSpec& run) {
+    const fs::path root = fs::absolute(run.inputs.source_root).lexically_normal();
+    json args = json::array();
+    for (const auto& a : run.ncu_args) args.push_back(portable_arg(a, root));
+    return {{"kernels", run.ncu_kernels}, {"args", args}, {"cache_control", run.ncu_cache_control}};
+}
+
+InputDiff ncu_changes(const json& record, const RunSpec& run) {
+    InputDiff out;
+    if (run.ncu_metrics.empty()) return out;
+    std::set<std::string> metrics, labels;
+    const json recorded = record.value("ncu", json::object());
+    for (const auto& [key, v] : recorded.items()) {
+        const auto colon = key.find(':');
+        if (colon == std::string::npos) continue;
+        labels.insert(key.substr(0, colon));
+        metrics.insert(key.substr(colon + 1));
+    }
+    auto text = [](const std::set<std::string>& s) {
+        return s.empty() ? std::string("none") : fmt::format("{}", fmt::join(s, ", "));
+    };
+    auto as_set = [](const std::vector<std::string>& v) {
+        return std::set<std::string>(v.begin(), v.end());
+    };
+    const auto want_metrics = as_set(split_commas(run.ncu_metrics));
+    if (metrics != want_metrics)
+        out.changes.push_back(
+            fmt::format("Nsight Compute's metrics changed (recorded: {}; declared: {})",
+                        text(metrics), text(want_metrics)));
+    if (!run.ncu_labels.empty()) {
+        const auto want_labels = as_set(split_commas(run.ncu_labels));
+        if (labels != want_labels)
+            out.changes.push_back(
+                fmt::format("the profiled launches changed (recorded: {}; declared: {})",
+                            text(labels), text(want_labels)));
+    }
+    // How the launches were profiled: recorded since "ncu_profile" exists.
+    if (!record.contains("ncu_profile")) {
+        out.not_compared.push_back(
+            "Nsight Compute's kernels, arguments and cache control (the recording was made "
+            "before they were recorded)");
+        return out;
+    }
+    const json& had = record["ncu_profile"];
+    const json now = ncu_profile(run);
+    // The kernels' regexes form one filter: their order does not matter.
+    const auto had_kernels = as_set(had.value("kernels", std::vector<std::string>{}));
+    const auto want_kernels = as_set(run.ncu_kernels);
+    if (had_kernels != want_kernels)
+        out.changes.push_back(
+            fmt::format("the kernels Nsight Compute profiles changed (recorded: {}; declared: {})",
+                        text(had_kernels), text(want_kernels)));
+    if (had.value("args", json::array()) != now["args"])
+        out.changes.push_back(
+            fmt::format("the profiled run's arguments changed (recorded {}, declared {})",
+                        had.value("args", json::array()).dump(), now["args"].dump()));
+    if (had.value("cache_control", "") != now["cache_control"])
+        out.changes.push_back(
+            fmt::format("Nsight Compute's cache control changed (recorded {}, declared {})",
+                        had.value("cache_control", ""), run.ncu_cache_control));
+    return out;
+}
 
 int cmd_import(const RunSpec& run, const SanitizerSpec& san, const RecordingSpec& rec,
                const Schema& schema) {
@@ -262,6 +297,7 @@ int cmd_check(const RunSpec& run, const std::string& record_path, const Schema& 
         throw Error(fmt::format("{}: the record holds {} repeats, but book_run declares {}",
                                 record_path, held, run.repeats));
     auto diff = diff_inputs(record["inputs"], compute_inputs(run.inputs, input_files(run.inputs)));
+    for (auto& why : ncu_changes(record, run).changes) diff.changes.push_back(std::move(why));
     if (!diff.changes.empty()) {
         std::string msg =
             fmt::format("{}: the record of {} is older than its inputs:", record_path, run.name);

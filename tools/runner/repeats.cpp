@@ -41,7 +41,9 @@ Attempt run_once(const RunSpec& run, const Launch& launch, double timeout, int r
     auto env = run.inputs.env;
     env["BOOK_RESULTS"] = launch.results;
     Attempt a;
+    const json start = launch.clocks != nullptr ? launch.clocks->read() : json();
     a.r = run_process(launch.argv, env, timeout);
+    if (launch.clocks != nullptr) a.clocks = repeat_clocks(start, launch.clocks->read());
     const std::string results_text = take_file(launch.results);
     a.report = launch.sanitized ? take_file(launch.log) : "";
     a.reported = {

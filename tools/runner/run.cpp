@@ -81,6 +81,22 @@ void refuse_unrepeated_times(const RunSpec& run, const json& results) {
                 run.name, key, r.value("unit", "")));
 }
 
+/// A measuring run's clocks, one entry a repeat (volatile): each repeat that ran
+/// while the GPU throttled is said on stderr, as are clocks that were not read.
+void add_clocks(const std::string& name, const std::vector<Attempt>& attempts, json& record) {
+    if (attempts.front().clocks.is_null()) return;
+    record["clocks"] = json::array();
+    for (const auto& a : attempts) record["clocks"].push_back(a.clocks);
+    for (const auto& note : throttle_notes(record))
+        std::cerr << fmt::format("bookrun: warning: {}: {}\n", name, note);
+    std::set<std::string> not_read;
+    for (const auto& c : record["clocks"])
+        if (c.contains("not_read")) not_read.insert(c["not_read"].get<std::string>());
+    for (const auto& why : not_read)
+        std::cerr << fmt::format("bookrun: note: {}: the GPU's clocks were not read: {}\n", name,
+                                 why);
+}
+
 /// What the repeats give the record: the medians of their results, and the
 /// output, texts and device provenance of the repeat nearest them.
 void add_repeats(const RunSpec& run, const LiveSpec& live, const std::vector<Attempt>& attempts,
@@ -108,6 +124,7 @@ void add_repeats(const RunSpec& run, const LiveSpec& live, const std::vector<Att
     for (auto& [k, v] : a.reported["provenance"].items()) record["provenance"][k] = v;
     record["results"] = medians;
     record["texts"] = a.reported["texts"];
+    add_clocks(run.name, attempts, record);
     if (run.repeats > 1) {
         record["repeats"] = json::array();
         for (const auto& rr : per) record["repeats"].push_back({{"results", rr}});
@@ -145,34 +162,36 @@ void add_sass(const ReportSpec& reports, const std::string& exe, json& record) {
 
 /// The metrics of the profiled launches, as record "ncu" and results ncu:<label>:<metric>.
 void add_ncu(const RunSpec& run, const ReportSpec& reports, const std::string& exe, json& record) {
-    if (reports.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
+    if (run.ncu_kernels.empty()) throw Error("--ncu needs at least one --ncu-kernel");
+    if (run.ncu_metrics.empty()) throw Error("--ncu needs --ncu-metrics (the metrics to record)");
     // Base units (bytes, not a Mbyte here and a Gbyte there), so that values
     // of different launches compare and divide as they are.
     std::vector<std::string> argv = {reports.ncu,
                                      "--clock-control",
                                      "none",
                                      "--cache-control",
-                                     reports.ncu_cache_control,
+                                     run.ncu_cache_control,
                                      "--print-units",
                                      "base",
                                      "--csv",
                                      "--kernel-name",
-                                     ncu_kernel_filter(reports.ncu_kernels),
+                                     ncu_kernel_filter(run.ncu_kernels),
                                      "--metrics",
-                                     reports.ncu_metrics,
+                                     run.ncu_metrics,
                                      exe};
-    argv.insert(argv.end(), reports.ncu_args.begin(), reports.ncu_args.end());
+    argv.insert(argv.end(), run.ncu_args.begin(), run.ncu_args.end());
     auto n = run_process(argv, run.inputs.env, 600);
     if (n.exit_status != 0)
         throw Error(fmt::format("ncu on {} {}:\n{}", run.name, describe_failure(n, 600),
                                 tail_lines(n.out + n.err, 15)));
     json metrics;
     try {
-        metrics = parse_ncu_csv(n.out, split_commas(reports.ncu_labels));
+        metrics = parse_ncu_csv(n.out, split_commas(run.ncu_labels));
     } catch (const Error& e) {
         throw Error(fmt::format("ncu on {}: {}", run.name, e.what()));
     }
     record["ncu"] = metrics;
+    record["ncu_profile"] = ncu_profile(run);
     for (auto& [k, v] : metrics.items())
         if (v["value"].is_number())
             record["results"]["ncu:" + k] = {{"value", v["value"]}, {"unit", v["unit"]}};
@@ -215,7 +234,11 @@ int cmd_run(const RunSpec& run, const LiveSpec& live, const SanitizerSpec& san,
     json record = {{"schema", schema.version}, {"name", run.name}, {"source", "live"}};
     record["inputs"] = compute_inputs(run.inputs, files);
     record["command"] = shown_command(live, san);
-    const Launch launch = launch_of(live, san);
+    Launch launch = launch_of(live, san);
+    // A GPU run that measures (repeats, or a profile) records the clocks it ran under.
+    ClockReader clocks{live.nvidia_smi, clock_device()};
+    if (run.gpu && !launch.sanitized && (run.repeats > 1 || !reports.ncu.empty()))
+        launch.clocks = &clocks;
     const auto attempts = run_repeats(run, live, launch, schema);
     if (!attempts) return kSkip;
     if (run.gpu && run.repeats == 1 && reports.ncu.empty() && !launch.sanitized)

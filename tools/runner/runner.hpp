@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -130,6 +131,10 @@ struct InputDiff {
     std::vector<std::string> changes;       ///< each makes the recording stale
     std::vector<std::string> not_compared;  ///< what this build could not compare
 };
+
+/// An argument as it is hashed and recorded: the source root, a machine path,
+/// written as <source>.
+std::string portable_arg(const std::string& arg, const std::filesystem::path& root);
 
 /// Human-readable differences between two "inputs" objects ("code/x.cu changed").
 InputDiff diff_inputs(const json& recorded, const json& current);
@@ -313,6 +318,51 @@ std::string mask_sanitizer_report(const std::string& report, const std::string& 
 /// The driver version from `nvidia-smi --query-gpu=driver_version
 /// --format=csv,noheader` output or /proc/driver/nvidia/version; empty if none.
 std::string parse_driver_version(const std::string& text);
+
+// ---- the clocks a measuring run ran under (provenance.cpp) -------------------------
+
+/// One reading of `nvidia-smi --query-gpu=clocks.sm,clocks.mem,
+/// clocks_throttle_reasons.active --format=csv,noheader,nounits`: {"sm_mhz",
+/// "mem_mhz", "throttle_reasons" (the bitmask as nvidia-smi prints it, "0x...")}.
+/// Throws Error quoting the output when it is not one such line.
+json parse_clocks(const std::string& output);
+
+/// The reasons in a throttle bitmask that slow the GPU down (NVML's
+/// nvmlClocksThrottleReasons): SW power cap (0x4), HW slowdown (0x8), SW thermal
+/// slowdown (0x20), HW thermal slowdown (0x40), HW power brake slowdown (0x80), and
+/// any bit NVML did not define when this was written, by its value. GPU idle (0x1),
+/// the applications clocks setting (0x2), sync boost (0x10) and the display clock
+/// setting (0x100) do not slow a running kernel: none of them is named.
+std::vector<std::string> slowdown_reasons(std::uint64_t mask);
+
+/// A repeat's clocks as a record keeps them (its volatile "clocks", one per
+/// repeat): {"start", "end"} readings and, where either reading names a slowdown
+/// reason, "throttled" (the reasons); or {"not_read": why} when a reading failed.
+json repeat_clocks(const json& start, const json& end);
+
+/// "repeat 2 of 3 ran while the GPU throttled: SW power cap", one line for each
+/// repeat of the record's "clocks" that throttled (none for a record without them).
+std::vector<std::string> throttle_notes(const json& record);
+
+/// Throws Error naming `where` when a record's "clocks" say a repeat throttled for
+/// other reasons than its readings' bitmasks give (a hand edit).
+void check_clocks(const json& clocks, const std::string& where);
+
+/// Reads the clocks of the GPU a run uses with nvidia-smi, under a timeout. A
+/// reading that fails (no nvidia-smi, a non-zero exit, a timeout, output that is
+/// no reading) is {"not_read": why}, never an error; after a failure, the later
+/// readings of the run are not tried and give the same reason.
+struct ClockReader {
+    std::string nvidia_smi;  ///< a path, or a name looked up on PATH
+    std::string device;      ///< nvidia-smi -i: the GPU the run's CUDA device 0 is
+    double timeout_s = 10;
+    std::string failed;  ///< why a reading failed ("" while none has)
+    json read();
+};
+
+/// The GPU a run uses, as nvidia-smi -i names it: the first of CUDA_VISIBLE_DEVICES
+/// (an index or a UUID), else CTest's resource group's GPU, else 0.
+std::string clock_device();
 
 // ---- the command line (cli.cpp) ---------------------------------------------------
 

@@ -234,6 +234,41 @@ def provenance_text(record: dict) -> str:
     return provenance_parts(record)[0]
 
 
+def _span(values: list) -> str:
+    low, high = min(values), max(values)
+    return f"{low}" if low == high else f"{low}\u2013{high}"
+
+
+def clocks_text(record: dict) -> str:
+    """What a measuring run's clocks say (its volatile ``clocks``, one entry a
+    repeat, as bookrun reads them and names the reasons a repeat throttled:
+    book/record-schema.json, tools/runner/README.md): the range of its SM and
+    memory clocks over the readings before and after each repeat, each repeat
+    that ran while the GPU throttled, and the repeats whose clocks were not read.
+    '' for a record without them (not recorded: a CPU run, a run that does not
+    measure, a recording made before clocks were read)."""
+    clocks = record.get("clocks")
+    if not clocks:
+        return ""
+    n = len(clocks)
+    of = f"{n} repeat{'' if n == 1 else 's'}"
+    readings = [r for c in clocks for r in (c.get("start"), c.get("end")) if r]
+    parts = []
+    if readings:
+        parts.append(f"SM clock {_span([r['sm_mhz'] for r in readings])} MHz, memory clock "
+                     f"{_span([r['mem_mhz'] for r in readings])} MHz over its {of}")
+    unread = [i + 1 for i, c in enumerate(clocks) if "not_read" in c]
+    if len(unread) == n:
+        parts.append(f"clocks not read ({clocks[0]['not_read']})")
+    elif unread:
+        parts.append(f"clocks not read in repeat{'' if len(unread) == 1 else 's'} "
+                     f"{', '.join(map(str, unread))} of {n}")
+    for i, c in enumerate(clocks):
+        if c.get("throttled"):
+            parts.append(f"repeat {i + 1} of {n} ran while the GPU throttled: {', '.join(c['throttled'])}")
+    return "; ".join(parts)
+
+
 def provenance_parts(record: dict) -> tuple:
     """(the whole provenance_text, the machine it names: GPU or CPU, driver,
     runtime and toolchain, the text that says the same of a run on a machine an
@@ -246,6 +281,9 @@ def provenance_parts(record: dict) -> tuple:
         tools.append(str(p["cxx"]).replace("GNU ", "g++ "))
     built = f"built with {', '.join(tools)}" if tools else "toolchain not recorded"
     when = f"at commit {p.get('commit', 'unknown')} on {_date(p)}"
+    clocks = clocks_text(record)
+    if clocks:
+        when += f"; {clocks}"
     if "gpu_name" in p:
         driver = f"driver {p.get('driver_version', '?')}"
         if "driver_cuda_version" in p:

@@ -69,21 +69,47 @@ book_bad_test(runner-ncu-cache-control-bad ${r_copy}
   --expect "ncu-cache-control: some not in"
   -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive
      --ncu-metrics smsp__inst_executed.sum --ncu-cache-control some -- ${fake_gpu} ok)
-# What Nsight Compute records is part of the declaration: a recording made for
-# other metrics or launches is stale, one made for these is fresh.
+# What Nsight Compute records, and how, is part of the declaration (given alike
+# to run, import and verify): a recording made for other metrics, launches,
+# kernels, arguments or cache control is stale, one made for these is fresh.
+set(r_ncu_kernels --ncu-kernel reduce_naive --ncu-kernel reduce_shfl)
 set(r_record_ncu
-  --before ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive --ncu-kernel reduce_shfl
+  --before ${r_run} --ncu "${fake_tools}/ncu" ${r_ncu_kernels} --ncu-arg=--profile
            --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok --before-end
   --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
+set(r_verify_ncu ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl)
 book_runner_test(ncu-declared-same ${r_copy} ${r_record_ncu}
-  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum --declared-ncu-labels naive,shfl)
+  --has rec/fixture.json "ncu_profile>kernels" "^.\"reduce_naive\", \"reduce_shfl\".$"
+  --has rec/fixture.json "ncu_profile>args" "^.\"--profile\".$"
+  --has rec/fixture.json "ncu_profile>cache_control" "^all$"
+  --expect "recording is fresh"
+  --reject "not compared"
+  -- ${r_verify_ncu} --ncu-kernel reduce_shfl --ncu-kernel reduce_naive --ncu-arg=--profile)
 book_bad_test(runner-ncu-metrics-changed ${r_copy} ${r_record_ncu}
   --expect "^  Nsight Compute's metrics changed \\(recorded: smsp__inst_executed\\.sum. declared: dram__bytes_read\\.sum, smsp__inst_executed\\.sum\\)$"
-  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum,dram__bytes_read.sum
-                 --declared-ncu-labels naive,shfl)
+  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum,dram__bytes_read.sum
+                 --ncu-labels naive,shfl ${r_ncu_kernels} --ncu-arg=--profile)
 book_bad_test(runner-ncu-labels-changed ${r_copy} ${r_record_ncu}
   --expect "^  the profiled launches changed \\(recorded: naive, shfl. declared: naive, shuffle\\)$"
-  -- ${r_verify} --declared-ncu-metrics smsp__inst_executed.sum --declared-ncu-labels naive,shuffle)
+  -- ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shuffle ${r_ncu_kernels}
+                 --ncu-arg=--profile)
+# NCU_KERNELS, NCU_ARGS and NCU_CACHE_CONTROL: recorded in "ncu_profile", compared
+# (not hashed: no recording's input hash changed when they were).
+book_bad_test(runner-ncu-kernels-changed ${r_copy} ${r_record_ncu}
+  --expect "^  the kernels Nsight Compute profiles changed \\(recorded: reduce_naive, reduce_shfl. declared: reduce_naive, reduce_sh\\.\\*\\)$"
+  -- ${r_verify_ncu} --ncu-kernel reduce_naive --ncu-kernel "reduce_sh.*" --ncu-arg=--profile)
+book_bad_test(runner-ncu-args-changed ${r_copy} ${r_record_ncu}
+  --expect "^  the profiled run's arguments changed \\(recorded \\[\"--profile\"\\], declared \\[\"--profile\",\"--log2n\",\"26\"\\]\\)$"
+  -- ${r_verify_ncu} ${r_ncu_kernels} --ncu-arg=--profile --ncu-arg=--log2n --ncu-arg=26)
+book_bad_test(runner-ncu-cache-control-changed ${r_copy} ${r_record_ncu}
+  --expect "^  Nsight Compute's cache control changed \\(recorded all, declared none\\)$"
+  -- ${r_verify_ncu} ${r_ncu_kernels} --ncu-arg=--profile --ncu-cache-control none)
+# The run profiles the metrics it declares (--ncu-metrics, which import and verify
+# compare too): profiled without them, it fails, leaving no record.
+book_bad_test(runner-ncu-no-metrics ${r_copy}
+  --expect "--ncu needs --ncu-metrics \\(the metrics to record\\)"
+  --absent "x.json*"
+  -- ${r_run} --ncu "${fake_tools}/ncu" --ncu-kernel reduce_naive -- ${fake_gpu} ok)
 book_bad_test(runner-ncu-labels ${r_copy}
   --expect "ncu profiled 2 launches \\(reduce_naive, reduce_shfl\\), but 3 labels name them \\(a, b, c\\)"
   --absent "x.json*"
@@ -202,3 +228,53 @@ book_bad_test(runner-repeat-fails-check ${r_copy}
 book_bad_test(runner-repeats-changed ${r_copy} ${r_record3}
   --expect "rec/fixture\\.json: the recording holds 3 repeats of t/fixture, but its book_run declares REPEATS 5"
   -- ${r_verify} --repeats 5)
+
+# ---- the clocks a measuring run ran under (volatile "clocks", one entry a repeat) ----
+# Read with nvidia-smi before and after each repeat (the fixture's nvidia-smi:
+# FAKE_SMI_CLOCKS), kept in the recording's volatile part; the recording stays
+# fresh, and the build's record says so.
+set(r_run3 ${r_run} --repeats 3 ${r_checks})
+book_runner_test(clocks-read ${r_copy}
+  --before ${r_run3} -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --has x.json "clocks>0>start>sm_mhz" "^19[68][05]$"
+  --has x.json "clocks>2>end>mem_mhz" "^2619$"
+  --has x.json "clocks>2>end>throttle_reasons" "^0x0000000000000000$"
+  --lacks x.json "clocks>1>throttled"
+  --has rec/fixture.volatile.json "clocks>1>start>sm_mhz" "^19[68][05]$"
+  --lacks rec/fixture.json "clocks"
+  --expect "recording is fresh"
+  -- ${r_verify} --repeats 3)
+# A repeat that ran while the GPU throttled is flagged: in its entry, on stderr,
+# and in every check's detail, never silently averaged.
+book_runner_test(clocks-throttled ${r_copy} --env FAKE_SMI_CLOCKS=throttle
+  --has x.json "clocks>1>throttled" "^\\[\"SW power cap\"\\]$"
+  --lacks x.json "clocks>0>throttled"
+  --has x.json "checks>0>detail" "median of 3 repeats.* repeat 2 of 3 ran while the GPU throttled: SW power cap$"
+  --expect "^bookrun: warning: t/fixture: repeat 2 of 3 ran while the GPU throttled: SW power cap$"
+  -- ${r_run3} -- ${fake_gpu} ok)
+# ... and a hand edit that hides it is an error.
+book_bad_test(runner-volatile-clocks-edited ${r_copy}
+  --before env FAKE_SMI_CLOCKS=throttle ${r_run3} -- ${fake_gpu} ok --before-end
+  --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end
+  --json-set rec/fixture.volatile.json "clocks>1>throttled" "[]"
+  --expect "rec/fixture\\.volatile\\.json: 'clocks\\.1\\.throttled' is \\[\\], but its readings' bitmasks give \\[\"SW power cap\"\\]"
+  -- ${r_verify} --repeats 3)
+# Clocks that cannot be read are recorded as not read, with why, naming the run;
+# the run goes on: an nvidia-smi that cannot query them, one that prints what is
+# no reading, one that hangs (killed after 10 s, and not asked again). (None at all:
+# unit.runner, since a GPU run needs nvidia-smi for the driver's version.)
+book_runner_test(clocks-unsupported ${r_copy} --env FAKE_SMI_CLOCKS=unsupported
+  --has x.json "clocks>0>not_read" "nvidia-smi exited with status 2: nvidia-smi \\(fixture\\): Field \"clocks\\.sm\" is not a valid field to query\\.$"
+  --has x.json "clocks>2>not_read" "exited with status 2"
+  --expect "^bookrun: note: t/fixture: the GPU's clocks were not read: .*nvidia-smi exited with status 2"
+  -- ${r_run3} -- ${fake_gpu} ok)
+book_runner_test(clocks-unreadable ${r_copy} --env FAKE_SMI_CLOCKS=garbage
+  --has x.json "clocks>1>not_read" "^unreadable: nvidia-smi printed \"\\[Not Supported\\], 2619, 0x0000000000000000\" where one line"
+  --expect "^bookrun: note: t/fixture: the GPU's clocks were not read: unreadable: nvidia-smi printed"
+  -- ${r_run3} -- ${fake_gpu} ok)
+book_runner_test(clocks-hang ${r_copy} --env FAKE_SMI_CLOCKS=hang
+  --has x.json "clocks>0>not_read" "nvidia-smi timed out after 10 s and was killed$"
+  --has x.json "clocks>2>not_read" "nvidia-smi timed out after 10 s and was killed$"
+  --has x.json "results>ratio>value" "^1\\.02$"
+  -- ${r_run3} -- ${fake_gpu} ok)

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "commands.hpp"
 #include "runner.hpp"
 #include "runner_test.hpp"
 
@@ -90,6 +91,89 @@ TEST_CASE("ncu: several kernels in one filter; metrics per labelled launch", "[r
     CHECK_THROWS_WITH(parse_ncu_csv(csv, {"a", "b", "c"}),
                       Catch::Contains("but 3 labels name them"));
     CHECK_THROWS(parse_ncu_csv("nothing\n", {}));
+}
+
+TEST_CASE("ncu: what a recording was profiled with, compared with the declaration",
+          "[runner][ncu]") {
+    RunSpec run;
+    run.inputs.source_root = "/src";
+    run.ncu_metrics = "m1,m2";
+    run.ncu_labels = "a,b";
+    run.ncu_kernels = {"k1", "k2"};
+    run.ncu_args = {"--data=/src/data/x.bin"};
+    json record = {{"ncu", {{"a:m1", {}}, {"a:m2", {}}, {"b:m1", {}}, {"b:m2", {}}}}};
+    // A recording made before "ncu_profile" existed: not stale, and said so.
+    InputDiff d = ncu_changes(record, run);
+    CHECK(d.changes.empty());
+    REQUIRE(d.not_compared.size() == 1);
+    CHECK_THAT(d.not_compared[0], Catch::Contains("kernels, arguments and cache control"));
+    // One made now: compared (the kernels as a set; machine paths as <source>).
+    record["ncu_profile"] = ncu_profile(run);
+    CHECK(record["ncu_profile"]["args"] == json::array({"--data=<source>/data/x.bin"}));
+    CHECK(record["ncu_profile"]["cache_control"] == "all");
+    RunSpec reordered = run;
+    reordered.ncu_kernels = {"k2", "k1"};
+    d = ncu_changes(record, reordered);
+    CHECK(d.changes.empty());
+    CHECK(d.not_compared.empty());
+    RunSpec changed = run;
+    changed.ncu_kernels = {"k1"};
+    changed.ncu_args = {};
+    changed.ncu_cache_control = "none";
+    d = ncu_changes(record, changed);
+    REQUIRE(d.changes.size() == 3);
+    CHECK(d.changes[0] ==
+          "the kernels Nsight Compute profiles changed (recorded: k1, k2; declared: k1)");
+    CHECK(d.changes[1] ==
+          "the profiled run's arguments changed (recorded [\"--data=<source>/data/x.bin\"], "
+          "declared [])");
+    CHECK(d.changes[2] == "Nsight Compute's cache control changed (recorded all, declared none)");
+    // A run that declares no profile compares nothing.
+    CHECK(ncu_changes(record, RunSpec{}).changes.empty());
+}
+
+TEST_CASE("clocks: a reading, the reasons that slow the GPU, a repeat that throttled",
+          "[runner][clocks]") {
+    const json idle = parse_clocks("1980, 2619, 0x0000000000000001\n");
+    CHECK(idle ==
+          json{{"sm_mhz", 1980}, {"mem_mhz", 2619}, {"throttle_reasons", "0x0000000000000001"}});
+    // What nvidia-smi prints where it has no figure, or two GPUs, or nothing.
+    for (const char* bad : {"[N/A], 2619, 0x0000000000000000", "1980, 2619",
+                            "1980, 2619, 0x0\n1755, 2619, 0x0", "", "1980, 2619, 4"})
+        CHECK_THROWS_WITH(parse_clocks(bad), Catch::StartsWith("nvidia-smi printed \""));
+    // NVML's bits: idle, applications clocks, sync boost and display clock are no slowdown.
+    CHECK(slowdown_reasons(0x0).empty());
+    CHECK(slowdown_reasons(0x1 | 0x2 | 0x10 | 0x100).empty());
+    CHECK(slowdown_reasons(0x4) == std::vector<std::string>{"SW power cap"});
+    CHECK(slowdown_reasons(0x8 | 0x20 | 0x40 | 0x80) ==
+          std::vector<std::string>{"HW slowdown", "SW thermal slowdown", "HW thermal slowdown",
+                                   "HW power brake slowdown"});
+    CHECK(slowdown_reasons(0x1000) == std::vector<std::string>{"an unknown reason (0x1000)"});
+    const json capped = parse_clocks("1410, 2619, 0x0000000000000005");
+    const json c = repeat_clocks(idle, capped);
+    CHECK(c["throttled"] == json::array({"SW power cap"}));
+    CHECK(repeat_clocks(idle, idle).contains("throttled") == false);
+    CHECK(repeat_clocks(idle, {{"not_read", "why"}}) == json{{"not_read", "why"}});
+    const json record = {{"clocks", {repeat_clocks(idle, idle), c, {{"not_read", "why"}}}}};
+    CHECK(throttle_notes(record) ==
+          std::vector<std::string>{"repeat 2 of 3 ran while the GPU throttled: SW power cap"});
+    CHECK(throttle_notes(json::object()).empty());
+    CHECK_NOTHROW(check_clocks(record["clocks"], "v.json"));
+    json edited = record["clocks"];
+    edited[1].erase("throttled");
+    CHECK_THROWS_WITH(check_clocks(edited, "v.json"),
+                      Catch::StartsWith("v.json: 'clocks.1.throttled' is [], but its readings' "
+                                        "bitmasks give [\"SW power cap\"]"));
+}
+
+TEST_CASE("clocks: without an nvidia-smi to run, not read, and not asked again",
+          "[runner][clocks]") {
+    ClockReader missing{"/nonexistent/nvidia-smi", "0"};
+    CHECK(missing.read() ==
+          json{{"not_read", "/nonexistent/nvidia-smi is not a program this runner can run"}});
+    ClockReader off_path{"bookrun-no-such-nvidia-smi", "0"};
+    CHECK(off_path.read() == json{{"not_read", "bookrun-no-such-nvidia-smi is not on PATH"}});
+    CHECK(off_path.read() == json{{"not_read", "bookrun-no-such-nvidia-smi is not on PATH"}});
 }
 
 TEST_CASE("sanitizer reports: the error count, and what changes from run to run masked",

@@ -12,7 +12,7 @@ from .conftest import BOOK, FIXTURE
 from bookpy.ext.common import BookError, cap_text, load_json, resolve_key, source_path, visible_text
 from bookpy.ext.exercises import split_markdown
 from bookpy.ext.listings import describe_lines, extract, marker_list, parse_markers
-from bookpy.ext.records import format_value, lookup_value, provenance_text, validate
+from bookpy.ext.records import clocks_text, format_value, lookup_value, provenance_text, validate
 from bookpy.records import schema as record_schema
 
 
@@ -194,6 +194,34 @@ def test_provenance_of_a_gpu_recording():
                     "abc on 2026-11-30 15:00 UTC; its inputs are unchanged since.")
     stale = provenance_text(dict(record(provenance=prov), source="recording", stale=True))
     assert stale.endswith("its inputs have changed since (see the note above).")
+
+
+def test_provenance_shows_the_clocks_and_the_repeats_that_throttled():
+    prov = dict(record()["provenance"], gpu_name="NVIDIA H200", compute_capability="9.0",
+                sm_count="132", driver_version="580.82.07", driver_cuda_version="13.0",
+                runtime_version="13.0", nvcc="13.0.88")
+
+    def reading(sm, mask="0x0000000000000000"):
+        return {"sm_mhz": sm, "mem_mhz": 2619, "throttle_reasons": mask}
+    clocks = [{"start": reading(1980), "end": reading(1965)},
+              {"start": reading(1410, "0x0000000000000004"), "end": reading(1755),
+               "throttled": ["SW power cap"]},
+              {"start": reading(1980), "end": reading(1980)}]
+    r = dict(record(provenance=prov), source="recording", stale=False, clocks=clocks)
+    validate(r, "r.json", SCHEMA, gpu=True)
+    assert provenance_text(r) == (
+        "Recorded on NVIDIA H200 (compute capability 9.0, 132 SMs), driver 580.82.07 (CUDA 13.0), "
+        "CUDA runtime 13.0; built with nvcc 13.0.88, g++ 12.2.0; at commit abc on 2026-11-30 15:00 "
+        "UTC; SM clock 1410\u20131980 MHz, memory clock 2619 MHz over its 3 repeats; repeat 2 of 3 "
+        "ran while the GPU throttled: SW power cap; its inputs are unchanged since.")
+    # Not read, in some repeats or all; not recorded at all (a record made before).
+    some = [clocks[0], {"not_read": "nvidia-smi timed out after 10 s and was killed"}]
+    assert clocks_text({"clocks": some}) == ("SM clock 1965\u20131980 MHz, memory clock 2619 MHz "
+                                             "over its 2 repeats; clocks not read in repeat 2 of 2")
+    assert clocks_text({"clocks": [some[1]]}) == \
+        "clocks not read (nvidia-smi timed out after 10 s and was killed)"
+    assert clocks_text(record()) == ""
+    assert "clock" not in provenance_text(dict(record(provenance=prov), source="recording"))
 
 
 def test_values_format():
