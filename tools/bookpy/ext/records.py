@@ -651,7 +651,9 @@ def _reader_aside(run: str, key: str, spec: str, mine: GpuRecord, gpus: list) ->
     figure of the same result and its verdict, or why it has none."""
     aside = nodes.inline("", "", classes=["book-reader-verdict"])
     if mine.record is None or not mine.fresh:
-        aside += nodes.Text(f" ({mine.label}: {mine.note()})")
+        # Short in prose (the run's tab and "How this book was built" say why in full).
+        need = re.search(r"needs compute capability [0-9.]+", mine.skipped or "")
+        aside += nodes.Text(f" ({mine.label}: " + (f"skipped, {need.group()}" if need else "not run") + ")")
         return aside
     try:
         figure, _ = _figure_node(mine.record, run, key, spec)
