@@ -127,6 +127,11 @@ foreach(_run IN LISTS _runs)
     endif()
   endforeach()
 endforeach()
+# The reader's GPU (tools/book mine): its index changes whenever mine runs again
+# (the pages read each record it names as their dependency).
+if(BOOK_READER_RECORDS)
+  list(APPEND _records "${BOOK_READER_RECORDS}/mine.json")
+endif()
 set(BOOK_HTML_STAMP "${CMAKE_BINARY_DIR}/html.stamp")
 add_custom_command(
   OUTPUT "${BOOK_HTML_STAMP}"

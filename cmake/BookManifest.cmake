@@ -170,6 +170,14 @@ function(_book_write_manifest)
   else()
     string(JSON j SET "${j}" kept_lines null)
   endif()
+  # The reader's own GPU (tools/book mine: BOOK_READER_RECORDS, its records and their
+  # index mine.json, kept out of recordings/), shown beside the reference GPUs.
+  if(BOOK_READER_RECORDS)
+    _book_json_string(v "${BOOK_READER_RECORDS}")
+    string(JSON j SET "${j}" reader "${v}")
+  else()
+    string(JSON j SET "${j}" reader null)
+  endif()
   # Written only when it changes, so that the HTML step re-runs only then.
   file(GENERATE OUTPUT "${BOOK_MANIFEST}" CONTENT "${j}\n")
 endfunction()

@@ -59,6 +59,10 @@ set(BOOK_RECORDINGS_ROOT "${CMAKE_SOURCE_DIR}/recordings" CACHE PATH
     "Where the committed GPU recordings are (recordings/<gpu>/<key>/<run>.json)")
 set(BOOK_RECORDINGS_DIR "${BOOK_RECORDINGS_ROOT}/${BOOK_GPU_SLUG}")
 set(BOOK_SCHEMA "${CMAKE_SOURCE_DIR}/book/record-schema.json")
+# tools/book mine: the folder of the reader's GPU's records (build/mine/records/<slug>/,
+# bookpy.records.mine), which the pages show beside the reference GPUs; empty: none.
+set(BOOK_READER_RECORDS "" CACHE PATH
+    "The reader's GPU's records and their mine.json, made by tools/book mine (empty: none)")
 set_property(GLOBAL PROPERTY BOOK_RUNS "")
 set_property(GLOBAL PROPERTY BOOK_RUNS_NEEDING "")
 set_property(GLOBAL PROPERTY BOOK_RUNS_SKIPPED "")

@@ -44,6 +44,15 @@ add_test(NAME book.pending-recorded
 set_tests_properties(book.pending-recorded PROPERTIES LABELS book TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "^ok")
 
+# tools/book mine on a GPU nobody here has: a Tesla T4 made from the H100's recordings
+# (records/tests/make_reader_gpu.py), its verdicts against them, its runs that need 9.0
+# skipped (this build's manifest: book_program's NEEDS_CC), and bad input (records/mine.py).
+add_test(NAME book.reader-gpu
+         COMMAND ${BOOK_PY} "${_bookpy}/records/tests/test_mine.py" "${CMAKE_SOURCE_DIR}"
+                 "${BOOK_MANIFEST}" "${_bookpy_scratch}/reader-gpu")
+set_tests_properties(book.reader-gpu PROPERTIES LABELS book TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok: ")
+
 # What a build says of each GPU run on each GPU, and a release's refusal of a lead
 # GPU's run that is not fresh (records/gpustates.py).
 add_test(NAME book.gpu-states

@@ -32,6 +32,7 @@ from sphinx.util import logging
 from .common import BookDirective, BookError, PerPageCollector, load_json
 from .manifest import read_manifest
 from ..build.plotting import PlotError, read_spec, spec_key
+from ..records.manifest import reader_key
 from .records import _date, format_value, lookup_values
 from .site import site_settings
 
@@ -283,7 +284,37 @@ def _gpu_columns(m) -> list:
         return []
     ref = {g.get("name"): g.get("short") or g.get("name") for g in m.gpus.get("reference", [])}
     order = [m.gpus["model"]] + [g for g in ref if g != m.gpus["model"]]
-    return [(g, ref.get(g, g) + (" (lead)" if g == m.gpus.get("lead") else "")) for g in order]
+    out = [(g, ref.get(g, g) + (" (lead)" if g == m.gpus.get("lead") else "")) for g in order]
+    if m.reader:
+        out.append((reader_key(m.reader["name"]), f"{m.reader['short']} ({m.reader['name']})"))
+    return out
+
+
+def _verdict_cell(per: dict, m, run: str, key: str) -> str:
+    """The verdict on a figure of the reader's GPU against the lead GPU (or the
+    first reference GPU with a record), from both sets of repeats."""
+    from ..records.mine import figure_verdicts
+    from ..records.verdict import ceiling_word
+    mine = per.get(reader_key(m.reader["name"])) or {}
+    if not mine.get("record"):
+        return mine.get("skipped") or mine.get("missing") or "not run"
+    names = [m.gpus.get("lead")] + [g.get("name") for g in m.gpus.get("reference", [])]
+    for gpu in names:
+        e = per.get(gpu) or {}
+        if e.get("record") and not e.get("pending"):
+            rec = load_json(e["record"], "run record")
+            if rec.get("stale"):
+                continue
+            short = next((g.get("short") for g in m.gpus["reference"] if g.get("name") == gpu), gpu)
+            try:
+                v, c, ceiling = figure_verdicts(load_json(mine["record"], "run record"), rec, run, key)
+            except (BookError, KeyError, ValueError) as err:
+                return f"no verdict: {err}"
+            text = f"{v.word} (against the {short}: {v.why})"
+            if c is not None:
+                text += f"; as a multiple of its own {ceiling_word(ceiling)}: {c.word}"
+            return text
+    return "no reference GPU has a fresh record of it"
 
 
 def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
@@ -332,7 +363,8 @@ def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
                     continue
                 e = per.get(gpu) or {}
                 if not e.get("record"):
-                    cells.append("not yet run" + (f": {e['pending']}" if e.get("pending") else ""))
+                    why = e.get("pending") or e.get("skipped") or e.get("missing")
+                    cells.append("not yet run" + (f": {why}" if why else ""))
                     continue
                 rec = load_json(e["record"], "run record")
                 record = record or rec
@@ -343,6 +375,8 @@ def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
                 cells.append(cell)
             except (BookError, KeyError) as err:
                 cells.append(str(err))
+        if m.reader:
+            cells.append(_verdict_cell(per, m, run, key) if isinstance(per, dict) else "(a CPU run)")
         name = [nodes.Text((readable(record, key) if record else key) + " "),
                 nodes.literal(ref, ref, classes=["book-figure-id"])]
         by_chapter.setdefault(run.split("/")[0], []).append(
@@ -356,12 +390,85 @@ def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
         "figure, the lead's. A figure marked 'not yet run in this version' comes from a recording "
         "made for an older version of its program, and is not counted as checked."))
     section = _section("Quoted figures on each GPU", "book-buildinfo-measured", intro)
-    width = max(12, 60 // len(columns))
+    heads = [t for _, t in columns] + (["Verdict on your GPU"] if m.reader else [])
+    width = max(12, 60 // len(heads))
     for chapter, rows in sorted(by_chapter.items()):
         title = env.titles[chapter].astext() if chapter in env.titles else chapter
         section += _section(title, f"book-buildinfo-measured-{chapter}",
-                            _table(["Figure", *(t for _, t in columns), "Quoted in"], rows,
-                                   [30, *([width] * len(columns)), 14], labels=_LABELS))
+                            _table(["Figure", *heads, "Quoted in"], rows,
+                                   [30, *([width] * len(heads)), 14], labels=_LABELS))
+    return section
+
+
+def reader_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
+    """The reader's GPU (tools/book mine), where the build shows one: the rule of
+    the verdicts, its properties beside the reference GPUs' (each GPU's records'
+    provenance, and its device query where it ran one), the runs it skipped and
+    why, the runs whose own checks did not hold on it, and the chapters' claims
+    that do not."""
+    from ..records.verdict import RULE
+    m = read_manifest(app.config)
+    if not m.reader:
+        return None
+    env, builder = app.env, app.builder
+    r = m.reader
+    key = reader_key(r["name"])
+    intro = nodes.paragraph(text=(
+        f"This book was built by tools/book mine with the records of your GPU, the {r['name']} "
+        f"(compute capability {r['compute_capability']}), beside the reference GPUs. Its records "
+        "are kept out of recordings/ and count for none of the book's claims: where a claim or a "
+        "program's own check does not hold on your GPU, the page says so beside it, as a finding "
+        "about your GPU. The table of quoted figures above gives each one's verdict."))
+    rule = nodes.paragraph(text=RULE)
+    # Properties: each GPU's provenance, from the first GPU run with a record there.
+    columns = _gpu_columns(m)
+    props = [("GPU", "gpu_name"), ("Compute capability", "compute_capability"),
+             ("SMs", "sm_count"), ("Driver", "driver_version"), ("CUDA runtime", "runtime_version")]
+    provenance = {}
+    dq = {}
+    for run, entry in sorted(m.runs.items()):
+        for gpu, e in (entry.get("gpus") or {}).items():
+            if e.get("record") and os.path.exists(e["record"]):
+                rec = load_json(e["record"], "run record")
+                provenance.setdefault(gpu, rec.get("provenance", {}))
+                if run.endswith("/device-query"):
+                    dq[gpu] = rec
+    rows = [[label, *(str(provenance.get(g, {}).get(k, "?")) for g, _ in columns)] for label, k in props]
+    names = sorted({k for rec in dq.values() for k in rec.get("results", {})})
+    for k in names:
+        row = [f"device query: {readable(next(iter(dq.values())), k)}"]
+        for g, _ in columns:
+            res = (dq.get(g) or {}).get("results", {}).get(k)
+            if res is not None:
+                row.append(format_value(res["value"], "") + (f" {res.get('unit')}" if res.get("unit") else ""))
+            else:
+                e = (m.runs.get(next(n for n in m.runs if n.endswith("/device-query")), {})
+                     .get("gpus") or {}).get(g) or {}
+                row.append("skipped" if e.get("skipped") else "not run")
+        rows.append(row)
+    table = _table(["Property", *(t for _, t in columns)], rows,
+                   [24, *([max(12, 60 // len(columns))] * len(columns))], labels=_LABELS)
+    parts = [intro, rule, table]
+    skipped = [[name, e.get("skipped") or e.get("missing")] for name, run in sorted(m.runs.items())
+               for e in [(run.get("gpus") or {}).get(key) or {}]
+               if run.get("gpu") and (e.get("skipped") or e.get("missing"))]
+    if skipped:
+        parts.append(nodes.paragraph(text="The runs your GPU did not make, and why:"))
+        parts.append(_table(["Run", "Why"], skipped, [30, 70], labels=_LABELS))
+    failed = [[name, ", ".join(e["failed_checks"])] for name, run in sorted(m.runs.items())
+              for e in [(run.get("gpus") or {}).get(key) or {}] if e.get("failed_checks")]
+    if failed:
+        parts.append(nodes.paragraph(text="The runs whose own checks do not all hold on your GPU:"))
+        parts.append(_table(["Run", "Checks that do not hold"], failed, [30, 70], labels=_LABELS))
+    findings = getattr(env, "book_reader_findings", {})
+    rows = [[_page_links(env, builder, fromdoc, [doc]), f"line {line}: {claim}", why]
+            for doc, items in sorted(findings.items()) if doc in env.all_docs
+            for line, claim, why in items]
+    if rows:
+        parts.append(nodes.paragraph(text="The chapters' claims that do not hold on your GPU:"))
+        parts.append(_table(["Page", "Claim", "Why"], rows, [14, 40, 46], labels=_LABELS))
+    section = _section("Your GPU", "book-buildinfo-reader", *parts)
+    section["classes"].append("book-buildinfo-reader")
     return section
 
 
@@ -451,6 +558,9 @@ def fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         m = measured_section(app, docname)
         if m is not None:
             parts.append(m)
+        r = reader_section(app, docname)
+        if r is not None:
+            parts.append(r)
         d = downloads_section(app, docname)
         if d is not None:
             parts.append(d)
@@ -501,6 +611,7 @@ def always_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed
 def purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     getattr(env, "book_buildinfo_docs", set()).discard(docname)
     getattr(env, "book_quoted_figures", {}).pop(docname, None)
+    getattr(env, "book_reader_findings", {}).pop(docname, None)
 
 
 def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
@@ -511,6 +622,10 @@ def merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEn
     for doc, figures in getattr(other, "book_quoted_figures", {}).items():
         if doc in docnames:
             quoted[doc] = figures
+    findings = env.__dict__.setdefault("book_reader_findings", {})
+    for doc, items in getattr(other, "book_reader_findings", {}).items():
+        if doc in docnames:
+            findings[doc] = items
 
 
 def visit_plain(self: SphinxTranslator, node: nodes.Node) -> None:

@@ -68,6 +68,9 @@ GENERATED = {
     # A run's state on a GPU (records.py): its commit and why it waits come from the
     # records and recordings/pending.json.
     "book-gpu-state",
+    # The reader's GPU (tools/book mine): its figures, verdicts and findings come from
+    # its records and the rule of bookpy.records.verdict, not from an author.
+    "book-reader-verdict", "book-reader-finding", "book-buildinfo-reader",
     # A solution's notes (SOLUTION.md) show only in the instructor edition, which is
     # no reader's book; and the reviewed file, which the source archive ships to
     # readers, must hold none of their sentences.
@@ -80,7 +83,9 @@ GENERATED = {
 #: What a role prints stands in the sentence as the role's name; a check's mark, which
 #: CheckMarkers takes out, as nothing (CheckPlaces notes where it stood).
 ROLE_CLASSES = {"book-value": "{value}", "book-answer-value": "{answer}",
-                "book-gpu-values": "{value}", "book-check-marker": ""}
+                "book-gpu-values": "{value}", "book-check-marker": "",
+                # the reader's GPU's verdicts and findings (tools/book mine): the build's words
+                "book-reader-verdict": "", "book-reader-finding": ""}
 
 _NUMBER_WORDS = (
     "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen "

@@ -111,6 +111,14 @@ class GpuRecord:
     record: dict | None       # None where the GPU never ran this run
     pending: str | None       # why the run waits for this GPU (recordings/pending.json)
     skipped: str | None = None  # why this GPU, below the program's need, skipped it
+    reader: bool = False      # the reader's own GPU (tools/book mine), beside the references
+    missing: str | None = None  # why the reader's GPU has no record of it
+    failed_checks: tuple = ()  # the run's own checks that did not hold on the reader's GPU
+
+    @property
+    def the(self) -> str:
+        """How a sentence names it: "the H100", "your GPU"."""
+        return self.label if self.reader else f"the {self.label}"
 
     @property
     def fresh(self) -> bool:
@@ -123,6 +131,8 @@ class GpuRecord:
             return ""
         if self.skipped:
             return "skipped: " + self.skipped
+        if self.missing:
+            return "no record: " + self.missing
         if self.record is None:
             return "not yet run in this version" if self.pending else "not yet run"
         return f"not yet run in this version; last recorded at commit " \
@@ -146,6 +156,9 @@ def gpu_records(env: BuildEnvironment, name: str) -> list[GpuRecord]:
         if gpu not in per:
             continue
         entry = per[gpu]
+        if entry.get("reader"):
+            out.append(_reader_record(env, name, entry))
+            continue
         record = None
         if entry.get("record"):
             path = entry["record"]
@@ -166,19 +179,82 @@ def gpu_records(env: BuildEnvironment, name: str) -> list[GpuRecord]:
     return out
 
 
+def _reader_record(env: BuildEnvironment, name: str, entry: dict) -> GpuRecord:
+    """The reader's GPU's record of run `name` (bookpy.records.mine, through the
+    manifest): checked as every record is, its digest too, and of that GPU."""
+    gpu, record = entry["gpu_name"], None
+    if entry.get("record"):
+        path = entry["record"]
+        env.note_dependency(path)
+        record = load_json(path, "run record")
+        validate(record, path, _schema(env), True)
+        try:
+            record_schema.check_digest(record, _schema(env), where=f"run record {path}")
+        except record_schema.RecordError as e:
+            raise BookError(str(e)) from None
+        if record["provenance"].get("gpu_name") != gpu or record.get("name") != name:
+            raise BookError(f"run record {path} is of run '{record.get('name')}' on the "
+                            f"{record['provenance'].get('gpu_name')}, not of '{name}' on the {gpu} "
+                            "(tools/book mine's index, mine.json)")
+        record = dict(record, book_reader=True)  # provenance_parts: made by tools/book mine
+    m = manifest(env)
+    return GpuRecord(gpu, (m.reader or {}).get("short") or "your GPU", False, record, None,
+                     entry.get("skipped"), True, entry.get("missing"),
+                     tuple(entry.get("failed_checks") or ()))
+
+
+def reader_label(g: GpuRecord) -> str:
+    """A tab's name for the reader's GPU: "your GPU (Tesla T4)"."""
+    return f"{g.label} ({g.name})"
+
+
+def lead_of(gpus: list) -> GpuRecord | None:
+    """The reference GPU a reader's figure is compared with: the first with a fresh record."""
+    return next((g for g in gpus if not g.reader and g.fresh), None)
+
+
+def verdict_phrase(v, ref: GpuRecord) -> str:
+    """"slower than the H100", "the same as on the H100", "can't tell against the H100"."""
+    if v.word == "same":
+        return f"the same as on {ref.the}"
+    if v.word == "can't tell":
+        return f"can't tell against {ref.the}"
+    return f"{v.word} than {'on ' if v.word in ('higher', 'lower') else ''}{ref.the}"
+
+
+def reader_verdict(run: str, key: str, g: GpuRecord, ref: GpuRecord) -> str:
+    """The verdict on a figure of the reader's GPU against `ref`, as a phrase, with
+    the verdict as a multiple of the run's own ceiling where it has one."""
+    from ..records.mine import figure_verdicts
+    from ..records.verdict import ceiling_word
+    v, c, ceiling = figure_verdicts(g.record, ref.record, run, key)
+    text = verdict_phrase(v, ref)
+    if c is not None:
+        text += f"; as a multiple of its own {ceiling_word(ceiling)}, {verdict_phrase(c, ref)}"
+    return text
+
+
 def state_note(g: GpuRecord) -> list:
     """The visible note over a GPU's tab whose record is not fresh: the run has
     not been run in this version there (with why it waits, where it does), and the
     commit of the last recording, shown below it, if there is one."""
-    if g.fresh:
+    if g.fresh and not g.failed_checks:
         return []
     box = nodes.warning(classes=["book-gpu-state"])
     para = nodes.paragraph()
     waits = f"This run waits for the {g.label}: {g.pending}. " if g.pending else ""
     if g.skipped:
-        para += nodes.strong(text=f"Skipped on the {g.label}. ")
+        para += nodes.strong(text=f"Skipped on {g.the}. ")
         para += nodes.Text(f"{g.skipped}: the run is not made there, and nothing of it is "
                            "counted as checked.")
+    elif g.reader and g.record is None:
+        para += nodes.strong(text=f"Not run on {g.the}. ")
+        para += nodes.Text(f"{g.missing or 'tools/book mine made no record of it'}.")
+    elif g.reader:
+        para["classes"].append("book-reader-finding")
+        para += nodes.strong(text=f"On {g.the}, the {g.name}, this run's own checks do not all hold: ")
+        para += nodes.Text(", ".join(g.failed_checks) + ". That is a finding about your GPU, not "
+                           "an error of the book: the checks state what the reference GPUs do.")
     elif g.record is None:
         para += nodes.strong(text=f"Not yet run on the {g.label}. ")
         para += nodes.Text(waits + "Its output will be shown here once it has been recorded there.")
@@ -196,7 +272,8 @@ def gpu_tabs_node(env: BuildEnvironment, gpus: list[GpuRecord], body) -> nodes.N
     a run block with where it ran."""
     tabs = gpu_tabs(group=f"book-gpus-{env.new_serialno('book-gpus')}")
     for g in gpus:
-        tab = gpu_tab(label=g.label + (" (lead)" if g.lead else ""), note=g.note())
+        tab = gpu_tab(label=reader_label(g) if g.reader else g.label + (" (lead)" if g.lead else ""),
+                      note=g.note())
         tab += state_note(g)
         if g.record is not None:
             tab += body(g.record)
@@ -294,6 +371,9 @@ def provenance_parts(record: dict) -> tuple:
         where = "the build machine's CPU"
     machine = f"{where}; {built}"
     again = f"the {p['gpu_name']} set up as above" if "gpu_name" in p else "the build machine\u2019s CPU, as above"
+    if record.get("book_reader"):
+        return (f"Ran on your GPU by tools/book mine: {where}; {built}; {when}.", machine,
+                f"Ran on your GPU by tools/book mine: {again}; {when}.")
     if record.get("source") == "recording":
         since = ("its inputs have changed since (see the note above)" if record.get("stale")
                  else "its inputs are unchanged since")
@@ -594,10 +674,58 @@ def value_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner
     node["book_line"] = role_line(inliner.document, lineno, "value", text)
     if len(values) > 1 or gpus:
         _quoted(env, run, key, spec)
+    mine = next((g for g in gpus if g.reader), None)
+    if mine is not None:
+        # The reader's GPU (tools/book mine): its figure and verdict beside the lead's.
+        node += _reader_aside(run, key, spec, mine, gpus)
     shows(node, run)
     if record.get("stale") or (gpus and gpus[0].pending):
         node["classes"].append("book-stale-value")
     return [node], []
+
+
+def _reader_aside(run: str, key: str, spec: str, mine: GpuRecord, gpus: list) -> nodes.inline:
+    """" (your GPU: 3.4, slower than the H100)" after a figure: the reader's GPU's
+    figure of the same result and its verdict, or why it has none."""
+    aside = nodes.inline("", "", classes=["book-reader-verdict"])
+    if mine.record is None or not mine.fresh:
+        # Short in prose (the run's tab and "How this book was built" say why in full).
+        need = re.search(r"needs compute capability [0-9.]+", mine.skipped or "")
+        aside += nodes.Text(f" ({mine.label}: " + (f"skipped, {need.group()}" if need else "not run") + ")")
+        return aside
+    try:
+        figure, _ = _figure_node(mine.record, run, key, spec)
+    except BookError as e:  # a finding about the reader's record, not an error of the page
+        aside += nodes.Text(f" ({mine.label}: {e})")
+        return aside
+    ref = lead_of(gpus)
+    aside += nodes.Text(f" ({mine.label}: ")
+    aside += figure
+    aside += nodes.Text((f", {_safe_verdict(run, key, mine, ref)}" if ref is not None else "") + ")")
+    return aside
+
+
+def _safe_verdict(run: str, key: str, mine: GpuRecord, ref: GpuRecord) -> str:
+    """reader_verdict, or why there is none (a figure one of the two records lacks)."""
+    try:
+        return reader_verdict(run, key, mine, ref)
+    except (BookError, ValueError) as e:
+        return f"no verdict against {ref.the}: {e}"
+
+
+def _reader_part(run: str, key: str, spec: str, g: GpuRecord, gpus: list) -> list:
+    """{gpu-values}' part of the reader's GPU: "3.4 on your GPU (slower than the H100)"."""
+    if not g.fresh:
+        return [nodes.Text(f"not run on {g.the} ({g.note()})")]
+    try:
+        figure, _ = _figure_node(g.record, run, key, spec)
+    except BookError as e:
+        return [nodes.Text(f"on {g.the}: {e}")]
+    out = [figure, nodes.Text(f" on {g.the}")]
+    ref = lead_of(gpus)
+    if ref is not None:
+        out.append(nodes.inline("", f" ({_safe_verdict(run, key, g, ref)})", classes=["book-reader-verdict"]))
+    return out
 
 
 #: The units a reader may read typed beside a figure (right after it, or in its
@@ -782,15 +910,18 @@ def gpu_values_role(name: str, rawtext: str, text: str, lineno: int, inliner: In
         for g in gpus:
             part = nodes.inline("", "", classes=["book-gpu-value"])
             if g.record is None:
-                part += nodes.Text(f"not yet run on the {g.label}")
+                part += nodes.Text(f"not yet run on {g.the}" + (f" ({g.note()})" if g.reader else ""))
+            elif g.reader:
+                part += _reader_part(run, key, spec, g, gpus)
             else:
                 figure, _ = _figure_node(g.record, run, key, spec)
                 if not g.fresh:
                     figure["classes"].append("book-stale-value")
                 part += figure
-                part += nodes.Text(f" on the {g.label}")
+                part += nodes.Text(f" on {g.the}")
                 if not g.fresh:
                     part += nodes.Text(f" ({g.note()})")
+
             parts.append(part)
     except BookError as e:
         msg = inliner.reporter.error(str(e), line=role_line(inliner.document, lineno, "gpu-values", text))

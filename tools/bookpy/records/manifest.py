@@ -9,7 +9,15 @@ docs/architecture.md: ext/manifest.py); the HTML step and the tests read it here
                               "gpus": {"<GPU name>": {"slug", "record", "pending"}}}},
      "gpus": {"model", "live", "lead", "release", "reference": [{"name", "slug", "short"}]},
      "chapters": [...], "cy_tags": <path> or null, "exercises": <path> or null,
-     "compiled": [<path from the source root>...], "kept_lines": <path> or null}
+     "compiled": [<path from the source root>...], "kept_lines": <path> or null,
+     "reader": <the reader's GPU folder (tools/book mine, BOOK_READER_RECORDS)> or null}
+
+Where ``reader`` names a folder of the reader's GPU (bookpy.records.mine: its
+index mine.json), ``read`` adds that GPU to every GPU run's ``gpus`` under the
+key ``reader:<its name>`` ({"slug", "record", "pending": null, "reader": true,
+"gpu_name", "skipped", "missing", "failed_checks"}), and ``gpus["reader"]``
+says which it is ({"name", "slug", "short": "your GPU", "compute_capability",
+"index"}): the pages show it beside the reference GPUs, never in their place.
 
 ``compiled`` lists the sources of every program and library the build declares
 (a listing shows only code a compiler saw, with the headers each run's record
@@ -49,6 +57,9 @@ class Manifest:
     #: kept-lines.json (bookpy.build.kept_lines): the lines of code/, exercises/ and
     #: solutions/ a compiler kept; None in a build without the book (or a fixture's)
     kept_lines: str | None = None
+    #: the reader's GPU (tools/book mine): {"name", "slug", "short", "compute_capability",
+    #: "index"}, or None in a build that shows none
+    reader: dict | None = None
 
 
 def _field(data: dict, key: str, kinds, path: str, nullable: bool = False):
@@ -92,6 +103,11 @@ def read(path: str) -> Manifest:
                                  and isinstance(gpus.get("model"), str)):
         raise BookError(f"build manifest {path}: field 'gpus' should be {{\"model\", \"lead\", "
                         "\"reference\": [...]}}")
+    reader = None
+    if data.get("reader") is not None:
+        if not isinstance(data["reader"], str):
+            raise BookError(f"build manifest {path}: field 'reader' should be a folder or null")
+        reader = _merge_reader(where(data["reader"]), runs)
     return Manifest(path, where(_field(data, "source_root", str, path)),
                     where(_field(data, "records_dir", str, path)),
                     where(_field(data, "diagrams_dir", str, path)), _field(data, "edition", str, path),
@@ -99,4 +115,30 @@ def read(path: str) -> Manifest:
                     where(_field(data, "cy_tags", str, path, nullable=True)),
                     where(_field(data, "exercises", str, path, nullable=True)),
                     tuple(data["compiled"]) if isinstance(data.get("compiled"), list) else None,
-                    gpus, where(data["kept_lines"]) if isinstance(data.get("kept_lines"), str) else None)
+                    gpus, where(data["kept_lines"]) if isinstance(data.get("kept_lines"), str) else None,
+                    reader)
+
+
+def reader_key(name: str) -> str:
+    """The key of the reader's GPU in a run's "gpus" (apart from a reference GPU of that name)."""
+    return "reader:" + name
+
+
+def _merge_reader(folder: str, runs: dict) -> dict:
+    """The reader's GPU of `folder` (bookpy.records.mine) added to each GPU run's "gpus"."""
+    from . import mine
+    r = mine.read(folder)
+    for name, run in runs.items():
+        if not run.get("gpu"):
+            continue
+        e = r.runs.get(name) or {"missing": "tools/book mine made no record of it (a chapter it "
+                                            "did not build, or a run declared since)"}
+        run.setdefault("gpus", {})
+        if run["gpus"] is None:
+            run["gpus"] = {}
+        run["gpus"][reader_key(r.name)] = {
+            "slug": r.slug, "record": e.get("record"), "pending": None, "reader": True,
+            "gpu_name": r.name, "skipped": e.get("skipped"), "missing": e.get("missing"),
+            "failed_checks": e.get("failed_checks") or []}
+    return {"name": r.name, "slug": r.slug, "short": mine.SHORT,
+            "compute_capability": r.compute_capability, "index": r.index}
