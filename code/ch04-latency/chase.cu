@@ -61,9 +61,9 @@ __global__ void clock_spin(unsigned long long spin_ns, unsigned long long* out) 
     const unsigned long long t0 = global_ns();
     const long long c0 = sm_cycles();
     unsigned long long t1;
-    do {
+    do {  // (bounded by cycles too, should globaltimer stand still)
         t1 = global_ns();
-    } while (t1 - t0 < spin_ns);
+    } while (t1 - t0 < spin_ns && sm_cycles() - c0 < static_cast<long long>(spin_ns) * 10);
     const long long c1 = sm_cycles();
     out[0] = static_cast<unsigned long long>(c1 - c0);
     out[1] = t1 - t0;

@@ -153,6 +153,7 @@ int run(int argc, char** argv) {
     book::report("mismatches", static_cast<double>(bad), "count");
     if (max_w >= 4) {
         book::report("k4_w1_over_k1_w4", rate[0][2] / rate[3][0], "ratio");
+        book::report("w4_k1_over_w1_k1", rate[3][0] / rate[0][0], "ratio");
         book::report("peak_over_latency_bound", peak / rate[0][0], "ratio");
     }
 

@@ -263,6 +263,7 @@ int run(int argc, char** argv) {
             sweep_cycles.push_back(t.cycles_per_step);
         }
     }
+    measure_sm_clock_mhz(quick ? 1.0 : 100.0);  // the clock up again after the allocations
     const double mhz_after = measure_sm_clock_mhz(quick ? 1.0 : 20.0);
     const double mhz = 0.5 * (mhz_before + mhz_after);
     auto ns = [&](double cycles) { return cycles / mhz * 1e3; };
