@@ -157,10 +157,8 @@ int run(int argc, char** argv) {
         book::report("peak_over_latency_bound", peak / rate[0][0], "ratio");
     }
 
-    std::printf(
-        "\nFMA latency L = %.2f cycles (one chain, one warp per scheduler); "
-        "peak %.3f FMA/cycle per scheduler\n",
-        latency, peak);
+    std::printf("\nFMA latency L = %.2f cycles (one chain, one warp per scheduler)\n", latency);
+    std::printf("peak %.3f FMAs per cycle per scheduler\n", peak);
     std::printf("\nFMAs issued per cycle per scheduler (model: min(peak, w x k / L))\n");
     std::printf("%4s", "w");
     for (int k : ks) std::printf("   k=%d  model", k);
@@ -172,8 +170,8 @@ int run(int argc, char** argv) {
         std::printf("\n");
     }
     std::printf(
-        "\nwarps per scheduler to reach 0.9 of the peak, measured and by the rule "
-        "ceil(%.0f x %.1f / k):\n",
+        "\nwarps per scheduler to reach 0.9 of the peak, measured and by the rule\n"
+        "ceil(L x peak / k) = ceil(%.0f x %.1f / k):\n",
         l_whole, peak_rule);
     for (int ki = 0; ki < 4; ++ki)
         std::printf("  k=%d: measured %d, rule %d\n", ks[ki], needed[ki], rule[ki]);

@@ -234,10 +234,8 @@ int run(int argc, char** argv) {
     book::report("chase_end_mismatches", lat.end_ok ? 0.0 : 1.0, "count");
     book::report("sms", sms, "SMs");
 
-    std::printf(
-        "\n%zu MiB read per launch; %d SMs; device memory latency %.1f ns "
-        "(cold pointer chase)\n",
-        bytes >> 20, sms, latency_ns);
+    std::printf("\n%zu MiB read per launch, %d SMs\n", bytes >> 20, sms);
+    std::printf("device memory latency %.1f ns (cold pointer chase)\n", latency_ns);
     std::printf("read ceiling %.3f TB/s (16-byte evict-first loads, %d blocks of %d)\n", ceiling,
                 ceiling_blocks, kThreads);
     std::printf("knee: %.0f bytes in flight per SM (ceiling x latency / SMs)\n\n", knee);
@@ -253,16 +251,12 @@ int run(int argc, char** argv) {
     if (best_point != nullptr)
         std::printf("best: %d-byte loads x %d, %d warps per SM: %.3f TB/s, %.3f of the ceiling\n",
                     best_point->width, best_point->loads, best_point->warps, best, best / ceiling);
-    std::printf(
-        "smallest bytes in flight per SM reaching 0.9 of the ceiling: %.0f "
-        "(%.2f x the knee)\n",
-        measured_knee, measured_knee / knee);
+    std::printf("fewest bytes in flight per SM at 0.9 of the ceiling: %.0f (%.2f x knee)\n",
+                measured_knee, measured_knee / knee);
     std::printf("model error below the knee: worst %.3f (below half the knee: %.3f)\n",
                 worst_below_knee, worst_below_half);
-    std::printf(
-        "points %zu (skipped, more blocks than fit: %ld); blocks spread unevenly: %ld; "
-        "wrong sums: %ld\n",
-        points.size(), skipped, uneven, bad_sums);
+    std::printf("points %zu (left out, more blocks than fit: %ld)\n", points.size(), skipped);
+    std::printf("points whose blocks spread unevenly: %ld; wrong sums: %ld\n", uneven, bad_sums);
     return 0;
 }
 
