@@ -218,6 +218,9 @@ int run(int argc, char** argv) {
         book::report(key + "_bytes_per_sm", p.bytes_per_sm, "bytes");
     }
     book::report("ceiling_tbs", ceiling, "TB/s");
+    // The ceiling kernel's own bytes in flight per SM: its warps x 32 lanes x 4 loads x 16 bytes.
+    book::report("ceiling_bytes_per_sm",
+                 double(ceiling_blocks) / sms * (kThreads / 32) * 32 * 4 * 16, "bytes");
     book::report("lat_hbm_ns", latency_ns, "ns");
     book::report("lat_hbm_cycles", lat.cycles_per_step, "cycles");
     book::report("knee_bytes_per_sm", knee, "bytes");
