@@ -45,7 +45,8 @@ __global__ void chase_ca(unsigned long long p, long warm, long steps, unsigned l
     out[2] = t1 - t0;
 }
 
-// Reads x[0..n) and keeps the loads alive (x is all zeros: the store never happens).
+// Reads x[0..n) and keeps the loads alive (the store happens only where the
+// words add up to 0xFFFFFFFF, into a sink nobody reads).
 __global__ void flush_read(const uint4* x, std::size_t n, unsigned* sink) {
     unsigned s = 0;
     for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
@@ -131,6 +132,15 @@ void l2_flusher::flush() {
     const std::size_t n = buf_.size() / 4;
     flush_read<<<4 * book::sm_count(), 512>>>(reinterpret_cast<const uint4*>(buf_.data()), n,
                                               sink_.data());
+    BOOK_CHECK_LAUNCH();
+    BOOK_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void read_through(const unsigned char* p, std::size_t bytes) {
+    book::device_buffer<unsigned> sink(1);
+    BOOK_CUDA_CHECK(cudaMemset(sink.data(), 0, sink.bytes()));
+    flush_read<<<4 * book::sm_count(), 512>>>(reinterpret_cast<const uint4*>(p), bytes / 16,
+                                              sink.data());
     BOOK_CHECK_LAUNCH();
     BOOK_CUDA_CHECK(cudaDeviceSynchronize());
 }

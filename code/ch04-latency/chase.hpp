@@ -88,6 +88,10 @@ private:
     unsigned char* aligned_ = nullptr;
 };
 
+/// Read `bytes` of device memory from `p` (16-byte aligned, initialised) once,
+/// with every SM, and wait: what fits of it is then in L2.
+void read_through(const unsigned char* p, std::size_t bytes);
+
 /// The SM clock while one thread spins: clock64 cycles over globaltimer
 /// nanoseconds across about `ms` milliseconds, in MHz.
 double measure_sm_clock_mhz(double ms);

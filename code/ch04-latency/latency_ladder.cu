@@ -11,12 +11,15 @@
 //               32-bit integer multiply, a warp shuffle;
 //   memory:     a shared-memory load, a global load that hits L1, one that
 //               hits L2, one that goes to device memory (a cold walk of a
-//               random chain, L2 flushed), and the same cold walk as the
-//               chain's lines spread over a growing footprint (8 MiB up to
-//               32 GiB): the address translation's (TLB's) share.
+//               random chain, L2 flushed); the same cold walk as the chain's
+//               lines spread over a growing footprint (8 MiB up to 32 GiB):
+//               the address translation's (TLB's) share; and a warm walk (the
+//               footprint read just before) over 1 MiB to 512 MiB: the L2's
+//               capacity.
 //
 // Every chain's end value is checked against the host's (results:
 // mismatches).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -271,6 +274,30 @@ int run(int argc, char** argv) {
             sweep_cycles.push_back(t.cycles_per_step);
         }
     }
+    // The L2's capacity: walks of the same kind over 1 MiB to 512 MiB, warm
+    // this time: before each walk a kernel reads the whole footprint, which
+    // leaves in L2 what fits of it. Below the L2's size every load hits L2;
+    // far above it nearly every load goes to memory.
+    std::vector<std::size_t> warm_footprints;
+    std::vector<double> warm_cycles;
+    {
+        const std::size_t warm_smallest = quick ? (std::size_t{16} << 10) : std::size_t{1} << 20;
+        const std::size_t warm_largest = quick ? 4 * warm_smallest : std::size_t{512} << 20;
+        aligned_region warm(warm_largest);
+        BOOK_CUDA_CHECK(cudaMemset(warm.region(), 0, warm_largest));  // read whole, below
+        for (std::size_t f = warm_smallest; f <= warm_largest; f *= 2) {
+            const std::size_t n = std::min(sweep_lines, f / kLineBytes);
+            const chain c(warm.region(), f, n, 2000 + warm_footprints.size());
+            std::vector<double> per;
+            for (int r = 0; r < (quick ? 1 : 3); ++r) {
+                read_through(warm.region(), f);
+                per.push_back(walked(c.walk(chase_path::l2, 0, static_cast<long>(sweep_lines), 1))
+                                  .cycles_per_step);
+            }
+            warm_footprints.push_back(f);
+            warm_cycles.push_back(median(per));
+        }
+    }
     measure_sm_clock_mhz(quick ? 1.0 : 100.0);  // the clock up again after the allocations
     const double mhz_after = measure_sm_clock_mhz(quick ? 1.0 : 20.0);
     const double mhz = 0.5 * (mhz_before + mhz_after);
@@ -316,6 +343,14 @@ int run(int argc, char** argv) {
         book::report("chase_" + f + "_ns", ns(sweep_cycles[i]), "ns");
         book::report("chase_" + f + "_over_hbm", sweep_cycles[i] / hbm.cycles_per_step, "ratio");
     }
+    for (std::size_t i = 0; i < warm_footprints.size(); ++i) {
+        const std::string f = size_name(warm_footprints[i]);
+        book::report("warm_" + f + "_ns", ns(warm_cycles[i]), "ns");
+        book::report("warm_" + f + "_over_l2", warm_cycles[i] / l2.cycles_per_step, "ratio");
+    }
+    book::report("warm_smallest_over_l2", warm_cycles.front() / l2.cycles_per_step, "ratio");
+    book::report("warm_largest_over_l2", warm_cycles.back() / l2.cycles_per_step, "ratio");
+    book::report("warm_largest_over_hbm", warm_cycles.back() / hbm.cycles_per_step, "ratio");
     book::report("chase_smallest_over_hbm", sweep_cycles.front() / hbm.cycles_per_step, "ratio");
     book::report("chase_largest_over_smallest", sweep_cycles.back() / sweep_cycles.front(),
                  "ratio");
@@ -337,6 +372,11 @@ int run(int argc, char** argv) {
     for (std::size_t i = 0; i < footprints.size(); ++i)
         std::printf("%12s %9.1f %9.1f %12.3f\n", size_name(footprints[i]).c_str(), sweep_cycles[i],
                     ns(sweep_cycles[i]), sweep_cycles[i] / hbm.cycles_per_step);
+    std::printf("\nwarm walk (the footprint read just before) of up to %zu lines\n", sweep_lines);
+    std::printf("%12s %9s %9s %12s\n", "footprint", "cycles", "ns", "x L2 hit");
+    for (std::size_t i = 0; i < warm_footprints.size(); ++i)
+        std::printf("%12s %9.1f %9.1f %12.3f\n", size_name(warm_footprints[i]).c_str(),
+                    warm_cycles[i], ns(warm_cycles[i]), warm_cycles[i] / l2.cycles_per_step);
     std::printf("\nchains whose end differs from the host's: %ld; walks: %ld\n", bad, bad_walks);
     return 0;
 }
