@@ -51,12 +51,21 @@ __device__ __forceinline__ V load(const V* p) {
         return *p;
 }
 
+// The fewest blocks of 128 threads per SM that ptxas must allow for. Left
+// to itself it keeps every kernel to 32 registers (2048 threads per SM), and
+// a thread with 64 bytes or more of loads in flight then gets fewer of them
+// in flight than it asks for (ptxas -v: 32 registers for 8 loads of 16 bytes,
+// which need 32 for the data alone). 8 blocks allow 64 registers.
+template <class V, int K>
+constexpr int kMinBlocks = sizeof(V) * K >= 64 ? 8 : 16;
+
 // [listing:stream]
 // Each thread issues K loads of sizeof(V) bytes, none waiting for another,
 // then adds what they brought; a grid-stride loop over the whole array.
 template <class V, int K, bool EvictFirst>
-__global__ void stream_read(const unsigned char* __restrict__ bytes, std::size_t n, unsigned* total,
-                            unsigned* sm_of_block) {
+__global__ void __launch_bounds__(kThreads, (kMinBlocks<V, K>))
+    stream_read(const unsigned char* __restrict__ bytes, std::size_t n, unsigned* total,
+                unsigned* sm_of_block) {
     const V* __restrict__ x = reinterpret_cast<const V*>(bytes);
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
