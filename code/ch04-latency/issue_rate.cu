@@ -19,6 +19,7 @@
 
 #include "book/cuda.hpp"
 #include "device_clock.cuh"
+#include "little.hpp"
 
 namespace ch04 {
 
@@ -139,8 +140,7 @@ int run(int argc, char** argv) {
         needed[ki] = -1;  // none of the measured w reached 0.9 of the peak
         for (int w = max_w; w >= 1; --w)
             if (rate[w - 1][ki] >= 0.9 * peak) needed[ki] = w;
-        rule[ki] = static_cast<int>(std::ceil(l_whole * peak_rule / ks[ki] - 1e-9));
-        if (rule[ki] < 1) rule[ki] = 1;
+        rule[ki] = warps_to_hide(l_whole, peak_rule, ks[ki]);
         if (needed[ki] != rule[ki]) ++rule_misses;
         book::report("warps_needed_k" + std::to_string(ks[ki]), needed[ki], "warps");
         book::report("warps_rule_k" + std::to_string(ks[ki]), rule[ki], "warps");

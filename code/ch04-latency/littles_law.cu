@@ -28,6 +28,7 @@
 
 #include "book/cuda.hpp"
 #include "chase.hpp"
+#include "little.hpp"
 
 namespace ch04 {
 
@@ -195,16 +196,14 @@ int run(int argc, char** argv) {
             const book::timing_stats t = book::time_launches(
                 [&] { v.kernel<<<blocks, kThreads>>>(in, n, total.data(), nullptr); }, repeats);
             point p{v.width, v.loads, b * kThreads / 32, 0, tbs(t), 0};
-            p.bytes_per_sm = double(p.warps) * 32 * v.loads * v.width;
-            p.model_tbs = std::min(ceiling, p.bytes_per_sm * sms / latency_ns / 1e3);
+            p.bytes_per_sm = bytes_in_flight(p.warps, v.loads, v.width);
+            p.model_tbs = model_tbs(p.bytes_per_sm, sms, latency_ns, ceiling);
             points.push_back(p);
         }
     }
 
-    // [listing:knee]
     // Little's law at the ceiling: the bytes each SM must keep in flight.
-    const double knee = ceiling * 1e3 * latency_ns / sms;  // TB/s x 1e3 = bytes per ns
-    // [/listing:knee]
+    const double knee = knee_bytes_per_sm(ceiling, latency_ns, sms);
     double worst_below_knee = 0, worst_below_half = 0, best = 0, measured_knee = -1;
     const point* best_point = nullptr;
     for (const point& p : points) {
@@ -229,7 +228,7 @@ int run(int argc, char** argv) {
     book::report("ceiling_tbs", ceiling, "TB/s");
     // The ceiling kernel's own bytes in flight per SM: its warps x 32 lanes x 4 loads x 16 bytes.
     book::report("ceiling_bytes_per_sm",
-                 double(ceiling_blocks) / sms * (kThreads / 32) * 32 * 4 * 16, "bytes");
+                 bytes_in_flight(ceiling_blocks / sms * (kThreads / 32), 4, 16), "bytes");
     book::report("lat_hbm_ns", latency_ns, "ns");
     book::report("lat_hbm_cycles", lat.cycles_per_step, "cycles");
     book::report("knee_bytes_per_sm", knee, "bytes");
