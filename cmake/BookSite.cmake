@@ -6,7 +6,9 @@
 #     and the toolchain the page "How this book was built" lists;
 #   - plots: every diagrams/<key>/<name>.plot.py drawn from the records of the
 #     runs it names (BUILD/plots/<key>/<name>.svg, -dark.svg, .pdf), drawn again
-#     when the spec or one of those records changes;
+#     when the spec or one of those records changes; a plot of a run that waits
+#     for this build's GPU and has no record here (recordings/pending.json) is
+#     not drawn, and its page says that it waits;
 #   - the exercises' downloads: one archive per chapter with exercises
 #     (BUILD/downloads/<key>-exercises.tar.gz), the grader's student bundle of
 #     that chapter (tools/grade --bundle), listed in downloads.json;
@@ -145,8 +147,18 @@ foreach(spec IN LISTS _plot_specs)
   get_filename_component(_dir "${BOOK_PLOTS_DIR}/${key}" DIRECTORY)
   set(_recs "")
   set(_args "")
+  set(_waits_for "")
+  get_property(_declared GLOBAL PROPERTY BOOK_RUNS)
   foreach(run IN LISTS _runs)
     if(NOT run IN_LIST _site_runs)
+      # A declared run with no record here because it waits for this build's GPU
+      # (recordings/pending.json): the plot is not drawn, and its page says that
+      # it waits (plots.py), as an output block of the run does.
+      book_pending_reason(_waits "${run}" "${BOOK_GPU_MODEL}")
+      if(run IN_LIST _declared AND _waits)
+        list(APPEND _waits_for "${run}")
+        continue()
+      endif()
       message(FATAL_ERROR "${rel}: the plot reads run ${run}, which no book_run() declares "
                           "(code/<chapter>/CMakeLists.txt)")
     endif()
@@ -170,6 +182,9 @@ foreach(spec IN LISTS _plot_specs)
       endif()
     endforeach()
   endforeach()
+  if(_waits_for)
+    continue()
+  endif()
   set(_out "${BOOK_PLOTS_DIR}/${key}")
   add_custom_command(
     OUTPUT "${_out}.svg" "${_out}-dark.svg" "${_out}.pdf" "${_out}-phone.svg" "${_out}-phone-dark.svg"

@@ -17,6 +17,11 @@ the drawings and the records are dependencies of the page; a run the spec
 names must be declared by the build, as for any record the book shows. A plot
 draws one series per GPU whose fresh record of its runs the build has
 (plotting.Run.gpus: the lead's first), and its legend says where each ran.
+
+A plot of a run that waits for the build's GPU (recordings/pending.json) and
+has no record here is not drawn (cmake/BookSite.cmake): the page shows its
+caption under a note that names the run and why it waits, as an output block
+of the run says it, and the plot appears once the run is recorded.
 """
 from __future__ import annotations
 
@@ -53,6 +58,11 @@ class Plot(BookDirective):
                 spec = read_spec(spec_path, key)
             except PlotError as e:
                 raise BookError(str(e)) from None
+            waiting = [(run, gpus[0]) for run in spec.runs
+                       for gpus in [gpu_records(self.env, run)]
+                       if gpus and gpus[0].record is None and gpus[0].pending]
+            if waiting:
+                return self.waiting_figure(key, rel, spec, waiting)
             plots = os.path.abspath(plots_dir(self.config))
             light = os.path.join(plots, key + ".svg")
             dark = os.path.join(plots, key + "-dark.svg")
@@ -105,6 +115,31 @@ class Plot(BookDirective):
         if not caption_nodes:
             return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
                              "directive's content (every figure is numbered and captioned)")
+        self.options.setdefault("name", "fig-" + key.replace("/", "-"))
+        self.add_name(figure)
+        return [figure]
+
+    def waiting_figure(self, key: str, rel: str, spec, waiting: list) -> list[nodes.Node]:
+        """The figure of a plot whose runs wait for the build's GPU: no drawing, its
+        caption, and a note naming each run and why it waits."""
+        caption_nodes = []
+        if self.content:
+            caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        if not caption_nodes:
+            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
+                             "directive's content (every figure is numbered and captioned)")
+        figure = shows(nodes.figure(classes=["book-plot", "book-plot-waiting"]), *spec.runs)
+        box = nodes.warning(classes=["book-gpu-state"])
+        for run, g in waiting:
+            para = nodes.paragraph()
+            para += nodes.strong(text=f"Not yet drawn: not yet run on the {g.label}. ")
+            para += nodes.Text(f"This plot ({rel}) draws run ")
+            para += nodes.literal(run, run)
+            para += nodes.Text(f", which waits for the {g.label}: {g.pending}. It will be drawn "
+                               "here once the run has been recorded there.")
+            box += para
+        figure += box
+        figure += nodes.caption("", "", *caption_nodes)
         self.options.setdefault("name", "fig-" + key.replace("/", "-"))
         self.add_name(figure)
         return [figure]

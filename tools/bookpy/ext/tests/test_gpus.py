@@ -87,6 +87,34 @@ def test_a_run_pending_on_the_lead_shows_that_it_waits(tree):
     assert "It took (not yet run in this version on the H200) ms." in page
 
 
+PLOT = ('"""A plot of the fixture\'s GPU run."""\nRUNS = ["gpu-run"]\nALT = "A chart of the run\'s time."\n\n'
+        "def draw(fig, runs, theme):\n    fig.subplots().plot([0, 1], [0, runs[\"gpu-run\"].result(\"ms\")])\n")
+
+
+def test_a_plot_of_a_run_pending_on_the_lead_says_that_it_waits(tree):
+    """The build draws no plot of a run that waits for its GPU with no record there
+    (cmake/BookSite.cmake): the page shows the caption under a note naming the run and
+    why it waits, and asks for no drawing; a plot whose drawing is missing for any
+    other reason is still an error."""
+    _three_gpus(tree, lead_pending="its kernel changed")
+    tree.write("repo/diagrams/ch90-fixture/gpu-time.plot.py", PLOT)
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter
+               + "\n```{plot} gpu-time\nThe run\'s time, drawn.\n```\n")
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+    page = visible(tree.html())
+    assert ("Not yet drawn: not yet run on the H200. This plot "
+            "(diagrams/ch90-fixture/gpu-time.plot.py) draws run ch90-fixture/gpu-run, which "
+            "waits for the H200: its kernel changed. It will be drawn here once the run has "
+            "been recorded there.") in page
+    assert "The run\u2019s time, drawn." in page or "The run's time, drawn." in page
+    # Not pending: the drawing is required, and it was not made.
+    _three_gpus(tree)
+    _, warnings, _ = tree.sphinx()
+    assert "plot 'ch90-fixture/gpu-time' was not drawn" in warnings, warnings
+
+
 def test_prose_quotes_the_lead_and_every_gpu_where_asked(tree):
     _three_gpus(tree)
     tree.write("repo/chapters/ch90-fixture.md", tree.read("repo/chapters/ch90-fixture.md")
