@@ -747,9 +747,16 @@ class Sandbox:
                 return str(b.host) + arg[len(b.inside):]
         return arg
 
-    @staticmethod
-    def _env(extra):
+    def _env(self, extra):
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
+        # The run-time libraries of a compiler outside the system's folders (its
+        # libstdc++, say), where the grader's own environment finds them: only the
+        # entries of LD_LIBRARY_PATH inside the toolchain's folders, which are shown.
+        libs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":")
+                if d and os.path.isabs(d)
+                and any(Path(d) == t or t in Path(d).parents for t in self.toolchain)]
+        if libs:
+            env["LD_LIBRARY_PATH"] = ":".join(libs)
         env.update(extra or {})
         return env
 

@@ -269,6 +269,15 @@ def test_a_compiler_folder_that_would_show_a_hidden_one_is_refused(box):
         shutil.rmtree(prefix)
 
 
+def test_only_the_toolchain_s_library_folders_of_ld_library_path_reach_a_run(monkeypatch):
+    box = Sandbox("trusted")
+    box.toolchain = [Path("/opt/gcc")]
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/gcc/lib64:/home/me/lib:relative:/opt/gcc-other/lib:/opt/gcc")
+    assert box._env({})["LD_LIBRARY_PATH"] == "/opt/gcc/lib64:/opt/gcc"
+    box.toolchain = []
+    assert "LD_LIBRARY_PATH" not in box._env({})
+
+
 def test_the_kit_names_its_compilers_and_nvcc_s_host_compiler(tmp_path):
     from grader.kit import Kit
     (tmp_path / "exercises").mkdir()
