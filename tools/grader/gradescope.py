@@ -61,6 +61,12 @@ def tracked_files(root: Path) -> list[tuple[str, bool]]:
     the tree without .git (as on a GPU machine) lists its commit's files from its
     snapshot (.carry/snapshot.json, `tools/book snapshot`), once the copy matches it."""
     try:
+        # root must be the top of its own work tree: a copy inside another checkout
+        # (ignored there) would list that checkout's files under root, none.
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, check=True, text=True).stdout.strip()
+        if Path(top).resolve() != Path(root).resolve():
+            raise subprocess.CalledProcessError(1, "git rev-parse", stderr=f"{root} is inside the checkout {top}")
         p = subprocess.run(["git", "-C", str(root), "ls-files", "-s", "-z"], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, check=True)
     except (OSError, subprocess.CalledProcessError) as e:

@@ -715,6 +715,7 @@ def test_the_gradescope_zip_is_the_same_bytes_with_fixed_dates_and_modes():
 
 
 def test_a_copy_without_git_lists_its_files_from_its_snapshot_once_it_matches(tmp_path):
+    import shutil
     from bookpy.build.snapshot import blob_hash
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "run.sh").write_text("#!/bin/sh\n")
@@ -726,6 +727,13 @@ def test_a_copy_without_git_lists_its_files_from_its_snapshot_once_it_matches(tm
     (tmp_path / ".carry").mkdir()
     (tmp_path / ".carry" / "snapshot.json").write_text(json.dumps({"commit": "ab" * 20, "files": files}))
     assert gradescope.tracked_files(tmp_path) == [("a.txt", False), ("tools/run.sh", True)]
+    # The same copy inside another checkout, where it is ignored: still its snapshot's files.
+    import subprocess
+    subprocess.run(["git", "init", "-q", str(tmp_path.parent / (tmp_path.name + "-outer"))], check=True)
+    inner = tmp_path.parent / (tmp_path.name + "-outer") / "copy"
+    shutil.copytree(tmp_path, inner, symlinks=True)
+    (tmp_path.parent / (tmp_path.name + "-outer") / ".gitignore").write_text("/copy/\n")
+    assert gradescope.tracked_files(inner) == [("a.txt", False), ("tools/run.sh", True)]
     (tmp_path / "a.txt").write_text("edited\n")
     with pytest.raises(gradescope.KitError, match="not commit abababababab.*1 files differ from it .a.txt"):
         gradescope.tracked_files(tmp_path)
