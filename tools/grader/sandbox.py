@@ -749,12 +749,14 @@ class Sandbox:
 
     def _env(self, extra):
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
-        # The run-time libraries of a compiler outside the system's folders (its
-        # libstdc++, say), where the grader's own environment finds them: only the
-        # entries of LD_LIBRARY_PATH inside the toolchain's folders, which are shown.
+        # Libraries the grader's own environment finds through LD_LIBRARY_PATH and
+        # not through ld.so.cache: the CUDA driver's (/usr/local/nvidia/lib64 on the
+        # GPU machines, without which a GPU program cannot start) or a compiler's
+        # outside the system's folders (its libstdc++). Only the entries inside the
+        # folders a run sees read-only: the system's and the toolchain's.
+        shown = list(_SYSTEM_ROOTS) + list(self.toolchain)
         libs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":")
-                if d and os.path.isabs(d)
-                and any(Path(d) == t or t in Path(d).parents for t in self.toolchain)]
+                if d and os.path.isabs(d) and any(Path(d) == t or t in Path(d).parents for t in shown)]
         if libs:
             env["LD_LIBRARY_PATH"] = ":".join(libs)
         env.update(extra or {})

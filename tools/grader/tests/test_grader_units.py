@@ -269,12 +269,15 @@ def test_a_compiler_folder_that_would_show_a_hidden_one_is_refused(box):
         shutil.rmtree(prefix)
 
 
-def test_only_the_toolchain_s_library_folders_of_ld_library_path_reach_a_run(monkeypatch):
+def test_only_the_shown_library_folders_of_ld_library_path_reach_a_run(monkeypatch):
     box = Sandbox("trusted")
     box.toolchain = [Path("/opt/gcc")]
-    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/gcc/lib64:/home/me/lib:relative:/opt/gcc-other/lib:/opt/gcc")
-    assert box._env({})["LD_LIBRARY_PATH"] == "/opt/gcc/lib64:/opt/gcc"
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/gcc/lib64:/home/me/lib:relative:/opt/gcc-other/lib:/opt/gcc:"
+                       "/usr/local/nvidia/lib64:/tmp/lib")
+    assert box._env({})["LD_LIBRARY_PATH"] == "/opt/gcc/lib64:/opt/gcc:/usr/local/nvidia/lib64"
     box.toolchain = []
+    assert box._env({})["LD_LIBRARY_PATH"] == "/usr/local/nvidia/lib64"
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/home/me/lib")
     assert "LD_LIBRARY_PATH" not in box._env({})
 
 
