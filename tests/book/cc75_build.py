@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -64,9 +65,11 @@ def main() -> int:
         # What nvcc was given (the compile database), and where cuobjdump is (the
         # toolkit's, beside nvcc; not every install has it), what the binary holds.
         with open(os.path.join(a.scratch, "compile_commands.json"), encoding="utf-8") as f:
-            cmds = [c["command"] for c in json.load(f)
+            cmds = [c.get("arguments") or shlex.split(c["command"]) for c in json.load(f)
                     if c["file"].endswith(f"/{name}.cu") and f"/{key}/" in c["file"]]
-        gen = re.findall(r"--generate-code=\S+", cmds[0]) if cmds else []
+        # Split as a shell would: CMake quotes an argument holding brackets on some
+        # versions ("--generate-code=arch=compute_75,code=[sm_75]"), not on others.
+        gen = [w for w in cmds[0] if w.startswith("--generate-code=")] if cmds else []
         expect(gen == ["--generate-code=arch=compute_75,code=[sm_75]",
                        "--generate-code=arch=compute_75,code=[compute_75]"],
                f"{name}.cu is compiled for sm_75 and compute_75 PTX only: {gen}")

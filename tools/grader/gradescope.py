@@ -36,14 +36,18 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import zipfile
 from pathlib import Path
+
+from bookpy.build import snapshot
 
 from .bundle import write_atomically
 from .kit import Kit, KitError
 
 HERE = Path(__file__).resolve().parent / "gradescope"
+SNAPSHOT = ".carry/snapshot.json"  # tools/book snapshot (bookpy.build.snapshot)
 # Tracked folders and files the kit's configure and build never read (the site's
 # JavaScript tooling, the developers' notes, the diagrams' sources, CI).
 LEFT_OUT = ("node_modules/", "docs/", "diagrams/", ".github/", ".ci/", "package.json",
@@ -53,13 +57,25 @@ DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def tracked_files(root: Path) -> list[tuple[str, bool]]:
-    """(path, executable) of every file git tracks under root, but LEFT_OUT."""
+    """(path, executable) of every file git tracks under root, but LEFT_OUT. A copy of
+    the tree without .git (as on a GPU machine) lists its commit's files from its
+    snapshot (.carry/snapshot.json, `tools/book snapshot`), once the copy matches it."""
     try:
+        # root must be the top of its own work tree: a copy inside another checkout
+        # (ignored there) would list that checkout's files under root, none.
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, check=True, text=True).stdout.strip()
+        if Path(top).resolve() != Path(root).resolve():
+            raise subprocess.CalledProcessError(1, "git rev-parse", stderr=f"{root} is inside the checkout {top}")
         p = subprocess.run(["git", "-C", str(root), "ls-files", "-s", "-z"], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, check=True)
     except (OSError, subprocess.CalledProcessError) as e:
-        raise KitError(f"{root}: cannot list the repository's files with git ({e}); the package is "
-                       "made from a git checkout") from e
+        snap = root / SNAPSHOT
+        if not snap.is_file():
+            raise KitError(f"{root}: cannot list the repository's files with git ({e}), and it has no "
+                           f"{SNAPSHOT}; the package is made from a git checkout or a copy of one "
+                           "with its snapshot (tools/book snapshot)") from e
+        return _snapshot_files(root, snap)
     out = []
     for rec in p.stdout.decode("utf-8", "surrogateescape").split("\0"):
         if not rec:
@@ -70,6 +86,19 @@ def tracked_files(root: Path) -> list[tuple[str, bool]]:
             continue  # a submodule, or not needed
         out.append((path, mode == "100755"))
     return sorted(out)
+
+
+def _snapshot_files(root: Path, snap: Path) -> list[tuple[str, bool]]:
+    try:
+        commit, files, bad = snapshot.verify(str(root), str(snap))
+    except snapshot.SnapshotError as e:
+        raise KitError(f"{root}: no git, and {e}") from e
+    if bad:
+        raise KitError(f"{root}: no git, and the tree is not commit {commit[:12]} of {snap}: "
+                       + "; ".join(f"{len(paths)} files {how} it ({', '.join(paths[:3])})"
+                                   for paths, how in bad))
+    return sorted((path, os.access(root / path, os.X_OK)) for path in files
+                  if not (path.startswith(LEFT_OUT) or path in LEFT_OUT))
 
 
 def plan(kit: Kit, chapters: list[str], hidden_visibility: str = "hidden") -> dict:

@@ -56,7 +56,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import catch_report, submission, timing
-from .sandbox import CANCEL_GRACE_S, GiB, MiB, Bind, Limits, Sandbox, SandboxError, finished, gpu_env, spawn
+from .sandbox import (CANCEL_GRACE_S, GiB, MiB, Bind, Limits, Sandbox, SandboxError, finished, gpu_env, spawn,
+                      toolchain_roots)
 
 if TYPE_CHECKING:
     from .kit import Exercise, Kit
@@ -175,6 +176,7 @@ class Grader:
         with timings.span("stage the kit"):
             self.staged = kit.stage(self.root / "kit")
         sandbox.hide += [repo, Path(kit.build_dir).resolve()]
+        sandbox.toolchain = toolchain_roots(kit.tools())
 
     def close(self) -> None:
         if not self.opt.keep:

@@ -121,6 +121,24 @@ class Kit:
                                        credit=s.get("credit", "all-or-nothing")))
             self.exercises.append(ex)
 
+    def tools(self) -> list[str]:
+        """The programs the kit's compile and link commands run: each command's first
+        word, and the host compiler nvcc is given (-ccbin, --compiler-bindir)."""
+        out = []
+        for lang in (self.cxx, self.cuda):
+            for cmd in (lang or {}).values():
+                if not isinstance(cmd, list) or not cmd:
+                    continue
+                out.append(str(cmd[0]))
+                for i, a in enumerate(cmd):
+                    a = str(a)
+                    for opt in ("-ccbin", "--compiler-bindir"):
+                        if a.startswith(opt + "="):
+                            out.append(a[len(opt) + 1:])
+                        elif a == opt and i + 1 < len(cmd):
+                            out.append(str(cmd[i + 1]))
+        return _unique(out)
+
     def check_chapters(self, chapters) -> None:
         """Refuses (KitError) a chapter named that has no exercises in the kit."""
         known = sorted({e.id.split("/")[0] for e in self.exercises})

@@ -364,10 +364,12 @@ def _bpf_fd() -> int:
     return fd
 
 
-def _trusted_paths(binds, gpu):
+def _trusted_paths(binds, gpu, toolchain=()):
     """What a --trusted run may reach ([path, writable]): the system's programs and
-    libraries, /proc, /dev and (for CUDA) /sys, read-only but /dev, and the run's binds."""
+    libraries, the kit's compilers (toolchain_roots), /proc, /dev and (for CUDA) /sys,
+    read-only but /dev, and the run's binds."""
     paths = [[str(p), False] for p in _SYSTEM_ROOTS if p != Path("/sys") or gpu]
+    paths += [[str(p), False] for p in toolchain]
     paths += [[f, False] for f in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                    "/proc", "/sys/kernel/mm/transparent_hugepage")]
     paths.append(["/dev", True])
@@ -491,6 +493,27 @@ _SYSTEM_ROOTS = [Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/
                                    "/etc/alternatives", "/sys", "/run/nvidia-persistenced")]
 
 
+def toolchain_roots(programs: Sequence[str]) -> list[Path]:
+    """The folders, outside the system's, that hold the compilers a kit runs (a GCC
+    installed in /opt/gcc, say): each program's install prefix (the folder above its
+    bin/, else its own folder), for the path it is named by and for the file it
+    resolves to. A sandboxed compile and link run sees them read-only at their own
+    paths, as it sees /usr; a program found under the system's folders adds nothing."""
+    roots: list[Path] = []
+    for prog in programs:
+        p = Path(prog)
+        if not p.is_absolute():
+            continue
+        for f in (p, p.resolve()):
+            d = f.parent
+            root = d.parent if d.name == "bin" else d
+            if root == Path("/") or any(root == s or s in root.parents for s in _SYSTEM_ROOTS):
+                continue
+            if root not in roots and root.is_dir():
+                roots.append(root)
+    return roots
+
+
 def _system_binds():
     """The read-only view of the system: /usr, the usual links into it, and a few files of /etc."""
     args = ["--ro-bind", "/usr", "/usr"]
@@ -535,6 +558,7 @@ class Sandbox:
         self.mode = mode
         self.note = note
         self.hide = []  # host paths never to show (the repository, the kit, the results)
+        self.toolchain = []  # the kit's compilers' folders outside the system's (toolchain_roots)
         self.uid = None
         self.enforce_nproc = True
         self.timings = timing.NONE  # tools/grade --timings: each run's span
@@ -612,6 +636,20 @@ class Sandbox:
                     os.chown(os.path.join(root, f), uid, uid, follow_symlinks=False)
 
     # -- running -------------------------------------------------------------------
+    def _check_toolchain(self) -> None:
+        """Refuses a compiler's folder that would show what must stay hidden: one inside
+        a hidden path (its tmpfs would hide the compiler too), or, under --trusted
+        (Landlock cannot take a folder back out), one that holds a hidden path."""
+        for t in self.toolchain:
+            for h in self.hide:
+                if h == t or h in t.parents:
+                    raise SandboxError(f"the kit's compiler lies in {t}, inside {h}, which graded code "
+                                       "must not see: install the compiler outside it")
+                if t in h.parents and self.mode != "bwrap":
+                    raise SandboxError(f"the kit's compiler lies in {t}, which holds {h}; --trusted "
+                                       "cannot hide a folder inside one it shows: install the "
+                                       "compiler elsewhere, or grade in the bubblewrap sandbox")
+
     def run(self, argv: Sequence[str], binds: Sequence[Bind], limits: Limits, cwd: str,
             env: dict[str, str] | None = None, report: str | None = None, gpu: bool = False,
             pass_fds: Sequence[int] = (), cancel: threading.Event | None = None,
@@ -620,6 +658,7 @@ class Sandbox:
         descriptors the program inherits (the same numbers), closed here once it has
         started; cancel: a threading.Event that ends the whole sandbox when set; uid:
         the user id it runs as, where the grader is root (default: the sandbox's)."""
+        self._check_toolchain()
         if self.mode == "bwrap":
             prefix = [self.bwrap, "--unshare-all", "--unshare-user",
                       "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
@@ -632,8 +671,10 @@ class Sandbox:
                 prefix += _gpu_binds()
             # What must stay out of sight though it lies under a system folder shown
             # (a repository in /usr/local/src, say): covered by an empty folder.
+            for t in self.toolchain:
+                prefix += ["--ro-bind", str(t), str(t)]
             for h in self.hide:
-                if any(h == s or s in h.parents for s in _SYSTEM_ROOTS):
+                if any(h == s or s in h.parents for s in _SYSTEM_ROOTS + self.toolchain):
                     prefix += ["--tmpfs", str(h)]
             for b in binds:
                 prefix += ["--bind" if b.writable else "--ro-bind", str(b.host), b.inside]
@@ -664,7 +705,7 @@ class Sandbox:
         mode = "ns" if self.mode == "bwrap" else "group"
         python = PYTHON if self.mode == "bwrap" or os.access(PYTHON, os.X_OK) else sys.executable
         confined = "" if self.mode == "bwrap" else json.dumps(
-            {"paths": _trusted_paths(binds, gpu), "bpf": seccomp_bpf().hex()})
+            {"paths": _trusted_paths(binds, gpu, self.toolchain), "bpf": seccomp_bpf().hex()})
         cmd = prefix + [python, "-I", "-S", "-c", code, mode, str(w_fd), report or "", confined]
         cmd += limits.prlimit_args() if self.enforce_nproc else [
             a for a in limits.prlimit_args() if not a.startswith("--nproc")]
@@ -706,9 +747,18 @@ class Sandbox:
                 return str(b.host) + arg[len(b.inside):]
         return arg
 
-    @staticmethod
-    def _env(extra):
+    def _env(self, extra):
         env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
+        # Libraries the grader's own environment finds through LD_LIBRARY_PATH and
+        # not through ld.so.cache: the CUDA driver's (/usr/local/nvidia/lib64 on the
+        # GPU machines, without which a GPU program cannot start) or a compiler's
+        # outside the system's folders (its libstdc++). Only the entries inside the
+        # folders a run sees read-only: the system's and the toolchain's.
+        shown = list(_SYSTEM_ROOTS) + list(self.toolchain)
+        libs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":")
+                if d and os.path.isabs(d) and any(Path(d) == t or t in Path(d).parents for t in shown)]
+        if libs:
+            env["LD_LIBRARY_PATH"] = ":".join(libs)
         env.update(extra or {})
         return env
 

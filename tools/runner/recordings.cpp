@@ -190,7 +190,7 @@ InputDiff ncu_changes(const json& record, const RunSpec& run) {
         out.changes.push_back(
             fmt::format("the profiled run's arguments changed (recorded {}, declared {})",
                         had.value("args", json::array()).dump(), now["args"].dump()));
-    if (had.value("cache_control", "") != now["cache_control"])
+    if (had.value("cache_control", std::string{}) != now["cache_control"].get<std::string>())
         out.changes.push_back(
             fmt::format("Nsight Compute's cache control changed (recorded {}, declared {})",
                         had.value("cache_control", ""), run.ncu_cache_control));

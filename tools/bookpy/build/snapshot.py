@@ -55,14 +55,22 @@ def make(root, out):
     print(f"snapshot: {out}: commit {commit[:12]}, {len(files)} files")
 
 
-def check(root, snapshot_path):
-    where = f"the snapshot {snapshot_path}"
+class SnapshotError(Exception):
+    pass
+
+
+def verify(root, snapshot_path):
+    """(commit, files, differences) of the copy at root against its snapshot: files
+    maps each listed path to its blob hash; differences lists (paths, how) for the
+    files that differ, are missing or are not listed. SnapshotError if unreadable."""
     try:
         with open(snapshot_path, encoding="utf-8") as f:
             snap = json.load(f)
         commit, files = snap["commit"], snap["files"]
+        if not isinstance(commit, str) or not isinstance(files, dict):
+            raise TypeError("'commit' is not a string or 'files' not an object")
     except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.exit(f"tools/book record: {where} cannot be read: {e}")
+        raise SnapshotError(f"the snapshot {snapshot_path} cannot be read: {e}") from e
     missing, changed = [], []
     for rel, sha in sorted(files.items()):
         path = os.path.join(root, rel)
@@ -78,9 +86,16 @@ def check(root, snapshot_path):
             rel = os.path.relpath(os.path.join(dirpath, name), root)
             if rel not in files and name not in IGNORED and not name.endswith(".pyc"):
                 extra.append(rel)
-    problems = [(changed, "differ from"), (missing, "are missing from"),
-                (extra, "are not in")]
-    bad = [(paths, how) for paths, how in problems if paths]
+    problems = [(changed, "differ from"), (missing, "are missing from"), (extra, "are not in")]
+    return commit, files, [(paths, how) for paths, how in problems if paths]
+
+
+def check(root, snapshot_path):
+    where = f"the snapshot {snapshot_path}"
+    try:
+        commit, _, bad = verify(root, snapshot_path)
+    except SnapshotError as e:
+        sys.exit(f"tools/book record: {e}")
     if bad:
         print(f"tools/book record: this tree is not commit {commit[:12]} of {where}, so a "
               f"recording made here could not name its commit:", file=sys.stderr)

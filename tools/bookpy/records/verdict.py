@@ -86,7 +86,11 @@ def least_p(n: int, m: int) -> float:
 
 
 def u_test(yours: list, reference: list) -> float:
-    from scipy.stats import mannwhitneyu  # python3-scipy (tools/book deps)
+    try:
+        from scipy.stats import mannwhitneyu  # python3-scipy (tools/book deps)
+    except ImportError as e:
+        raise SystemExit(f"the verdict's U test needs scipy ({e}): install python3-scipy "
+                         "(tools/book deps does)") from e
     return float(mannwhitneyu(yours, reference, alternative="two-sided", method="auto").pvalue)
 
 

@@ -72,11 +72,10 @@ def tree_hashes(root):
     root = Path(root)
     status = ""
     try:
+        quiet = {"check": True, "stdout": subprocess.PIPE, "stderr": subprocess.DEVNULL}
         files = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
-                                "--exclude-standard"], check=True, stdout=subprocess.PIPE
-                               ).stdout.decode().split("\0")
-        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], check=True,
-                                stdout=subprocess.PIPE).stdout.decode()
+                                "--exclude-standard"], **quiet).stdout.decode().split("\0")
+        status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], **quiet).stdout.decode()
     except (OSError, subprocess.CalledProcessError):
         files = [str(p.relative_to(root)) for p in root.rglob("*")
                  if p.is_file() and not {"build", ".git", "node_modules"} & set(p.relative_to(root).parts)]

@@ -212,6 +212,87 @@ def test_a_hidden_folder_under_usr_is_empty_inside(box):
     assert hidden == 0 and other > 0
 
 
+def _toolchain():
+    """A 'compiler' installed outside the system's folders, as GCC in /opt/gcc on a GPU
+    machine: <prefix>/bin/cc, a script, and <prefix>/libexec/part, which it runs."""
+    import tempfile
+    prefix = Path(tempfile.mkdtemp(prefix="grader-tc-", dir="/var/tmp" if os.access("/var/tmp", os.W_OK)
+                                   else None))
+    prefix.chmod(0o755)
+    (prefix / "bin").mkdir()
+    (prefix / "libexec").mkdir()
+    part = prefix / "libexec" / "part"
+    part.write_text("#!/bin/sh\necho compiled\n")
+    cc = prefix / "bin" / "cc"
+    cc.write_text(f"#!/bin/sh\nexec {part}\n")
+    for f in (part, cc):
+        f.chmod(0o755)
+    return prefix, cc
+
+
+def test_a_compiler_outside_the_system_folders_runs_in_the_sandbox_only_when_shown(box):
+    import shutil
+    from grader.sandbox import toolchain_roots
+    prefix, cc = _toolchain()
+    try:
+        assert toolchain_roots([str(cc), "/usr/bin/c++", "c++"]) == [prefix]
+        unseen = box.run([str(cc)], [], Limits(wall=20), cwd="/tmp")
+        box.toolchain = toolchain_roots([str(cc)])
+        try:
+            seen = box.run([str(cc)], [], Limits(wall=20), cwd="/tmp")
+            written = box.run(["/bin/sh", "-c", f"touch {prefix}/x 2>/dev/null && echo written"], [],
+                              Limits(wall=20), cwd="/tmp")
+        finally:
+            box.toolchain = []
+    finally:
+        shutil.rmtree(prefix)
+    assert not unseen.ok
+    assert seen.ok and seen.stdout.strip() == "compiled", seen.stdout + seen.stderr
+    assert "written" not in written.stdout
+
+
+def test_a_compiler_folder_that_would_show_a_hidden_one_is_refused(box):
+    import shutil
+    from grader.sandbox import SandboxError, toolchain_roots
+    prefix, cc = _toolchain()
+    try:
+        box.toolchain = toolchain_roots([str(cc)])
+        box.hide = [prefix.parent]  # the compiler inside the repository, say
+        with pytest.raises(SandboxError, match="inside"):
+            box.run(["/usr/bin/true"], [], Limits(wall=20), cwd="/tmp")
+        trusted = Sandbox("trusted")
+        trusted.toolchain, trusted.hide = box.toolchain, [prefix / "libexec"]
+        with pytest.raises(SandboxError, match="--trusted cannot hide"):
+            trusted.run(["/usr/bin/true"], [], Limits(wall=20), cwd="/tmp")
+    finally:
+        box.toolchain, box.hide = [], []
+        shutil.rmtree(prefix)
+
+
+def test_only_the_shown_library_folders_of_ld_library_path_reach_a_run(monkeypatch):
+    box = Sandbox("trusted")
+    box.toolchain = [Path("/opt/gcc")]
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/opt/gcc/lib64:/home/me/lib:relative:/opt/gcc-other/lib:/opt/gcc:"
+                       "/usr/local/nvidia/lib64:/tmp/lib")
+    assert box._env({})["LD_LIBRARY_PATH"] == "/opt/gcc/lib64:/opt/gcc:/usr/local/nvidia/lib64"
+    box.toolchain = []
+    assert box._env({})["LD_LIBRARY_PATH"] == "/usr/local/nvidia/lib64"
+    monkeypatch.setenv("LD_LIBRARY_PATH", "/home/me/lib")
+    assert "LD_LIBRARY_PATH" not in box._env({})
+
+
+def test_the_kit_names_its_compilers_and_nvcc_s_host_compiler(tmp_path):
+    from grader.kit import Kit
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / "kit.json").write_text(json.dumps({
+        "version": 1, "source_root": "/src", "catch_main": "m.o", "exercises": [],
+        "cxx": {"compile": ["/opt/gcc/bin/g++", "-O2"], "link": ["/opt/gcc/bin/g++"]},
+        "cuda": {"compile": ["/usr/local/cuda/bin/nvcc", "-ccbin=/opt/gcc/bin/g++"],
+                 "link": ["/usr/local/cuda/bin/nvcc", "-ccbin", "/opt/gcc13/bin/g++", "--compiler-bindir=/x/bin"]}}))
+    assert Kit(tmp_path).tools() == ["/opt/gcc/bin/g++", "/usr/local/cuda/bin/nvcc", "/opt/gcc13/bin/g++",
+                                     "/x/bin"]
+
+
 def test_nothing_but_tmp_and_writable_binds_can_be_written(box):
     import shutil
     import tempfile
@@ -634,6 +715,37 @@ def test_the_gradescope_zip_is_the_same_bytes_with_fixed_dates_and_modes():
         assert {i.date_time for i in infos} == {gradescope.DATE}
         assert {i.filename: i.external_attr >> 16 for i in infos}["setup.sh"] == 0o100755
         assert {i.filename: i.external_attr >> 16 for i in infos}["a.txt"] == 0o100644
+
+
+def test_a_copy_without_git_lists_its_files_from_its_snapshot_once_it_matches(tmp_path):
+    import shutil
+    from bookpy.build.snapshot import blob_hash
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "run.sh").write_text("#!/bin/sh\n")
+    (tmp_path / "tools" / "run.sh").chmod(0o755)
+    (tmp_path / "a.txt").write_text("a\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "x.md").write_text("left out\n")
+    files = {p: blob_hash(str(tmp_path / p)) for p in ("tools/run.sh", "a.txt", "docs/x.md")}
+    (tmp_path / ".carry").mkdir()
+    (tmp_path / ".carry" / "snapshot.json").write_text(json.dumps({"commit": "ab" * 20, "files": files}))
+    assert gradescope.tracked_files(tmp_path) == [("a.txt", False), ("tools/run.sh", True)]
+    # The same copy inside another checkout, where it is ignored: still its snapshot's files.
+    import subprocess
+    subprocess.run(["git", "init", "-q", str(tmp_path.parent / (tmp_path.name + "-outer"))], check=True)
+    inner = tmp_path.parent / (tmp_path.name + "-outer") / "copy"
+    shutil.copytree(tmp_path, inner, symlinks=True)
+    (tmp_path.parent / (tmp_path.name + "-outer") / ".gitignore").write_text("/copy/\n")
+    assert gradescope.tracked_files(inner) == [("a.txt", False), ("tools/run.sh", True)]
+    (tmp_path / "a.txt").write_text("edited\n")
+    with pytest.raises(gradescope.KitError, match="not commit abababababab.*1 files differ from it .a.txt"):
+        gradescope.tracked_files(tmp_path)
+    (tmp_path / ".carry" / "snapshot.json").write_text("{")
+    with pytest.raises(gradescope.KitError, match="snapshot.json cannot be read"):
+        gradescope.tracked_files(tmp_path)
+    (tmp_path / ".carry" / "snapshot.json").unlink()
+    with pytest.raises(gradescope.KitError, match="no .carry/snapshot.json"):
+        gradescope.tracked_files(tmp_path)
 
 
 def test_run_autograder_before_setup_writes_results_with_no_points(tmp_path):

@@ -19,8 +19,14 @@ import os
 import shutil
 import sys
 
-from bookpy.records import mine, verdict
-from bookpy.records.jsonfile import write_json
+try:
+    import scipy.stats  # noqa: F401  (the verdict's U test; python3-scipy, tools/book deps)
+except ImportError:
+    print("skipped: this Python has no scipy (python3-scipy, which tools/book deps installs): "
+          "the verdict's U test cannot run")
+    sys.exit(77)
+from bookpy.records import mine, verdict  # noqa: E402
+from bookpy.records.jsonfile import write_json  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_reader_gpu  # noqa: E402
