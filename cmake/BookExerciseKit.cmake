@@ -191,6 +191,7 @@ function(_bx_write_kit cxx_compile cxx_link cuda)
   \"cuda\": ${cuda},
   \"catch_main\": \"$<TARGET_FILE:book_catch_main>\",
   \"worker_main\": \"$<TARGET_FILE:book_exercise_worker_main>\",
+  \"speed_judge\": \"$<TARGET_FILE:book_exercise_speed_judge>\",
   \"gpu_main\": ${_j_gpu_main},
   \"gpu_probe\": ${_j_probe},
   \"exercises\": [
