@@ -282,15 +282,17 @@ def describe_gpu(gpu: dict) -> str:
 def judge_round(judge: str, start_worker: Callable[[int, int], Callable[[], None]], spec: Spec,
                 seeds: list, null: bool, judge_prefix: list | None = None) -> Round:
     """One worker's round: start_worker(to_read_fd, from_write_fd) starts a fresh
-    worker on those descriptors and returns a callable that waits for it to end
-    (killing it if it must); the speed judge holds the other ends and the clock."""
+    worker on those descriptors (and closes them once it has: they are its) and
+    returns a callable that waits for it to end (killing it if it must); the
+    speed judge holds the other ends and the clock."""
     to_r, to_w = os.pipe()
     from_r, from_w = os.pipe()
     try:
         finish_worker = start_worker(to_r, from_w)
-    finally:
-        os.close(to_r)
-        os.close(from_w)
+    except BaseException:
+        for fd in (to_r, to_w, from_r, from_w):
+            os.close(fd)
+        raise
     cmd = (judge_prefix or []) + [judge, "--worker-fds", f"{to_w},{from_r}", "--harness", spec.harness,
                                   "--params", json.dumps(spec.params()),
                                   "--seeds", ",".join(str(s) for s in seeds)] + (["--null"] if null else [])

@@ -177,6 +177,8 @@ def round_with(mode, seeds=(11, 12), null=False, spec=SPEC):
         p = subprocess.Popen([fake, str(to_r), str(from_w)], pass_fds=(to_r, from_w), env=env,
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
+        os.close(to_r)
+        os.close(from_w)
         procs.append(p)
 
         def finish():
@@ -254,3 +256,19 @@ def test_graded_end_to_end_slow_earns_less_than_honest():
     slow = rounds("slow")
     assert slow.points < SPEC.points and slow.ratio < honest.ratio
     print(json.dumps({"honest": honest.ratio, "slow": slow.ratio}))
+
+
+def test_the_class_summary_ranks_by_ratio():
+    from grader import course
+    sets = [{"exercise": "ch03-reductions/ex05-fast-sum", "set": "speed", "points": 4, "gpu": True}]
+    key = "ch03-reductions/ex05-fast-sum speed"
+
+    def rec(name, ratio, score):
+        cell = {"status": "failed", "score": score, "points": 4}
+        if ratio is not None:
+            cell["ratio"] = ratio
+        return {"student": name, "score": score, "sets": {key: cell}}
+    lines = course.speed_ranking(sets, [rec("ann", 0.7, 2), rec("bob", 1.1, 4), rec("cy", None, 0)])
+    text = "\n".join(lines)
+    assert text.index("bob") < text.index("ann") and "1. bob  ratio 1.100  4/4" in text
+    assert "not timed" in text and "cy" in text.split("not timed")[1]
