@@ -56,7 +56,7 @@ endfunction()
 # bridge's timed harness), points, full and none (the scale: full points at a
 # ratio of reference time over student time of at least full, none below none,
 # in proportion between), and optionally calls, size, per_worker, max_rounds,
-# rse, wall, atol, rtol, round_timeout. Only with EXERCISE_FUNCTIONS (a bridge).
+# rse, wall, atol, rtol, round_timeout, plausible. Only with EXERCISE_FUNCTIONS (a bridge).
 function(_bx_speed contract)
   if(NOT DEFINED EXERCISE_SPEED)
     return()
@@ -70,7 +70,8 @@ function(_bx_speed contract)
     _bx_error("${contract}" "EXERCISE_SPEED must be pairs of key and value, e.g. "
               "harness sum points 4 full 0.9 none 0.5")
   endif()
-  set(known harness points full none calls size per_worker max_rounds rse wall atol rtol round_timeout)
+  set(known harness points full none calls size per_worker max_rounds rse wall atol rtol round_timeout
+            plausible)
   set(seen "")
   math(EXPR last "${n} - 1")
   foreach(i RANGE 0 ${last} 2)

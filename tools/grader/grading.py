@@ -642,9 +642,9 @@ class Grader:
                    "student": start_worker(bin_ / "worker", uid)}
         prefix = speed_prlimit(spec)
 
-        def run_round(side, seeds, null):
+        def run_round(side, seeds, null, round_seed):
             return speed.judge_round(str(self.staged.speed_judge), workers[side], spec, seeds, null,
-                                     judge_prefix=prefix)
+                                     round_seed, judge_prefix=prefix)
         start = time.monotonic()
         gpu = {"before": speed.gpu_state()} if ex.gpu else {}
         result = speed.run(spec, run_round)

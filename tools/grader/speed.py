@@ -68,6 +68,7 @@ class Spec:
     atol: float = 0.0           # an output matches when |student - reference| <= atol + rtol |reference|
     rtol: float = 0.0
     round_timeout: float = 60.0  # seconds one worker may take for its round
+    plausible: float = 0.0      # a ratio above it earns nothing, flagged for review (0: no cap)
 
     def params(self) -> dict:
         return {"calls": self.calls, "size": self.size}
@@ -79,7 +80,7 @@ class Spec:
 
 _KEYS = {"harness": str, "points": int, "full": float, "none": float, "calls": int, "size": int,
          "per_worker": int, "max_rounds": int, "rse": float, "wall": float, "atol": float,
-         "rtol": float, "round_timeout": float}
+         "rtol": float, "round_timeout": float, "plausible": float}
 
 
 def spec_from(raw: dict) -> Spec:
@@ -156,8 +157,10 @@ class Round:
     outputs: list = field(default_factory=list)
 
 
-# run_round(side, seeds, null) -> Round; side is "reference" or "student".
-RunRound = Callable[[str, list, bool], Round]
+# run_round(side, seeds, null, round_seed) -> Round; side is "reference" or
+# "student"; round_seed goes to the harness's prepare (both sides of a round get
+# the same: what the inputs share, e.g. a pool they are cut from; not secret).
+RunRound = Callable[[str, list, bool, int], Round]
 
 
 @dataclass
@@ -180,8 +183,9 @@ def run(spec: Spec, run_round: RunRound, now: Callable[[], float] = time.monoton
     ratios: list[float] = []
     for i in range(spec.max_rounds):
         seeds = [seed() for _ in range(spec.per_worker)]
+        round_seed = seed()
         order = ("reference", "student") if i % 2 == 0 else ("student", "reference")
-        got = {side: run_round(side, seeds, side == "reference") for side in order}
+        got = {side: run_round(side, seeds, side == "reference", round_seed) for side in order}
         ref, stu = got["reference"], got["student"]
         if not ref.ok or len(ref.ns) != len(seeds) or len(ref.null_ns) != len(seeds):
             res.status, res.note = "error", f"the reference's round failed: {ref.why or 'no times'}"
@@ -213,6 +217,12 @@ def run(spec: Spec, run_round: RunRound, now: Callable[[], float] = time.monoton
     res.points = points_for(res.ratio, spec)
     res.status = "passed" if res.points == spec.points else "failed"
     res.note = f"ratio {res.ratio:.3f}: {res.points} of {spec.points} speed points"
+    if spec.plausible and res.ratio > spec.plausible:
+        # Faster than the work can be done (the reference runs near the GPU's ceiling):
+        # a shortcut the outputs do not show, e.g. code that reads the harness's seed.
+        res.points, res.status = 0, "failed"
+        res.note = (f"ratio {res.ratio:.3f} is above {spec.plausible:g}, faster than the work can "
+                    "be done on this GPU: no speed points until an instructor has read the code")
     return res
 
 
@@ -280,7 +290,7 @@ def describe_gpu(gpu: dict) -> str:
 
 # -- one round through the speed judge -------------------------------------------
 def judge_round(judge: str, start_worker: Callable[[int, int], Callable[[], None]], spec: Spec,
-                seeds: list, null: bool, judge_prefix: list | None = None) -> Round:
+                seeds: list, null: bool, round_seed: int = 0, judge_prefix: list | None = None) -> Round:
     """One worker's round: start_worker(to_read_fd, from_write_fd) starts a fresh
     worker on those descriptors (and closes them once it has: they are its) and
     returns a callable that waits for it to end (killing it if it must); the
@@ -294,7 +304,7 @@ def judge_round(judge: str, start_worker: Callable[[int, int], Callable[[], None
             os.close(fd)
         raise
     cmd = (judge_prefix or []) + [judge, "--worker-fds", f"{to_w},{from_r}", "--harness", spec.harness,
-                                  "--params", json.dumps(spec.params()),
+                                  "--params", json.dumps({**spec.params(), "round": round_seed}),
                                   "--seeds", ",".join(str(s) for s in seeds)] + (["--null"] if null else [])
     out = b""
     try:

@@ -72,8 +72,8 @@ class Rounds:
         self.wrong_at, self.fail = wrong_at, fail
         self.log = []
 
-    def __call__(self, side, seeds, null):
-        self.log.append((side, tuple(seeds), null))
+    def __call__(self, side, seeds, null, round_seed):
+        self.log.append((side, tuple(seeds), null, round_seed))
         n = len([x for x in self.log if x[0] == side])
         if self.fail == side:
             return speed.Round(False, "the worker closed its end (it ended, or was ended), in #go")
@@ -108,10 +108,17 @@ def test_rounds_alternate_and_share_fresh_seeds():
     assert sides[:4] == ["reference", "student", "student", "reference"]
     for i in range(0, len(r.log), 2):
         a, b = r.log[i], r.log[i + 1]
-        assert a[1] == b[1]                                   # the same seeds, both sides
+        assert a[1] == b[1] and a[3] == b[3]                  # the same seeds, both sides
         assert (a[2], b[2]) == ((a[0] == "reference"), (b[0] == "reference"))  # null: reference only
     seeds = [s for x in r.log[::2] for s in x[1]]
     assert len(set(seeds)) == len(seeds)                      # fresh every round
+
+
+def test_a_ratio_above_the_plausible_cap_earns_nothing():
+    spec = speed.Spec(**{**SPEC.__dict__, "plausible": 1.5})
+    res = speed.run(spec, Rounds(student=200_000))   # 5x the reference
+    assert res.points == 0 and "instructor" in res.note
+    assert speed.run(spec, Rounds(student=900_000)).points == 10
 
 
 def test_one_wrong_output_gates_the_speed_points():
@@ -245,10 +252,14 @@ def test_the_speed_judge_refuses_bad_arguments():
 def test_graded_end_to_end_slow_earns_less_than_honest():
     judge, fake = binaries()
 
+    # Arrays large enough that the sum, not the making of the inputs, is most of a
+    # span, on a machine whose other work adds noise.
+    spec = speed.Spec(**{**SPEC.__dict__, "size": 1 << 19})
+
     def rounds(mode):
-        def run_round(side, seeds, null):
-            return round_with("honest" if side == "reference" else mode, seeds, null)
-        return speed.run(SPEC, run_round)
+        def run_round(side, seeds, null, round_seed):
+            return round_with("honest" if side == "reference" else mode, seeds, null, spec)
+        return speed.run(spec, run_round)
     honest = rounds("honest")
     assert honest.status in ("passed", "failed") and honest.rounds and honest.ratio > 0.3
     cheat = rounds("cached")
