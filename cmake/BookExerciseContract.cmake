@@ -48,6 +48,11 @@
 #                           worker exposes to the tests (the bridge's names); with it,
 #                           tools/grade runs the tests in a process of their own that
 #                           never loads the student's code (tools/grader/judge/grade_bridge.hpp)
+#   EXERCISE_SPEED          speed points (optional, with a bridge): pairs of key and value,
+#                           "harness <name> points <n> full <ratio> none <ratio> ...": the
+#                           bridge's timed harness, timed against the solution (the book's
+#                           reference) on the grading GPU; points by the ratio of the
+#                           reference's time to the student's (_bx_speed, tools/grader/speed.py)
 #
 # A drift between the two sides stops the build, naming the file: a solution file
 # the contract does not name, a contract file copied into solutions/, a solution
@@ -120,6 +125,7 @@ endfunction()
 #   <prefix>_SOURCES                    the student files that are compiled (.cpp, .cu, ...)
 #   <prefix>_CONTRACT_FILES             names of the contract's files (headers)
 #   <prefix>_LIBS, <prefix>_TIMEOUT, <prefix>_GPU (ON/OFF)
+#   <prefix>_SPEED                      EXERCISE_SPEED's pairs (empty: no speed points)
 #   <prefix>_FUNCTIONS, <prefix>_BRIDGE  the worker's functions and the bridge (absolute;
 #                                       empty where the exercise has none)
 #   <prefix>_SETS                       visible [hidden]
@@ -160,6 +166,7 @@ function(book_exercise_read root key ex prefix)
   set(${prefix}_CONTRACT_FILES "${contract_files}" PARENT_SCOPE)
   set(${prefix}_LIBS "${EXERCISE_LIBS}" PARENT_SCOPE)
   set(${prefix}_FUNCTIONS "${EXERCISE_FUNCTIONS}" PARENT_SCOPE)
+  set(${prefix}_SPEED "${EXERCISE_SPEED}" PARENT_SCOPE)
   set(${prefix}_BRIDGE "${bridge}" PARENT_SCOPE)
   set(${prefix}_TIMEOUT "${EXERCISE_TIMEOUT}" PARENT_SCOPE)
   set(${prefix}_GPU "${gpu}" PARENT_SCOPE)

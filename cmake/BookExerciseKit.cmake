@@ -81,10 +81,32 @@ function(_bx_kit_entry id p gpu live why libs)
     _bx_json_genex_array(_j_worker "$<TARGET_OBJECTS:exercise-worker-bridge.${tid}>")
   endif()
   _bx_json_array(_j_functions ${${p}_FUNCTIONS})
+  # Speed grading: EXERCISE_SPEED as an object of strings, and the reference's
+  # worker (the solution's: the book's reference), which the grader times.
+  set(_j_speed "{}")
+  set(_j_reference "\"\"")
+  if(${p}_SPEED)
+    set(_j_pairs "")
+    set(_j_list ${${p}_SPEED})
+    list(LENGTH _j_list _j_n)
+    math(EXPR _j_last "${_j_n} - 1")
+    foreach(i RANGE 0 ${_j_last} 2)
+      math(EXPR j "${i} + 1")
+      list(GET _j_list ${i} _j_k)
+      list(GET _j_list ${j} _j_v)
+      list(APPEND _j_pairs "\"${_j_k}\": \"${_j_v}\"")
+    endforeach()
+    list(JOIN _j_pairs ", " _j_pairs)
+    set(_j_speed "{${_j_pairs}}")
+    if(live AND ${p}_BRIDGE)
+      set(_j_reference "\"$<TARGET_FILE:exercise-worker.${tid}>\"")
+    endif()
+  endif()
   set_property(GLOBAL APPEND PROPERTY _BX_KIT_ENTRIES "    {\"id\": ${_j_id}, \"title\": ${_j_title}, \"gpu\": ${_j_gpu}, \"built\": ${_j_built}, \"not_built\": ${_j_why}, \"timeout\": ${${p}_TIMEOUT},
      \"dir\": ${_j_dir}, \"student_files\": ${_j_files}, \"sources\": ${_j_sources}, \"contract_files\": ${_j_contract},
      \"test_support\": ${_j_support},
      \"functions\": ${_j_functions},
+     \"speed\": ${_j_speed}, \"reference_worker\": ${_j_reference},
      \"worker_objects\": ${_j_worker},
      \"libraries\": ${_j_libs},
      \"include_dirs\": ${_j_incs},
@@ -191,6 +213,7 @@ function(_bx_write_kit cxx_compile cxx_link cuda)
   \"cuda\": ${cuda},
   \"catch_main\": \"$<TARGET_FILE:book_catch_main>\",
   \"worker_main\": \"$<TARGET_FILE:book_exercise_worker_main>\",
+  \"speed_judge\": \"$<TARGET_FILE:book_exercise_speed_judge>\",
   \"gpu_main\": ${_j_gpu_main},
   \"gpu_probe\": ${_j_probe},
   \"exercises\": [

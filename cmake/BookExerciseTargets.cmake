@@ -30,6 +30,14 @@ function(_bx_add_mains)
   add_library(book_exercise_worker_main STATIC EXCLUDE_FROM_ALL
               "${_bx_root}/tools/grader/judge/worker_main.cpp")
   target_link_libraries(book_exercise_worker_main PUBLIC book_exercise_grade_bridge)
+  # Speed grading's judge (tools/grader/speed.py): generic, trusted, one for every
+  # exercise with EXERCISE_SPEED; it holds the clock and never loads student code.
+  add_executable(book_exercise_speed_judge EXCLUDE_FROM_ALL
+                 "${_bx_root}/tools/grader/judge/speed_judge.cpp")
+  target_link_libraries(book_exercise_speed_judge PRIVATE book_exercise_grade_bridge)
+  set_target_properties(book_exercise_speed_judge PROPERTIES
+                        RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises")
+  set_property(GLOBAL APPEND PROPERTY _BX_KIT_DEPS book_exercise_speed_judge)
   # The GPU main links a GPU exercise's code with a set in one process: the kit
   # needs it only for a GPU exercise without a bridge (none now); the programs that
   # use it are built on demand (tools/grader/tests/gpu_check.sh).

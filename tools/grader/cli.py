@@ -63,7 +63,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NoReturn
 
-from . import course, reports, submission, timing
+from . import course, reports, speed, submission, timing
 from .grading import GradeResult, Grader, Options
 from .kit import Kit, KitError
 from .timing import Timings
@@ -420,6 +420,13 @@ def batch(a: argparse.Namespace, grader: Grader, klass: ClassInputs) -> int:
     course.identify(records, klass.roster)
     sets = [{"exercise": e.id, "set": s.name, "points": s.points, "gpu": e.gpu}
             for e in grader.exercises() for s in e.sets]
+    for e in grader.exercises():  # the speed points' line, where the contract gives them
+        try:
+            points = speed.spec_from(e.speed).points if e.speed else 0
+        except speed.SpecError:
+            points = 0
+        if points:
+            sets.append({"exercise": e.id, "set": "speed", "points": points, "gpu": e.gpu})
     shard = ({"index": a.shard[0], "count": a.shard[1], "class": names} if a.shard else None)
     doc = course.summary_doc(sets, records, klass.roster, a.roster or "",
                              klass.metadata is not None, a.assignment, shard)

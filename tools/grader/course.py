@@ -368,6 +368,8 @@ def record(name: str, source: str, result: Any, error: str) -> dict:
                 status = "missing" if s.missing else s.status
                 rec["sets"][f"{e.id} {s.name}"] = {"status": status, "score": s.score,
                                                    "points": s.points}
+                if getattr(s, "speed", None):  # a speed line: its ratio, for the ranking
+                    rec["sets"][f"{e.id} {s.name}"]["ratio"] = s.speed.get("ratio")
     return rec
 
 
@@ -546,6 +548,7 @@ def summary_text(doc: dict, identified: bool) -> str:
     maxima = "/".join(map(str, t["max_score"])) or "-"
     lines.append(f"{'total':<{w0}}  {maxima:>6}  {t['graded']:>6}  {'':>6}  {'':>9}  {mean:>7}  "
                  f"{median:>7}")
+    lines += speed_ranking(sets, records)
     notes = doc["notes"]
     lines.append("")
     if not identified:
@@ -564,6 +567,31 @@ def summary_text(doc: dict, identified: bool) -> str:
         lines.append(f"On the roster, no submission ({len(notes['absent'])}): "
                      + ", ".join(notes["absent"]))
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def speed_ranking(sets: list[dict], records: list[dict]) -> list[str]:
+    """The class ranked by speed, per exercise with speed points (a leaderboard for
+    instructors who want one): the ratio of the reference's time to the student's,
+    highest first; a submission that was not timed (a test set failed: correctness
+    is a gate) is listed after, unranked."""
+    lines = []
+    for s in sets:
+        if s["set"] != "speed":
+            continue
+        key = f"{s['exercise']} speed"
+        timed = [(r["sets"][key]["ratio"], r) for r in records if r["score"] is not None and
+                 key in r["sets"] and isinstance(r["sets"][key].get("ratio"), (int, float))
+                 and r["sets"][key]["ratio"] > 0]
+        timed.sort(key=lambda x: -x[0])
+        lines += ["", f"Ranked by speed, {s['exercise']} (ratio: the reference's time over the "
+                      "student's; above 1, faster than the reference):"]
+        for n, (ratio, r) in enumerate(timed, 1):
+            c = r["sets"][key]
+            lines.append(f"  {n:>3}. {r['student']}  ratio {ratio:.3f}  {c['score']}/{c['points']}")
+        untimed = [r["student"] for r in records if all(r is not t[1] for t in timed)]
+        if untimed:
+            lines.append("  not timed (a test set did not pass, or not graded): " + ", ".join(untimed))
+    return lines
 
 
 # -- merging shards -----------------------------------------------------------------

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import catch_report, submission, timing
+from . import catch_report, speed, submission, timing
 from .sandbox import (CANCEL_GRACE_S, GiB, MiB, Bind, Limits, Sandbox, SandboxError, finished, gpu_env, spawn,
                       toolchain_roots)
 
@@ -86,6 +86,7 @@ class SetResult:
     cases_passed: int = 0
     wall: float = 0.0
     missing: bool = False      # an error because the student's file was not handed in
+    speed: dict = field(default_factory=dict)  # a speed line's measurements (tools/grader/speed.py)
 
 
 @dataclass
@@ -262,6 +263,15 @@ class Grader:
         res = ExerciseResult(id=ex.id, title=ex.title, gpu=ex.gpu)
         for s in ex.sets:
             res.sets.append(SetResult(name=s.name, points=s.points, hidden=s.hidden, tests=s.tests))
+        spec = None
+        if ex.speed:
+            # The speed points (tools/grader/speed.py): one more line of the results,
+            # "speed", graded after every test set of the exercise has passed.
+            try:
+                spec = speed.spec_from(ex.speed)
+                res.sets.append(SetResult(name="speed", points=spec.points, hidden=False, tests=[]))
+            except speed.SpecError as e:
+                res.notes.append(f"no speed points: {e}")
         files = sub.exercises.get(ex.id) or submission.ExerciseFiles()
         if files.ignored:
             res.notes.append("ignored (not part of the exercise): " + ", ".join(files.ignored[:20])
@@ -341,11 +351,23 @@ class Grader:
                 return res
             # Only the worker is needed from here on.
             shutil.rmtree(obj, ignore_errors=True)
+            own = []
             for s, r in zip(ex.sets, res.sets):
                 def judged(s=s, r=r):
                     with self._step("judge a set", f"{ex.id} {s.name}", gpu=ex.gpu):
                         self._run_judged(ex, s, r, bin_, uid, seed)
-                self._now_or_later(s, judged, later)
+                self._now_or_later(s, judged, own)
+            if spec is None:
+                later.extend(own)
+                return res
+
+            def timed():
+                # After this exercise's hidden sets (the gate), in the second phase.
+                for step in own:
+                    step()
+                with self._step("time the speed", ex.id, gpu=ex.gpu):
+                    self._run_speed(ex, spec, res, bin_, uid)
+            later.append(timed)
             return res
         if ok:
             links = {}
@@ -569,6 +591,75 @@ class Grader:
                 lines.append("the worker was stopped: it wrote more output than the limit")
         r.output = clip("\n".join(lines))
 
+    def _run_speed(self, ex, spec, res, bin_, uid):
+        """The speed points (tools/grader/speed.py): rounds of a fresh reference
+        worker (the solution's, in a sandbox of its own and as a user of its own)
+        and a fresh worker of the student's, in turn, each judged by the speed
+        judge (trusted, outside the sandbox: it holds the clock). Only where every
+        test set of the exercise passed: correctness is a gate."""
+        r = res.sets[-1]
+        failed = [x.name for x in res.sets[:-1] if x.status != "passed"]
+        if failed:
+            r.status = "failed"
+            r.note = ("not timed: correctness is a gate, and the " + ", ".join(failed) +
+                      " test set" + ("s" if len(failed) > 1 else "") + " did not pass")
+            r.output = r.note
+            return
+        reference = self.staged.reference_workers.get(ex.id)
+        if reference is None or self.staged.speed_judge is None:
+            r.status, r.note = "error", "not timed: the kit has no reference worker or speed judge"
+            r.output = r.note
+            return
+        _, limits, env = self._set_limits(ex)
+        limits.wall = spec.round_timeout
+        limits.cpu = int(spec.round_timeout) + 5
+        ref_uid = self.box.fresh_uid()
+
+        def start_worker(binary, as_uid):
+            def start(to_r, from_w):
+                cancel = threading.Event()
+                out = []
+
+                def go():
+                    try:
+                        out.append(self.box.run(["/work/worker", str(to_r), str(from_w)],
+                                                [Bind(binary, "/work/worker")], limits, cwd="/tmp",
+                                                env=env, gpu=ex.gpu, pass_fds=(to_r, from_w),
+                                                cancel=cancel, uid=as_uid))
+                    except SandboxError as e:
+                        out.append(e)
+                t = threading.Thread(target=go, daemon=True)
+                t.start()
+
+                def finish():
+                    # The judge is done: the worker ends on its closed pipe, or is
+                    # killed with its whole sandbox (PID namespace) CANCEL_GRACE_S later.
+                    cancel.set()
+                    t.join()
+                    self.box.reap()
+                return finish
+            return start
+
+        workers = {"reference": start_worker(reference, ref_uid),
+                   "student": start_worker(bin_ / "worker", uid)}
+        prefix = speed_prlimit(spec)
+
+        def run_round(side, seeds, null, round_seed):
+            return speed.judge_round(str(self.staged.speed_judge), workers[side], spec, seeds, null,
+                                     round_seed, judge_prefix=prefix)
+        start = time.monotonic()
+        gpu = {"before": speed.gpu_state()} if ex.gpu else {}
+        result = speed.run(spec, run_round)
+        if ex.gpu:
+            gpu["after"] = speed.gpu_state()
+        result.gpu = gpu
+        r.wall = time.monotonic() - start
+        r.status, r.score, r.note = result.status, result.points, result.note
+        r.output = clip(speed.report(result, spec))
+        r.speed = {"ratio": result.ratio, "range": list(result.ratio_range), "points": result.points,
+                   "rounds": result.rounds, "stopped": result.stopped, "gpu": gpu}
+        self.timings.add("speed rounds", f"{ex.id}: {len(result.rounds)}", start, time.monotonic())
+
     def _run_set(self, ex, s, r, bin_, uid):
         _, limits, env = self._set_limits(ex)
         binds = [Bind(bin_ / s.name, "/work/test")]
@@ -639,6 +730,13 @@ def _scored(r, s, verdict) -> None:
     if s.credit == "per-case":
         r.note += (f"; per-case credit: {r.cases_passed} of {len(s.tests)} test cases passed, "
                    f"{r.score} of {s.points} points")
+
+
+def speed_prlimit(spec):
+    """The prlimit words that run a speed judge (it reads a worker's answers)."""
+    from .sandbox import PRLIMIT
+    return [PRLIMIT, f"--as={JUDGE_LIMITS['memory']}", f"--fsize={JUDGE_LIMITS['file_size']}",
+            f"--cpu={int(spec.round_timeout) + 15}", "--core=0", "--"]
 
 
 def judge_limits(wall, gpu):

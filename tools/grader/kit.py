@@ -16,7 +16,9 @@ the sandbox sees it under /kit:
     /kit/tests/<tid>/<set>/...  each test set's objects (a link sees only its own set)
     /kit/worker/<tid>/...       a bridged exercise's worker side (no test in it)
 and, outside /kit (never seen by a sandbox), judges/<tid>/<set>: the judge of
-each set of a bridged exercise, run by the grader as trusted code.
+each set of a bridged exercise, run by the grader as trusted code; for speed
+grading (EXERCISE_SPEED), judges/speed_judge and reference/<tid>/worker (the
+solution's worker, which the grader times in a sandbox of its own).
     /kit/gpu_probe
 """
 from __future__ import annotations
@@ -66,6 +68,8 @@ class Exercise:
     functions: list = field(default_factory=list)     # the worker's functions (EXERCISE_FUNCTIONS)
     worker_objects: list = field(default_factory=list)  # the bridge's worker side
     not_built: str = ""  # why its test programs are not in the kit (no nvcc, no GPU)
+    speed: dict = field(default_factory=dict)  # EXERCISE_SPEED (tools/grader/speed.py); {}: none
+    reference_worker: str = ""  # the solution's worker, timed against the student's
 
     @property
     def bridged(self) -> bool:
@@ -101,6 +105,7 @@ class Kit:
         self.cuda = raw.get("cuda")
         self.catch_main = raw["catch_main"]
         self.worker_main = raw.get("worker_main", "")
+        self.speed_judge = raw.get("speed_judge", "")
         self.gpu_main = raw.get("gpu_main") or None
         self.gpu_probe = raw.get("gpu_probe") or None
         self.libraries = raw.get("libraries", {})
@@ -113,7 +118,8 @@ class Kit:
                 include_dirs=_unique(e["include_dirs"]), defines=_unique(e["defines"]),
                 link=_unique(e["link"]), test_support=e.get("test_support", []),
                 functions=e.get("functions", []), worker_objects=_unique(e.get("worker_objects", [])),
-                not_built=e.get("not_built", ""))
+                not_built=e.get("not_built", ""), speed=e.get("speed", {}),
+                reference_worker=e.get("reference_worker", ""))
             for s in e["sets"]:
                 ex.sets.append(TestSet(name=s["name"], points=s["points"], hidden=s["hidden"],
                                        test_file=s["test_file"], objects=_unique(s["objects"]),
@@ -168,6 +174,10 @@ class Kit:
                     missing += [f"{ex.id} {s.name}: no judge in kit.json" for s in ex.sets
                                 if not s.judge]
                     files += [s.judge for s in ex.sets]
+                if ex.speed:
+                    if not ex.reference_worker:
+                        missing.append(f"{ex.id}: EXERCISE_SPEED, but no reference worker in kit.json")
+                    files += [ex.reference_worker, self.speed_judge]
             files += [str(Path(ex.dir) / c) for c in ex.contract_files]
         for f in files:
             if f and not Path(f).is_file():
@@ -227,6 +237,13 @@ class Kit:
                     _copy(s.judge, judge)
                     judge.chmod(0o755)
                     st.judges[(ex.id, s.name)] = judge
+                if ex.speed and ex.reference_worker:
+                    # The solution's worker: outside /kit, so no sandbox of the
+                    # student's sees it; the reference's own sandbox binds it alone.
+                    ref = dest.parent / "reference" / ex.tid / "worker"
+                    _copy(ex.reference_worker, ref)
+                    ref.chmod(0o755)
+                    st.reference_workers[ex.id] = ref
                 continue
             for s in ex.sets:
                 objs = []
@@ -240,6 +257,11 @@ class Kit:
             st.worker_main = lib(self.worker_main)
         if self.gpu_main:
             st.gpu_main = lib(self.gpu_main)
+        if self.speed_judge and any(e.speed for e in self.exercises):
+            judge = dest.parent / "judges" / "speed_judge"
+            _copy(self.speed_judge, judge)
+            judge.chmod(0o755)
+            st.speed_judge = judge
         if self.gpu_probe:
             _copy(self.gpu_probe, dest / "gpu_probe")
             (dest / "gpu_probe").chmod(0o755)
@@ -260,6 +282,8 @@ class Staged:
     objects: dict = field(default_factory=dict)   # (exercise id, set) -> [/kit/tests/...]
     worker_objects: dict = field(default_factory=dict)  # exercise id -> [/kit/worker/...]
     judges: dict = field(default_factory=dict)    # (exercise id, set) -> host path (not in /kit)
+    reference_workers: dict = field(default_factory=dict)  # exercise id -> host path (not in /kit)
+    speed_judge: Path | None = None               # host path (not in /kit)
     worker_main: str = ""
     catch_main: str = ""
     gpu_main: str = ""

@@ -292,9 +292,34 @@ json apply(F& f, const json& a, std::index_sequence<I...>) {
 
 }  // namespace detail
 
+/// A timed harness (speed grading: tools/grader/speed.py, speed_judge.cpp): trusted
+/// test code, compiled into the worker with the bridge, that times nothing itself.
+///  - prepare(params): before the judge's clock runs; allocates, warms up the
+///    student's code on an input of its own, and learns no seed;
+///  - go(seed, null): while the judge's clock runs; makes the inputs from the seed
+///    (on the device, for a GPU exercise), flushes the L2 before each call, calls
+///    the student's function on each and waits for the device, and returns every
+///    output, which the grader compares with the reference's for the seed. With
+///    null, all of it but the calls: the harness's own cost, which the grader
+///    times in the reference's worker only and takes off both sides' times.
+/// The seed comes only with "go": code in the worker can read whatever the
+/// harness holds, so nothing it could work on may exist before the clock starts.
+struct Timed {
+    std::function<void(const json& params)> prepare;
+    std::function<json(std::uint64_t seed, bool null)> go;
+};
+
 /// The functions a worker exposes, by name.
 class Exports {
 public:
+    /// A timed harness, named for the judge's "#prepare" (not one of the contract's
+    /// functions: the list "?" answers leaves it out).
+    void timed(const std::string& name, Timed t) { timed_[name] = std::move(t); }
+    Timed* find_timed(const std::string& name) {
+        const auto it = timed_.find(name);
+        return it == timed_.end() ? nullptr : &it->second;
+    }
+
     template <class F>
     void add(const std::string& name, F f) {
         using Args = typename detail::signature<F>::args;
@@ -315,7 +340,36 @@ public:
 private:
     std::map<std::string, std::function<json(const json&)>> table_;
     std::vector<std::string> names_;
+    std::map<std::string, Timed> timed_;
 };
+
+/// The worker's answer to a request of the timed protocol ("#prepare" [name,
+/// params], then "#go" [seed] or [seed, null], as often as the judge likes), or nullptr when
+/// `name` is not one of its words. One harness is prepared at a time.
+inline json timed_request(Exports& e, const std::string& name, const json& a) {
+    thread_local Timed* prepared = nullptr;
+    if (name == "#prepare") {
+        if (!a.is_array() || a.size() != 2 || !a[0].is_string())
+            throw std::invalid_argument("book::grade: #prepare takes a name and parameters");
+        Timed* t = e.find_timed(a[0].get<std::string>());
+        if (t == nullptr)
+            throw std::logic_error("book::grade: no timed harness " +
+                                   shown(a[0].get<std::string>()));
+        prepared = nullptr;
+        t->prepare(a[1]);
+        prepared = t;
+        return json{{"r", "ready"}};
+    }
+    if (name == "#go") {
+        if (prepared == nullptr) throw std::logic_error("book::grade: #go before #prepare");
+        if (!a.is_array() || a.empty() || a.size() > 2 || !a[0].is_number_unsigned() ||
+            (a.size() == 2 && !a[1].is_boolean()))
+            throw std::invalid_argument("book::grade: #go takes a seed (and null)");
+        return json{
+            {"r", prepared->go(a[0].get<std::uint64_t>(), a.size() == 2 && a[1].get<bool>())}};
+    }
+    return nullptr;
+}
 
 /// The bridge's worker side: BOOK_GRADE_EXPORTS(e) { e.add(...); }
 #define BOOK_GRADE_EXPORTS(e) void book_grade_exports(::book::grade::Exports& e)

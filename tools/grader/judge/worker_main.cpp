@@ -1,7 +1,9 @@
 // The worker's driver (tools/grader/judge/grade_bridge.hpp says what a worker is):
 // the student's code and this, nothing else. It reads requests on one file
 // descriptor, calls the student's function each names, and writes the answer or
-// the exception on another; it ends when the judge closes its end.
+// the exception on another; it ends when the judge closes its end. Requests whose
+// names begin with '#' are the timed protocol of speed grading (grade_bridge.hpp,
+// Timed; tools/grader/judge/speed_judge.cpp).
 //
 //   <worker> <fd in> <fd out>
 //
@@ -40,6 +42,9 @@ int main(int argc, char** argv) {
             const std::string name = request.at("f").get<std::string>();
             if (name == "?") {
                 answer = json{{"r", exports.names()}};
+            } else if (name[0] == '#') {  // the timed protocol (speed grading)
+                answer = book::grade::timed_request(exports, name, request.at("a"));
+                if (answer.is_null()) throw std::logic_error("book::grade: no request " + name);
             } else {
                 const auto* f = exports.find(name);
                 if (f == nullptr) throw std::logic_error("book::grade: no function " + name);

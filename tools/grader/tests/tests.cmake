@@ -14,6 +14,9 @@
 #                            gives the expected grade, and leaves the repository and
 #                            the kit byte for byte as they were, and no process behind
 #   exercises.grade.batch    a class of submissions, one of them broken
+#   exercises.grader-speed   pytest: speed grading on the CPU (test_speed.py): the timed
+#                            protocol, the judge's clock, the digest check, the stop rule,
+#                            the points, the report, hostile fake workers
 #   exercises.grader-course  pytest: the class tools (test_course.py): the roster and
 #                            Gradescope's metadata (bad input named by file and line),
 #                            shards and their merge, statistics, the gradebook
@@ -65,6 +68,22 @@ endif()
 _bt_add(exercises.layout 120 "${_bt}/check_layout.py" --cmake "${CMAKE_COMMAND}"
         --root "${CMAKE_SOURCE_DIR}" --work "${_bt_scratch}/layout")
 _bt_add(exercises.test-names 120 "${_bt}/check_test_names.py" --build "${CMAKE_BINARY_DIR}")
+
+# Speed grading on the CPU (test_speed.py): the protocol, the judge's clock and
+# checks, the stop rule, the points, the report, and hostile workers (a fake
+# exercise's worker on the CPU: speed_fake_worker.cpp); the GPU's hostile cases are
+# tools/grader/tests/gpu_cases/speed-* (gpu_check.sh).
+add_executable(grader-speed-fake-worker EXCLUDE_FROM_ALL "${_bt}/speed_fake_worker.cpp"
+               "${CMAKE_SOURCE_DIR}/tools/grader/judge/worker_main.cpp")
+target_link_libraries(grader-speed-fake-worker PRIVATE book_exercise_grade_bridge)
+set_target_properties(grader-speed-fake-worker PROPERTIES
+                      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises/tests")
+add_dependencies(exercise-kit grader-speed-fake-worker)
+if(_bt_no_pytest EQUAL 0)
+  _bt_add(exercises.grader-speed 300 -B -m pytest -q -p no:cacheprovider "${_bt}/test_speed.py")
+  set_tests_properties(exercises.grader-speed PROPERTIES LABELS "exercises;unit"
+                       ENVIRONMENT "BOOK_KIT=${CMAKE_BINARY_DIR}")
+endif()
 
 file(GLOB _bt_cases LIST_DIRECTORIES true CONFIGURE_DEPENDS "${_bt}/cases/*")
 foreach(_c IN LISTS _bt_cases)
