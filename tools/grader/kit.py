@@ -257,7 +257,9 @@ class Kit:
             st.worker_main = lib(self.worker_main)
         if self.gpu_main:
             st.gpu_main = lib(self.gpu_main)
-        if self.speed_judge and any(e.speed for e in self.exercises):
+        # The speed judge, where an exercise graded on speed can be graded here (built,
+        # with its reference worker): a kit without a GPU grades none.
+        if self.speed_judge and any(e.speed and e.built and e.reference_worker for e in self.exercises):
             judge = dest.parent / "judges" / "speed_judge"
             _copy(self.speed_judge, judge)
             judge.chmod(0o755)
