@@ -14,11 +14,11 @@
 //
 // What the schedulers issue besides the FMAs must not be what limits them: a
 // round of the timed loop holds kPerRound FMAs over all k chains (unrolled), so
-// its counter, compare and branch are 3 instructions in kPerRound + 3; and the
-// multiplier and addend are constants of the program, immediates and constant-bank
-// operands of each FFMA, so that an FFMA reads one register (its chain) and no two
-// of its operands can contend for a register bank. The run's SASS shows the
-// loop of one and of two chains (SASS_FUNCTIONS in CMakeLists.txt).
+// its counter, compare and branch are 3 instructions in kPerRound + 3. The
+// multiplier and addend are constants of the program, which the compiler may
+// encode in the FFMA itself rather than read from registers. The run's SASS
+// shows the loop of one and of two chains, and each FFMA's operands
+// (SASS_FUNCTIONS in CMakeLists.txt).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
