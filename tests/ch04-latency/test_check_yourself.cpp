@@ -82,7 +82,9 @@ TEST_CASE("the knee: bandwidth x latency / SMs", "[ch04][cy:ch04-knee-arithmetic
     const double latency = answer("ch04-knee-arithmetic", "latency_ns");
     const int sms = as_int(answer("ch04-knee-arithmetic", "sms"));
     CHECK(answer("ch04-knee-arithmetic", "bytes_per_ns") == tbs * 1e3);
-    CHECK(answer("ch04-knee-arithmetic", "total") == Approx(tbs * 1e3 * latency));
+    // Whole numbers: the bytes in flight the whole GPU needs, exactly (a tolerance
+    // would take a total one byte off for the right one).
+    CHECK(answer("ch04-knee-arithmetic", "total") == tbs * 1e3 * latency);
     const double knee = ch04::knee_bytes_per_sm(tbs, latency, sms);
     CHECK(answer("ch04-knee-arithmetic", "per_sm") == Approx(knee).epsilon(1e-12));
     // At the knee the model's line meets the ceiling; below it, it is below.
