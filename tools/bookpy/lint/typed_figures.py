@@ -112,6 +112,10 @@ ALLOWED = [
      "the ceiling itself, 100% of it by definition: the measured share is printed beside it"),
     ("ch03-reductions", "16-byte",
      "the size of a float4 load"),
+    ("ch04-latency", "It reads 1 GiB with blocks of 128 threads",
+     "the program's settings: its read size, block size and load widths (littles_law.cu)"),
+    ("ch04-latency", "with seven 4-byte loads per output",
+     "the size of a float, seven loads by chapter 2's plain kernel's code (radius 3)"),
     ("ch03-reductions", "the best row reached",
      "the input's size, 2^24 floats of 4 bytes (64 MiB)"),
 ]
