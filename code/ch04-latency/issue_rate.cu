@@ -87,9 +87,8 @@ int run(int argc, char** argv) {
     book::device_buffer<float> out(static_cast<std::size_t>(sms) * 128 * max_w);
     book::device_buffer<long long> cycles(static_cast<std::size_t>(sms));
     BOOK_CUDA_CHECK(cudaMemset(out.data(), 0, out.bytes()));  // copied whole, written in part
-    book::warm_up_clocks(
-        [&] { kernels[3]<<<sms, 128 * max_w>>>(32, out.data(), cycles.data()); },
-        quick ? 1.0 : 200.0);
+    book::warm_up_clocks([&] { kernels[3]<<<sms, 128 * max_w>>>(32, out.data(), cycles.data()); },
+                         quick ? 1.0 : 200.0);
 
     // rate[w - 1][ki]: FMAs (warp instructions) per cycle per scheduler.
     std::vector<std::vector<double>> rate(max_w, std::vector<double>(4));
