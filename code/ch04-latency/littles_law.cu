@@ -205,10 +205,23 @@ int run(int argc, char** argv) {
     // Little's law at the ceiling: the bytes each SM must keep in flight.
     const double knee = knee_bytes_per_sm(ceiling, latency_ns, sms);
     double worst_below_knee = 0, worst_below_half = 0, best = 0, measured_knee = -1;
+    // Below the knee the model uses the latency of one thread's chase, an idle
+    // memory's: a point whose requests queue sees a longer one (its bytes in flight
+    // over its bandwidth), and the model is then an upper bound. The least
+    // model / measured ratio there, and how far the latency the points saw grows.
+    double least_model_over_measured = -1, least_seen_ns = -1, most_seen_ns = -1;
     const point* best_point = nullptr;
     for (const point& p : points) {
         const double err = std::fabs(p.model_tbs / p.tbs - 1.0);
-        if (p.bytes_per_sm < knee) worst_below_knee = std::max(worst_below_knee, err);
+        if (p.bytes_per_sm < knee) {
+            worst_below_knee = std::max(worst_below_knee, err);
+            const double ratio = p.model_tbs / p.tbs;
+            const double seen_ns = p.bytes_per_sm * sms / (p.tbs * 1e3);
+            if (least_model_over_measured < 0 || ratio < least_model_over_measured)
+                least_model_over_measured = ratio;
+            if (least_seen_ns < 0 || seen_ns < least_seen_ns) least_seen_ns = seen_ns;
+            most_seen_ns = std::max(most_seen_ns, seen_ns);
+        }
         if (p.bytes_per_sm < 0.5 * knee) worst_below_half = std::max(worst_below_half, err);
         if (p.tbs > best) {
             best = p.tbs;
@@ -236,6 +249,10 @@ int run(int argc, char** argv) {
     book::report("measured_knee_over_knee", measured_knee / knee, "ratio");
     book::report("model_worst_error_below_knee", worst_below_knee, "fraction");
     book::report("model_worst_error_below_half_knee", worst_below_half, "fraction");
+    book::report("model_least_over_measured_below_knee", least_model_over_measured, "ratio");
+    book::report("seen_latency_least_below_knee_ns", least_seen_ns, "ns");
+    book::report("seen_latency_most_below_knee_ns", most_seen_ns, "ns");
+    book::report("seen_latency_most_over_idle", most_seen_ns / latency_ns, "ratio");
     book::report("best_tbs", best, "TB/s");
     book::report("best_of_ceiling", best / ceiling, "fraction");
     book::report("points", static_cast<double>(points.size()), "count");

@@ -47,13 +47,18 @@ book_prose_lint(claims-checked bookpy.lint.claims_checked claims claims-unchecke
 # one fails it at its line; a bound its check holds, a size written as a power, a
 # step's number and a sentence that cites no run do not; a check's number that is
 # no bound of it (5.3 in "x > 5.3 - 10", 1 in "abs(x - 1)") gives no permission.
+# A named expectation's bound (run:check:id, its min 0.97 in the run's checks file)
+# permits "within 3%" beside it, not "within 4%".
 book_prose_lint(typed-figures bookpy.lint.typed_figures typed typed-figure
+  --copy "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/typed/code/hello.checks.json"
+         code/ch90-fixture/hello.checks.json
   --expect "ch90-fixture\\.md:3: a figure typed beside recorded ones \\(0\\.8 ms\\)"
   --expect "ch90-fixture\\.md:13: a figure typed beside recorded ones \\(5\\.3 TB/s\\)"
   --expect "ch90-fixture\\.md:15: a figure typed beside recorded ones \\(1 GiB\\)"
-  --expect "ch90-fixture +6 +0 +3"
+  --expect "ch90-fixture\\.md:19: a figure typed beside recorded ones \\(4%\\)"
+  --expect "ch90-fixture +8 +0 +4"
   --reject "ch90-fixture\\.md:[579]:"
-  --reject "ch90-fixture\\.md:11:")
+  --reject "ch90-fixture\\.md:1[17]:")
 # No expectation of a program and no check of a chapter bounds a measured figure
 # that carries a physical unit (a time, a rate, a size, a count of the hardware's,
 # how busy a unit was) by a written constant, one GPU's number, unless it is scoped

@@ -82,7 +82,9 @@ TEST_CASE("the knee: bandwidth x latency / SMs", "[ch04][cy:ch04-knee-arithmetic
     const double latency = answer("ch04-knee-arithmetic", "latency_ns");
     const int sms = as_int(answer("ch04-knee-arithmetic", "sms"));
     CHECK(answer("ch04-knee-arithmetic", "bytes_per_ns") == tbs * 1e3);
-    CHECK(answer("ch04-knee-arithmetic", "total") == Approx(tbs * 1e3 * latency));
+    // Whole numbers: the bytes in flight the whole GPU needs, exactly (a tolerance
+    // would take a total one byte off for the right one).
+    CHECK(answer("ch04-knee-arithmetic", "total") == tbs * 1e3 * latency);
     const double knee = ch04::knee_bytes_per_sm(tbs, latency, sms);
     CHECK(answer("ch04-knee-arithmetic", "per_sm") == Approx(knee).epsilon(1e-12));
     // At the knee the model's line meets the ceiling; below it, it is below.
@@ -134,13 +136,17 @@ TEST_CASE("a walk in order shares lines; a random cycle of far lines does not",
 
 TEST_CASE("the footprint sweep: the same lines over more pages", "[ch04][cy:ch04-tlb-footprint]") {
     const auto lines = static_cast<std::uint64_t>(answer("ch04-tlb-footprint", "lines"));
-    const std::uint64_t page = std::uint64_t{2} << 20;  // the large page the question names
+    // The large page the question names: the 2 MiB the chase's aligned region
+    // (chase.cu) aligns to.
+    CHECK(answer("ch04-tlb-footprint", "page_mib") == 2);
+    const std::uint64_t page = static_cast<std::uint64_t>(answer("ch04-tlb-footprint", "page_mib"))
+                               << 20;
     auto gap = [&](double mib) { return (static_cast<std::uint64_t>(mib) << 20) / lines; };
     auto pages = [&](double mib) { return (static_cast<std::uint64_t>(mib) << 20) / page; };
     const double small = answer("ch04-tlb-footprint", "small_mib");
     const double large = answer("ch04-tlb-footprint", "large_mib");
-    CHECK(small == 8);          // the question's 8 MiB
-    CHECK(large == 32 * 1024);  // and 32 GiB
+    CHECK(small == 8);          // the sweep's smallest footprint, 8 MiB
+    CHECK(large == 32 * 1024);  // and its largest, 32 GiB
     CHECK(answer("ch04-tlb-footprint", "small_gap") == gap(small));
     CHECK(answer("ch04-tlb-footprint", "small_pages") == pages(small));
     CHECK(answer("ch04-tlb-footprint", "large_gap") == gap(large));

@@ -209,10 +209,19 @@ async function smallestText(img) {
       }
     }
     // A plot shows one drawing: its wide one, or on a phone its phone drawing, in
-    // the page's theme.
+    // the page's theme. A plot whose run awaits a GPU (ext/plots.py: the figure
+    // book-plot-waiting) has no drawing at all, and says so where the drawing would
+    // be: its note "Not yet drawn: not yet run on the <GPU>", shown, then its caption.
     for (const fig of document.querySelectorAll('figure.book-plot')) {
       const drawn = Array.from(fig.querySelectorAll('img')).filter(shown);
-      if (drawn.length !== 1)
+      if (fig.classList.contains('book-plot-waiting')) {
+        const note = fig.querySelector('.book-gpu-state');
+        const says = note && shown(note) && /Not yet drawn: not yet run on the \S/.test(note.textContent);
+        if (fig.querySelectorAll('img').length || !says || !fig.querySelector('figcaption'))
+          say(`a plot marked as awaiting a GPU run ${fig.querySelectorAll('img').length ? 'holds a drawing' :
+              (says ? 'has no caption' : 'does not show its note "Not yet drawn: not yet run on the ..."')}: ` +
+              `${fig.id || describe(fig)}`);
+      } else if (drawn.length !== 1)
         say(`a plot shows ${drawn.length} drawings: ${drawn.map((i) => i.getAttribute('src')).join(', ')}`);
     }
     // A plot's caption and alt text name its panels (a), (b), never by their place:

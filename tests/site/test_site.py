@@ -498,13 +498,25 @@ def test_a_plot_gets_each_gpus_fresh_record_and_the_real_specs_draw_a_series_eac
     assert sweep.gpus[0][1] is sweep and sweep.gpus[1][1].result("t_w4") == 6.0
     assert [gpu for gpu, _ in runs["ch99-other/base"].gpus] == [None]
     # Every plot of the book, on its run's record and that record again as a third
-    # GPU's: each draws the third GPU's series, named in the drawing.
+    # GPU's: each draws the third GPU's series, named in the drawing. The record is the
+    # first reference GPU's that has one; a run no reference GPU has recorded must be
+    # declared pending on every one of them (its page shows that it awaits a run), and
+    # its plot is drawn on its program's results by a test of its own below.
+    drawn, waiting = 0, []
     for spec_path in sorted(glob.glob(os.path.join(ROOT, "diagrams", "*", "*.plot.py"))):
         spec = plotting.read_spec(spec_path, plotting.spec_key(os.path.join(ROOT, "diagrams"), spec_path))
         recs, per = {}, {}
+        found = {name: _reference_recording(name) for name in spec.runs}
+        if not all(found.values()):
+            for name in (n for n, path in found.items() if not path):
+                assert _pending_everywhere(name), \
+                    f"{spec_path}: run {name} has no recording on any reference GPU and is not " \
+                    "declared pending on each (recordings/pending.json)"
+            waiting.append(spec_path)
+            continue
+        drawn += 1
         for name in spec.runs:
-            rec = json.loads(open(os.path.join(ROOT, "recordings", "nvidia-h200", name + ".json"),
-                                  encoding="utf-8").read())
+            rec = json.loads(open(found[name], encoding="utf-8").read())
             rec = {"results": rec["results"]}
             recs[name] = write(tmp_path / "book" / (name + ".json"), json.dumps(rec))
             third = write(tmp_path / "third" / (name + ".json"), json.dumps(rec))
@@ -514,6 +526,70 @@ def test_a_plot_gets_each_gpus_fresh_record_and_the_real_specs_draw_a_series_eac
         plotting.render(spec, plotting.load_runs(spec, recs, per), {"light.svg": out})
         with open(out, encoding="utf-8") as f:
             assert "THIRD-GPU" in f.read(), spec_path
+    assert drawn >= 1, f"no plot of the book was drawn on a recording (waiting: {waiting})"
+
+
+def _reference_gpus():
+    with open(os.path.join(ROOT, "book", "gpus.json"), encoding="utf-8") as f:
+        return [g["name"] for g in json.load(f)["gpus"]]
+
+
+def _slug(gpu):
+    return re.sub(r"[^a-z0-9]+", "-", gpu.lower()).strip("-")
+
+
+def _reference_recording(name):
+    """The recording of run <key>/<run> of the first reference GPU that has one, or None."""
+    for gpu in _reference_gpus():
+        path = os.path.join(ROOT, "recordings", _slug(gpu), name + ".json")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _pending_everywhere(name):
+    with open(os.path.join(ROOT, "recordings", "pending.json"), encoding="utf-8") as f:
+        run = json.load(f)["runs"].get(name)
+    return bool(run and run.get("reason") and set(_reference_gpus()) <= set(run.get("gpus", [])))
+
+
+def test_the_littles_law_plot_draws_each_gpus_points_line_and_knee_from_its_programs_results(tmp_path):
+    """diagrams/ch04-latency/bandwidth-in-flight.plot.py on two records with the results
+    littles_law.cu reports (their names and units; the values a fixture's, no GPU's): one
+    series per GPU, each with its points by load width, its model line and its knee."""
+    spec_path = os.path.join(ROOT, "diagrams", "ch04-latency", "bandwidth-in-flight.plot.py")
+    spec = plotting.read_spec(spec_path, plotting.spec_key(os.path.join(ROOT, "diagrams"), spec_path))
+    assert spec.runs == ("ch04-latency/littles-law",)
+    with open(os.path.join(ROOT, "code", "ch04-latency", "littles_law.cu"), encoding="utf-8") as f:
+        source = f.read()
+    for name in ("ceiling_tbs", "lat_hbm_ns", "knee_bytes_per_sm", "sms"):
+        assert f'book::report("{name}"' in source, name  # the names the spec reads are reported
+    assert '"w" + std::to_string(p.warps) + "_k" + std::to_string(p.loads)' in source
+
+    def record(scale):
+        res = {"ceiling_tbs": (1.0 * scale, "TB/s"), "lat_hbm_ns": (400.0, "ns"),
+               "knee_bytes_per_sm": (3000.0 * scale, "bytes"), "sms": (100.0, "SMs")}
+        for warps in (4, 16):
+            for loads in (1, 4):
+                for width in (4, 16):
+                    key = f"w{warps}_k{loads}_b{width}"
+                    b = warps * 32 * loads * width
+                    res[key + "_bytes_per_sm"] = (float(b), "bytes")
+                    res[key + "_model_tbs"] = (min(scale, b * 100 / 400 / 1e3), "TB/s")
+                    res[key + "_tbs"] = (0.8 * min(scale, b * 100 / 400 / 1e3), "TB/s")
+        return {"results": {k: {"value": v, "unit": u} for k, (v, u) in res.items()}}
+
+    name = "ch04-latency/littles-law"
+    first = write(tmp_path / "a" / (name + ".json"), json.dumps(record(1.0)))
+    second = write(tmp_path / "b" / (name + ".json"), json.dumps(record(1.4)))
+    out = str(tmp_path / "plot.svg")
+    plotting.render(spec, plotting.load_runs(spec, {name: first},
+                                             {name: [("FIRST-GPU", first), ("SECOND-GPU", second)]}),
+                    {"light.svg": out})
+    with open(out, encoding="utf-8") as f:
+        svg = f.read()
+    assert "FIRST-GPU: 4-byte loads" in svg and "SECOND-GPU: 16-byte loads" in svg
+    assert "Little&#39;s law" in svg or "Little's law" in svg
 
 
 # ---- the source archive (check_source.py) -------------------------------------------------------

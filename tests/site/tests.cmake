@@ -177,6 +177,31 @@ book_site_bad(phone-overlaps ch01-execution-model.html WIDTHS 390
   --replace html/_static/book.css "article .highlight pre { padding-top: 2.4rem" "article .highlight pre { padding-top: 0.5rem"
   --expect "on a phone \"Back to top\" covers the top of the screen"
   --expect "on a phone the copy button covers a code block's first line")
+# A plot whose run awaits a GPU (ext/plots.py, book-plot-waiting) has no drawing and
+# shows its note where the drawing would be: accepted as such. One that hides its
+# note, a real plot marked as waiting, and a real plot with no drawing shown fail.
+set(_fig "<figure class=\"book-plot align-default\" id=\"fig-ch01-divergence-sweep\">")
+set(_waiting "<figure class=\"book-plot book-plot-waiting align-default\" id=\"fig-waits\"><div class=\"book-gpu-state admonition warning\"><p><strong>Not yet drawn: not yet run on the H100. </strong>This plot draws a run that waits for the H100.</p></div><figcaption><p>A plot whose run waits.</p></figcaption></figure>")
+add_test(NAME site.browser.good.plot-waiting WORKING_DIRECTORY "${_site_bin}"
+         COMMAND ${_py} "${_expect}" --scratch "${_scratch}/plot-waiting" --copy "${_html}" html
+                 --replace html/ch01-execution-model.html "${_fig}" "${_waiting}${_fig}"
+                 --code 0 --reject "a plot"
+                 -- ${_py} "${_check}" --html html --pages ch01-execution-model.html
+                    --widths 1280 --themes light)
+set_tests_properties(site.browser.good.plot-waiting PROPERTIES LABELS "book;site" TIMEOUT 120
+                     RESOURCE_LOCK book_html)
+string(REPLACE "Not yet drawn: not yet run on the H100. " "Soon. " _silent "${_waiting}")
+book_site_bad(plot-waiting-silent ch01-execution-model.html
+  --replace html/ch01-execution-model.html "${_fig}" "${_silent}${_fig}"
+  --expect "a plot marked as awaiting a GPU run does not show its note \"Not yet drawn: not yet run on the \.\.\.\": fig-waits")
+book_site_bad(plot-waiting-drawn ch01-execution-model.html
+  --replace html/ch01-execution-model.html "${_fig}"
+            "<figure class=\"book-plot book-plot-waiting align-default\" id=\"fig-ch01-divergence-sweep\">"
+  --expect "a plot marked as awaiting a GPU run holds a drawing: fig-ch01-divergence-sweep")
+book_site_bad(plot-not-drawn ch01-execution-model.html
+  --replace html/_static/book.css "/* The sidebar's editions. */"
+            "figure.book-plot img { display: none !important }"
+  --expect "a plot shows 0 drawings")
 # An index that lists a term twice, once as its plural ("warp" and "Warps").
 book_site_bad(index-twice genindex.html
   --replace html/genindex.html ">warp</a>" ">warp</a></li><li><a href=\"ch01-execution-model.html\">Warps</a>"

@@ -114,6 +114,28 @@ ALLOWED = [
      "the arithmetic argument of section 3.1, no recorded figure"),
     ("ch03-reductions", "at least twice the L2 cache",
      "the benchmark's rotation of buffers, set by its code"),
+    ("ch04-latency", "(at most half the free memory)",
+     "how the program sizes its largest footprint (halved until it fits half the free memory)"),
+    ("ch04-latency", "Fewer, wider loads also issue fewer instructions",
+     "instructions counted from the code: one 16-byte load where four 4-byte ones were"),
+    ("ch04-latency", "by NVIDIA's datasheet against 3.35 TB/s",
+     "NVIDIA's datasheet figures, cited in Sources, no recorded figure"),
+    ("ch04-latency", "If the two memories' latencies are about the same",
+     "the model's prediction from the datasheets, under a stated condition; the records follow"),
+    ("ch04-latency", "and the model's worst error over the sweep was",
+     "names the record's figure model_worst_error, compares nothing"),
+    ("ch04-latency", "With one chain per warp the best rate over every *w* was",
+     "names the record's figures best_k1_of_peak and best_k2_of_peak, and says what a shortfall "
+     "would mean, comparing nothing itself"),
+    ("ch04-latency", "the best fraction of the read ceiling",
+     "the closing note's list of the records' figures by name (worst error, best fraction)"),
+    ("ch04-latency", "The issue that asked for the chapter set targets for those records",
+     "the issue's targets as it set them, not a claim about the records (the next sentences say "
+     "which of them the runs check)"),
+    ("ch04-latency", "**The same bytes, fewer warps.**",
+     "the title of a Try-it question: 16 warps against 64, by its own words"),
+    ("ch04-latency", "times as many with the same warps",
+     "the arithmetic of a question's answer, which its check-yourself test checks"),
 ]
 
 

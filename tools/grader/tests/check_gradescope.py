@@ -32,7 +32,11 @@ from pathlib import Path
 
 from scaffold import arguments, report
 
-CPU_TOTAL = 40
+
+def cpu_total(exercises):
+    """The points of every test set of the CPU exercises: what the solutions score, and the
+    assignment's total (read from the kit, so that a chapter's new exercises count)."""
+    return sum(s["points"] for e in exercises if not e["gpu"] for s in e["sets"])
 
 
 def main():
@@ -43,7 +47,12 @@ def main():
     gpu = [e for e in kit_doc["exercises"] if e["gpu"]]
     hidden_names = [t for e in kit_doc["exercises"] for s in e["sets"] if s["hidden"]
                     for t in s["tests"]]
+    points = cpu_total(kit_doc["exercises"])
     problems = []
+    if not cpu or points <= 0:
+        problems.append(f"the kit has no CPU exercise with points ({len(cpu)}, {points})")
+        return report("exercises.grade.gradescope", problems)
+    print(f"the kit's CPU exercises: {len(cpu)}, {points} points in all", flush=True)
 
     def check(cond, what):
         if not cond:
@@ -66,7 +75,7 @@ def main():
         plan = json.loads(z.read("gradescope.json"))
     for f in ("setup.sh", "run_autograder"):
         check(f in names and modes[f] & 0o111, f"{f} missing or not executable in the package")
-    check(plan["total"] == CPU_TOTAL, f"gradescope.json: total {plan['total']}, want {CPU_TOTAL}")
+    check(plan["total"] == points, f"gradescope.json: total {plan['total']}, want {points}")
     check(sorted(e["id"] for e in plan["exercises"]) == sorted(e["id"] for e in cpu),
           "gradescope.json does not list exactly the CPU exercises")
     check(not any(n.startswith(("book/node_modules/", "book/docs/")) for n in names),
@@ -137,14 +146,14 @@ def main():
             t.add(work / "hw.zip", "hw.zip")
 
     shapes = [
-        ("loose files", loose, {}, CPU_TOTAL),
-        ("the bundle's folder zipped, unpacked by Gradescope", bundle_folder, {}, CPU_TOTAL),
+        ("loose files", loose, {}, points),
+        ("the bundle's folder zipped, unpacked by Gradescope", bundle_folder, {}, points),
         ("the bundle's folder zipped, the zip in submission/",
-         lambda d: bundle_zip(d / "cuda-book-exercises.zip"), {}, CPU_TOTAL),
-        ("the exercises/ folder as a .tar.gz", exercises_tgz, {}, CPU_TOTAL),
+         lambda d: bundle_zip(d / "cuda-book-exercises.zip"), {}, points),
+        ("the exercises/ folder as a .tar.gz", exercises_tgz, {}, points),
         ("the zip, no bubblewrap (--trusted)", lambda d: bundle_zip(d / "cuda-book-exercises.zip"),
-         {"BOOK_GRADE_BWRAP": str(work / "no-bwrap-here")}, CPU_TOTAL),
-        ("a zip inside a .tar.gz", zip_in_tgz, {}, CPU_TOTAL),
+         {"BOOK_GRADE_BWRAP": str(work / "no-bwrap-here")}, points),
+        ("a zip inside a .tar.gz", zip_in_tgz, {}, points),
         ("an empty submission", lambda d: None, {}, 0),
         ("a broken zip", lambda d: (d / "work.zip").write_bytes(b"PK\x03\x04 not a zip"), {}, 0),
     ]
@@ -170,9 +179,9 @@ def main():
         check(p.returncode == 0, f"{what}: run_autograder exited {p.returncode}:\n{p.stdout[-3000:]}")
         check(res["score"] == want, f"{what}: score {res['score']}, want {want}:\n{res.get('output')}")
         tests = res.get("tests", [])
-        check(sum(t["max_score"] for t in tests) == CPU_TOTAL,
+        check(sum(t["max_score"] for t in tests) == points,
               f"{what}: the tests' max_score add up to {sum(t['max_score'] for t in tests)}")
-        check(f"{CPU_TOTAL} points in all" in res["output"], f"{what}: the total is not stated")
+        check(f"{points} points in all" in res["output"], f"{what}: the total is not stated")
         check(not any(e["title"] in t["name"] for e in gpu for t in tests),
               f"{what}: a GPU exercise is listed")
         seen = res["output"] + "".join(t["name"] + t.get("output", "") for t in tests
