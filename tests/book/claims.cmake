@@ -59,6 +59,14 @@ book_prose_lint(typed-figures bookpy.lint.typed_figures typed typed-figure
   --expect "ch90-fixture +8 +0 +4"
   --reject "ch90-fixture\\.md:[579]:"
   --reject "ch90-fixture\\.md:1[17]:")
+# No sentence of a chapter says whether its runs are recorded yet: the build says
+# it on each waiting output, figure and plot, and a sentence saying it would be
+# false once the run is recorded (bookpy.lint.recording_state). The bad test: two
+# such sentences fail at their lines; "did not run at these settings" does not.
+book_prose_lint(recording-state bookpy.lint.recording_state recording-state recording-state-stated
+  --expect "ch90-fixture\\.md:3: a sentence says whether runs are recorded \\(At the time of writing\\)"
+  --expect "ch90-fixture\\.md:7: a sentence says whether runs are recorded \\(waits for a GPU\\)"
+  --reject "ch90-fixture\\.md:5:")
 # No expectation of a program and no check of a chapter bounds a measured figure
 # that carries a physical unit (a time, a rate, a size, a count of the hardware's,
 # how busy a unit was) by a written constant, one GPU's number, unless it is scoped
