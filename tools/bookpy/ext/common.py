@@ -30,6 +30,17 @@ class BookDirective(SphinxDirective):
     def fail(self, message: str) -> list:
         return [self.state.document.reporter.error(message, line=self.lineno)]
 
+    def caption_nodes(self) -> list:
+        """The directive's content as a figure caption's inline nodes ([] if none)."""
+        if not self.content:
+            return []
+        return self.state.inline_text(" ".join(self.content), self.lineno)[0]
+
+    def no_caption(self) -> list:
+        """The error of a figure directive without a caption."""
+        return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
+                         "directive's content (every figure is numbered and captioned)")
+
 
 # ---- chapter keys (chapter-key: one key names a chapter in every tree) -----------
 

@@ -45,12 +45,9 @@ class Diagram(BookDirective):
         docdir = os.path.dirname(self.env.doc2path(self.env.docname))
         stem = os.path.relpath(svg, docdir)[:-len(".svg")]
         figure = nodes.figure(classes=["book-diagram"])
-        caption_nodes = []
-        if self.content:
-            caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        caption_nodes = self.caption_nodes()
         if not caption_nodes:
-            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
-                             "directive's content (every figure is numbered and captioned)")
+            return self.no_caption()
         self.env.note_dependency(mmd)
         with open(mmd, encoding="utf-8") as f:
             own = mermaid_description(f.read())

@@ -79,9 +79,7 @@ class Plot(BookDirective):
         except BookError as e:
             return self.fail(str(e))
 
-        caption_nodes = []
-        if self.content:
-            caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        caption_nodes = self.caption_nodes()
         alt = describe(self.options.get("alt"), spec.alt, caption_nodes)
         docdir = os.path.dirname(self.env.doc2path(self.env.docname))
         stem = os.path.relpath(light, docdir)[:-len(".svg")]
@@ -113,8 +111,7 @@ class Plot(BookDirective):
         # figure without a :name: gets one from its key (Sphinx numbers only
         # figures that have an id).
         if not caption_nodes:
-            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
-                             "directive's content (every figure is numbered and captioned)")
+            return self.no_caption()
         self.options.setdefault("name", "fig-" + key.replace("/", "-"))
         self.add_name(figure)
         return [figure]
@@ -122,12 +119,9 @@ class Plot(BookDirective):
     def waiting_figure(self, key: str, rel: str, spec, waiting: list) -> list[nodes.Node]:
         """The figure of a plot whose runs wait for the build's GPU: no drawing, its
         caption, and a note naming each run and why it waits."""
-        caption_nodes = []
-        if self.content:
-            caption_nodes, _ = self.state.inline_text(" ".join(self.content), self.lineno)
+        caption_nodes = self.caption_nodes()
         if not caption_nodes:
-            return self.fail(f"{self.name} '{self.arguments[0]}' has no caption: write one as the "
-                             "directive's content (every figure is numbered and captioned)")
+            return self.no_caption()
         figure = shows(nodes.figure(classes=["book-plot", "book-plot-waiting"]), *spec.runs)
         box = nodes.warning(classes=["book-gpu-state"])
         for run, g in waiting:
