@@ -64,6 +64,15 @@ GRADESCOPE_TOP = {"score", "execution_time", "output", "output_format", "stdout_
 GRADESCOPE_TEST = {"name", "score", "max_score", "status", "output", "output_format", "visibility"}
 
 
+def shown_output(text, head=600, tail=2400):
+    """A test set's output as a failure shows it: its start (the verdict) and its end,
+    where the worker's own output is (a worker that died says why there: a CUDA error,
+    an uncaught exception), with what lies between left out and counted."""
+    if len(text) <= head + tail:
+        return text
+    return f"{text[:head]}\n[... {len(text) - head - tail} characters left out ...]\n{text[-tail:]}"
+
+
 def kit_hashes(kit_dir):
     kit = json.loads((Path(kit_dir) / "exercises" / "kit.json").read_text())
     files = [kit["catch_main"], kit.get("gpu_main"), kit.get("gpu_probe")]
@@ -250,7 +259,7 @@ class Case:
                 ok = got == "failed" and t["score"] == 0
             if not ok:
                 self.problems.append(f"{key}: want {want}, got {got} ({t['score']} of "
-                                     f"{t['max_score']}): {t['output'][:300]}")
+                                     f"{t['max_score']}): {shown_output(t['output'])}")
         # The JUnit file says the same, one test case per test set.
         try:
             suites = ET.parse(self.out / "junit.xml").getroot()
