@@ -40,13 +40,13 @@ import sys
 import tempfile
 
 from bookpy import ROOT
+from bookpy.chapters import chapter_files, chapter_keys
 from bookpy.records.jsonfile import load_json
 from bookpy.records.manifest import MANIFEST, read as read_manifest
 
 QUESTION = re.compile(r"^```\{check-yourself\} (\S+)\n(.*?)\n```$", re.S | re.M)
 ANSWER = re.compile(r"\{answer\}`([^`|]+)(?:\|[^`]*)?`")
 VALUE = re.compile(r"\{value\}`([^`|]+)(?:\|[^`]*)?`")
-CHAPTER = re.compile(r"^(ch[0-9]{2}-[a-z0-9-]+)\.md$")
 
 #: Why a figure may survive: the answer states a bound, which a raised bound the
 #: record meets leaves true; or it quotes a measurement, and every claim it makes
@@ -160,12 +160,10 @@ def main() -> int:
     manifest = load_json(mpath_build, "build manifest")
     errors, notes, survivors, killed = [], [], set(), 0
     with tempfile.TemporaryDirectory(prefix="answer-mutations.") as tmp:
-        for name in sorted(os.listdir(a.chapters)):
-            m = CHAPTER.match(name)
-            if not m or (a.only and m.group(1) not in a.only):
+        for key in chapter_keys(a.chapters):
+            if a.only and key not in a.only:
                 continue
-            key = m.group(1)
-            qs = questions(os.path.join(a.chapters, name))
+            qs = [q for path in chapter_files(a.chapters, key) for q in questions(path)]
             if not qs:
                 continue
             program = program_of(a.build, key)

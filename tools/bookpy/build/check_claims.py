@@ -28,12 +28,12 @@ import re
 import sys
 
 from .. import ROOT
+from ..chapters import chapter_files, chapter_keys
 from ..records import checkeval
 from ..records import manifest as book_manifest
 
 #: A check role in MyST: {check}`...` (a check holds no backquote).
 CHECK = re.compile(r"\{check\}`([^`]+)`")
-CHAPTER = re.compile(r"^(ch[0-9]{2}-[a-z0-9-]+)\.md$")
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
@@ -102,14 +102,17 @@ def main() -> int:
     if not os.path.isdir(a.records):
         print(f"check-claims: no record folder {a.records}", file=sys.stderr)
         return 2
-    files = sorted(f for f in os.listdir(a.chapters) if CHAPTER.match(f))
+    keys = chapter_keys(a.chapters)
     if a.only:
-        unknown = set(a.only) - {CHAPTER.match(f).group(1) for f in files}
+        unknown = set(a.only) - set(keys)
         if unknown:
             print(f"check-claims: no chapter {', '.join(sorted(unknown))} in {a.chapters}",
                   file=sys.stderr)
             return 2
-        files = [f for f in files if CHAPTER.match(f).group(1) in a.only]
+        keys = [k for k in keys if k in a.only]
+    # Each chapter's page and its sections' pages (bookpy.chapters): a claim is
+    # reported at the file that holds it.
+    files = [(k, path) for k in keys for path in chapter_files(a.chapters, k)]
     if not files:
         print(f"check-claims: no chapter (chNN-<name>.md) in {a.chapters}", file=sys.stderr)
         return 2
@@ -122,9 +125,7 @@ def main() -> int:
             return 2
     load = loader(a.records, pending, gpu)
     total = failed = elsewhere = waiting = 0
-    for f in files:
-        key = CHAPTER.match(f).group(1)
-        path = os.path.join(a.chapters, f)
+    for key, path in files:
         for line, text in claims(path):
             total += 1
             try:
@@ -139,7 +140,7 @@ def main() -> int:
                 failed += 1
                 print(f"{os.path.relpath(path, ROOT)}:{line}: {e}")
     print(f"check-claims: {total - failed - elsewhere - waiting} of {total} claims in "
-          f"{len(files)} chapters hold in the records of {a.records}"
+          f"{len(keys)} chapters hold in the records of {a.records}"
           + (f", {elsewhere} not applicable (scoped to another GPU)" if elsewhere else "")
           + (f", {waiting} pending (their runs wait for the {gpu}), not checked"
              if waiting else ""))

@@ -28,10 +28,11 @@ Exit status 1 when a sentence is unchecked or an entry is stale; with
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import re
 import sys
+
+from ..chapters import all_chapter_files, key_of
 
 #: Words and phrases that order or bound figures (case-insensitive, whole words).
 COMPARATIVES = [
@@ -209,7 +210,8 @@ def sentences(path: str):
 
 def arguments(doc: str, argv=None) -> tuple:
     """The command line of a prose lint (this one and typed_figures.py): --counts and
-    the chapters, each a file or a folder of ch*.md. Returns (args, the files)."""
+    the chapters, each a file or a folder of chapters (every chapter's page and section
+    pages, bookpy.chapters). Returns (args, the files)."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--counts", action="store_true", help="print the counts per chapter")
     ap.add_argument("chapters", nargs="+")
@@ -217,7 +219,7 @@ def arguments(doc: str, argv=None) -> tuple:
     paths = []
     for p in args.chapters:
         if os.path.isdir(p):
-            paths += sorted(glob.glob(os.path.join(p, "ch[0-9][0-9]-*.md")))
+            paths += all_chapter_files(p)
         elif os.path.isfile(p):
             paths.append(p)
         else:
@@ -234,7 +236,7 @@ def main(argv=None) -> int:
     used = set()
     problems, rows = [], []
     for path in args.chapters:
-        key = os.path.splitext(os.path.basename(path))[0]
+        key = key_of(path) or os.path.splitext(os.path.basename(path))[0]
         comparative = checked = allowed = 0
         for line, s in sentences(path):
             if PREDICT.search(s) and VALUE.search(s):
@@ -277,13 +279,16 @@ def finish(problems: list, rows: list, columns: tuple, allowed: list, used: set,
     chapter that was read and that matched no sentence is a problem; the table of
     counts per chapter (rows: the key, then one count per column) when asked or when
     something is wrong; the problems; the exit status."""
-    seen = {os.path.splitext(os.path.basename(p))[0] for p in paths}
+    seen = {key_of(p) or os.path.splitext(os.path.basename(p))[0] for p in paths}
     for i, (k, piece, _reason) in enumerate(allowed):
         if i not in used and k in seen:
             problems.append(f"{lint}: ALLOWED entry ({k}, '{piece}') matches no sentence any more")
+    merged: dict = {}  # a chapter's pages counted as one chapter
+    for key, *values in rows:
+        merged[key] = [a + b for a, b in zip(merged.get(key, [0] * len(values)), values)]
     if counts or problems:
         print(f"{'chapter':28} " + "  ".join(columns))
-        for key, *values in rows:
+        for key, values in merged.items():
             print(f"{key:28} " + "  ".join(f"{v:{len(c)}}" for v, c in zip(values, columns)))
     for p in problems:
         print(p)

@@ -40,6 +40,7 @@ import re
 import sys
 
 from bookpy import ROOT
+from bookpy.chapters import all_chapter_files, key_of
 from bookpy.records import checkeval
 
 #: Units whose value is one GPU's: times, rates, sizes, the hardware's own counts,
@@ -61,7 +62,6 @@ PROPERTIES = [
      "48 KiB is CUDA's limit for a block that does not opt in (Programming Guide)"),
 ]
 
-CHAPTER = re.compile(r"^(ch[0-9]{2}-[a-z0-9-]+)\.md$")
 CHECK = re.compile(r"\{check\}`([^`]+)`")
 
 
@@ -178,12 +178,10 @@ def written_only(node: ast.AST) -> bool:
 
 def chapter_checks(chapters: str, only: list, units: Units) -> list[tuple[str, int, str]]:
     found = []
-    for name in sorted(os.listdir(chapters)):
-        m = CHAPTER.match(name)
-        if not m or (only and m.group(1) not in only):
+    for path in all_chapter_files(chapters):
+        key = key_of(path)
+        if only and key not in only:
             continue
-        key = m.group(1)
-        path = os.path.join(chapters, name)
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for cm in CHECK.finditer(text):

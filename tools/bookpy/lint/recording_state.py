@@ -18,6 +18,7 @@ import os
 import re
 import sys
 
+from bookpy.chapters import key_of
 from bookpy.lint.claims_checked import arguments, sentences
 
 #: Phrases that state whether runs are recorded now.
@@ -44,7 +45,7 @@ def findings(paths):
     state; and the ALLOWED entries that matched nothing."""
     used, out = set(), []
     for path in paths:
-        key = os.path.basename(path)[:-3]
+        key = key_of(path) or os.path.basename(path)[:-3]
         for line, sentence in sentences(path):
             m = STATE.search(sentence)
             if not m:
@@ -54,7 +55,7 @@ def findings(paths):
                 used.update(ok)
                 continue
             out.append((path, line, sentence, m.group(0)))
-    keys = {os.path.basename(p)[:-3] for p in paths}
+    keys = {key_of(p) or os.path.basename(p)[:-3] for p in paths}
     unused = [a for i, a in enumerate(ALLOWED) if i not in used and a[0] in keys]
     return out, unused
 
@@ -73,8 +74,8 @@ def main(argv=None) -> int:
         print(f"bookpy.lint.recording_state: ALLOWED ({key}, '{piece}') matches no sentence: remove it")
     if args.counts:
         print(f"{'chapter':28s} {'stated':>7s}")
-        for path in paths:
-            print(f"{os.path.basename(path)[:-3]:28s} {sum(1 for f in found if f[0] == path):7d}")
+        for key in sorted({key_of(p) or os.path.basename(p)[:-3] for p in paths}):
+            print(f"{key:28s} {sum(1 for f in found if (key_of(f[0]) or os.path.basename(f[0])[:-3]) == key):7d}")
     return 1 if found or unused else 0
 
 

@@ -41,6 +41,7 @@ import os
 import re
 import sys
 
+from ..chapters import chapters_folder, key_of
 from ..records import checkeval
 from .claims_checked import allowed_entry, arguments, finish, sentences  # the same prose, cut the same way
 
@@ -203,8 +204,8 @@ def main(argv=None) -> int:
         return 1
     used, problems, rows = set(), [], []
     for path in paths:
-        key = os.path.splitext(os.path.basename(path))[0]
-        code = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(path))), "code")
+        key = key_of(path) or os.path.splitext(os.path.basename(path))[0]
+        code = os.path.join(os.path.dirname(chapters_folder(path)), "code")
         citing = allowed = flagged = 0
         for line, s in sentences(path):
             if CITES.search(s):

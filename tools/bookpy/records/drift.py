@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import glob
 import os
 import re
 import sys
 
+from ..chapters import all_chapter_files, key_of
 from . import schema as record_schema
 from .manifest import read as read_manifest
 
@@ -46,8 +46,8 @@ Figure = tuple[float, list[float]]
 def quoted_figures(root: str, chapter: str | None = None) -> list[tuple[str, str, str, str]]:
     """(run, result, format, file:line) for each {value} role, in order, once each."""
     seen, out = set(), []
-    for path in sorted(glob.glob(os.path.join(root, "chapters", "ch*.md"))):
-        key = os.path.basename(path)[:-3]
+    for path in all_chapter_files(os.path.join(root, "chapters")):
+        key = key_of(path)
         with open(path, encoding="utf-8") as f:
             for lineno, line in enumerate(f, 1):
                 for m in ROLE.finditer(line):
@@ -60,7 +60,7 @@ def quoted_figures(root: str, chapter: str | None = None) -> list[tuple[str, str
                     if (run, result, spec) in seen:
                         continue
                     seen.add((run, result, spec))
-                    out.append((run, result, spec, f"chapters/{key}.md:{lineno}"))
+                    out.append((run, result, spec, f"{os.path.relpath(path, root)}:{lineno}"))
     return out
 
 
