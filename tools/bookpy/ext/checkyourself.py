@@ -335,7 +335,7 @@ class AnswersAtChapterEnd(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         cards = [c for c in self.document.findall(check_yourself)
                  if any(isinstance(a, check_answer) for a in c.children)]
-        for k, (chapter, items) in enumerate(by_chapter(cards)):
+        for k, (chapter, items) in enumerate(by_chapter(self.document, cards)):
             section = nodes.section(ids=[f"book-answers-{k}"], classes=["book-answers"])
             section += nodes.title(text="Answers to the check-yourself questions")
             for n, card in enumerate(items, 1):
@@ -351,12 +351,13 @@ class AnswersAtChapterEnd(SphinxPostTransform):
             chapter += section
 
 
-def by_chapter(found):
-    """[(chapter, [node, ...])], the nodes grouped by the chapter they are in, in
-    document order (for an answers section at each chapter's end)."""
+def by_chapter(document, found):
+    """[(chapter, [node, ...])], the nodes (of document) grouped by the chapter
+    they are in, in document order (for an answers section at each chapter's end)."""
+    chapters = _chapters(document)
     groups: dict = {}
     for node in found:
-        chapter = _chapter(node)
+        chapter = chapters.get(id(node), document)
         groups.setdefault(id(chapter), (chapter, []))[1].append(node)
     return list(groups.values())
 
@@ -377,15 +378,27 @@ def answer_head(text, q_id, **attributes):
     return head
 
 
-def _chapter(node):
-    """The top section of the page a node is on (in LaTeX, pages are inlined
-    into one tree, each inside a start_of_file node)."""
+def _chapters(document) -> dict:
+    """id(node) -> the top section of the chapter the node is in. In LaTeX, pages
+    are inlined into one tree, each inside a start_of_file node where its
+    toctree was, and a chapter's section pages inside the chapter page's: a
+    chapter is the top section of a page inlined by the root (its section pages'
+    answers gather at its end, after its last page). Found from the top down:
+    Sphinx inlines a page by its children alone, whose parent stays the page's
+    own document."""
     from sphinx import addnodes
-    top = None
-    while node.parent is not None:
-        node = node.parent
-        if isinstance(node, nodes.section):
-            top = node
+    owner: dict = {}
+
+    def walk(node, chapter, inlined: int) -> None:
         if isinstance(node, addnodes.start_of_file):
-            break
-    return top if top is not None else node
+            if inlined == 0:
+                chapter = None  # a page the root inlines: a chapter of its own
+            inlined += 1
+        if isinstance(node, nodes.section) and chapter is None:
+            chapter = node
+        owner[id(node)] = chapter
+        for child in node.children:
+            walk(child, chapter, inlined)
+
+    walk(document, None, 0)
+    return owner

@@ -44,16 +44,26 @@ class BookDirective(SphinxDirective):
 
 # ---- chapter keys (chapter-key: one key names a chapter in every tree) -----------
 
-#: A chapter's page: chapters/<key>.md with <key> = chNN-<name>.
-CHAPTER_DOC = re.compile(r"(?:^|/)(ch[0-9][0-9]-[a-z0-9][a-z0-9-]*)$")
+#: A chapter's page: chapters/<key>.md with <key> = chNN-<name>; a page of one of
+#: its sections: chapters/<key>/NN-<name>.md (bookpy.chapters, the same layout).
+CHAPTER_DOC = re.compile(r"(?:^|/)(ch[0-9][0-9]-[a-z0-9][a-z0-9-]*)(/[0-9][0-9]-[a-z0-9][a-z0-9-]*)?$")
+#: A chapter key as a page's folder.
+KEY_PART = re.compile(r"ch[0-9][0-9]-[a-z0-9][a-z0-9-]*")
 #: One part of a key: no slashes, no "..", nothing a path could escape with.
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def chapter_of(docname: str) -> str | None:
-    """The chapter key of a page, or None when the page is not a chapter."""
+    """The chapter key of a page (the chapter's page or one of its sections'), or
+    None when the page is not a chapter's."""
     m = CHAPTER_DOC.search(docname)
     return m.group(1) if m else None
+
+
+def is_chapter_page(docname: str) -> bool:
+    """Whether the page is a chapter's own page (its title and opening), not a section's."""
+    m = CHAPTER_DOC.search(docname)
+    return bool(m) and not m.group(2)
 
 
 def resolve_key(docname: str, name: str, what: str = "run") -> str:

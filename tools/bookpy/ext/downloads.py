@@ -32,7 +32,7 @@ from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
-from .common import BookError, chapter_of, load_json
+from .common import BookError, chapter_of, is_chapter_page, load_json
 from .config import downloads_file
 
 if TYPE_CHECKING:
@@ -161,7 +161,7 @@ class ProgramsDownload(SphinxTransform):
         docname = self.env.docname
         chapter = chapter_of(docname)
         top = next(iter(self.document.findall(nodes.section)), None)
-        if chapter is None or top is None:
+        if chapter is None or top is None or not is_chapter_page(docname):  # not a section's page
             return
         path = os.path.join(os.path.dirname(list_path(self.config)), PROGRAMS)
         if os.path.exists(path):

@@ -410,6 +410,7 @@ def lint(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         app.book_reviewed = load_reviewed(app)
     reviewed = app.book_reviewed
     used = app.__dict__.setdefault("book_reviewed_used", set())
+    printed_on = app.__dict__.setdefault("book_reviewed_printed_on", {})
     written = app.__dict__.setdefault("book_reviewed_pages", set())
     written.add(docname)
     allowed = set(reviewed)
@@ -419,6 +420,7 @@ def lint(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for s in sentences(clean):
             if fingerprint(s) in reviewed:
                 used.add(fingerprint(s))
+                printed_on.setdefault(fingerprint(s), set()).add(docname)
         for fp, sentence, problem in findings(text, allowed):
             if (fp, sentence, problem) in said:
                 continue  # the same text twice (a figure's light and dark drawing)
@@ -456,6 +458,13 @@ def stale(app: Sphinx, exception: Exception | None) -> None:
         if e["page"] in written and fp not in used:
             logger.warning(f"book/reviewed-sentences.json: {e['page']}: the reviewed sentence "
                            f"{fp} is no longer printed; remove it: {e['sentence'][:160]}")
+        on = app.__dict__.get("book_reviewed_printed_on", {}).get(fp, set())
+        if on and e["page"] not in on:
+            # An entry follows its sentence: filed under a page that does not print
+            # it (a section moved to a page of its own), it would outlive the sentence.
+            logger.warning(f"book/reviewed-sentences.json: {e['page']}: the reviewed sentence "
+                           f"{fp} is printed on {', '.join(sorted(on))}, not on {e['page']}: "
+                           f"file it under that page: {e['sentence'][:160]}")
 
 
 def setup(app: Sphinx) -> None:

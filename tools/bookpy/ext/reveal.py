@@ -130,7 +130,7 @@ class AnswersAtChapterEnd(SphinxPostTransform):
     formats = ("latex",)
 
     def run(self, **kwargs: Any) -> None:
-        for k, (chapter, found) in enumerate(by_chapter(self.document.findall(answer))):
+        for k, (chapter, found) in enumerate(by_chapter(self.document, self.document.findall(answer))):
             section = nodes.section(ids=[f"book-try-it-answers-{k}"], classes=["book-try-it-answers"])
             section += nodes.title(text="Answers to Try it")
             for n, node in enumerate(found, 1):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The chapters of this build: a chapter page (chapters/<key>.md) whose key the
-build manifest does not list is left out of the book, as if it were not there.
+build manifest does not list is left out of the book, as if it were not there,
+with its sections' pages (chapters/<key>/).
 
 Every chapter the source tree has is listed, unless the build was configured
 for a few chapters only (``BOOK_CHAPTERS``, cmake/BookChapters.cmake): then the pages of
@@ -34,6 +35,7 @@ def leave_out_other_chapters(app: Sphinx, config: Config) -> None:
         key = chapter_of(doc)
         if ext == ".md" and key == doc and key not in listed:
             config.exclude_patterns.append(name)
+            config.exclude_patterns.append(f"{key}/**")
 
 
 def setup(app: Sphinx) -> None:

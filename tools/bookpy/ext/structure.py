@@ -5,8 +5,11 @@ A chapter page chapters/chNN-<name>.md opens with its title, ``# N. Title``,
 where N is the key's NN (``ch07-ghost.md`` titled "2." is an error); no two
 chapters of the build share a number (two chapters numbered 1 would both be
 "1." in the table of contents); and every page has exactly one level-one
-heading (a second ``#`` heading would be a page inside the page). Each error
-names the file and the line.
+heading (a second ``#`` heading would be a page inside the page). A chapter's
+sections are pages of their own, chapters/chNN-<name>/MM-<section>.md, listed by
+the chapter page's table of contents: a numbered section's title carries its
+chapter's number ("# 2.3 ..." in chapter 2), and a page of the chapter's folder
+named otherwise is an error. Each error names the file and the line.
 
 In the PDF (latex_front_matter), the front page's sections ("What you need",
 ...) make one chapter of front matter, "About this book", and each page its
@@ -24,7 +27,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util import logging
 
-from .common import chapter_of
+from .common import KEY_PART, chapter_of, is_chapter_page
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -35,6 +38,7 @@ FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 ATX_H1 = re.compile(r"^\s{0,3}#(?:\s+|$)(.*)$")
 SETEXT_H1 = re.compile(r"^\s{0,3}=+\s*$")
 NUMBERED = re.compile(r"^(\d+)\.\s")
+SECTION_NUMBERED = re.compile(r"^(\d+)\.\d+\s")
 
 
 def level_one_headings(text: str) -> list:
@@ -73,10 +77,22 @@ def check_page(app: Sphinx, docname: str, source: list[str]) -> None:
                        f"{heads[0][0]}): a page has one title; make this one '## {title}'",
                        location=(docname, line))
     key = chapter_of(docname)
+    folder = docname.split("/")[0]
+    if key is None and "/" in docname and KEY_PART.fullmatch(folder):
+        logger.warning(f"a page in chapter {folder}'s folder is a section of it, named "
+                       f"chapters/{folder}/NN-<name>.md (two digits, its place in the chapter, then "
+                       "lower case letters, digits and hyphens)", location=(docname, 1))
     if key is None:
         return
     line, title = heads[0]
     number = int(key[2:4])
+    if not is_chapter_page(docname):
+        m = SECTION_NUMBERED.match(title)
+        if m and int(m.group(1)) != number:
+            logger.warning(f"section '{title}' is a page of chapter {key}, numbered {number}: "
+                           f"write '# {number}.N ...', or move the page to its chapter",
+                           location=(docname, line))
+        return
     m = NUMBERED.match(title)
     if not m:
         logger.warning(f"chapter {key}'s title '{title}' should begin with its number, "
@@ -118,15 +134,15 @@ def latex_front_matter(app: Sphinx, doctree: nodes.document, docname: str) -> No
     if top is None:
         return
 
-    def outermost(node: nodes.Node) -> bool:
-        parent = node.parent
-        while parent is not None:
-            if isinstance(parent, addnodes.start_of_file):
-                return False
-            parent = parent.parent
-        return True
+    def outermost(node: nodes.Node) -> list:
+        """The pages inlined by node's own page, not those they inline (a chapter's
+        sections stay in it), found from the top down: Sphinx inlines a page by its
+        children alone, whose parent stays the page's own document."""
+        if isinstance(node, addnodes.start_of_file):
+            return [node]
+        return [page for child in node.children for page in outermost(child)]
 
-    pages = [n for n in top.findall(addnodes.start_of_file) if outermost(n)]
+    pages = outermost(top)
     for page in pages:
         page.parent.remove(page)
     for wrapper in list(top.findall(nodes.compound)):

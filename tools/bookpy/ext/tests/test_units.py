@@ -81,6 +81,10 @@ def test_chapter_relative_keys():
     assert resolve_key("ch01-execution-model", "div-sweep") == "ch01-execution-model/div-sweep"
     assert resolve_key("ch01-execution-model", "ch02-shared/x") == "ch02-shared/x"
     assert resolve_key("appendix-api", "ch01-execution-model/x") == "ch01-execution-model/x"
+    # a section's page (chapters/<key>/NN-<name>.md) is its chapter's; another page of the folder is not
+    assert resolve_key("ch01-execution-model/05-measuring", "div-sweep") == "ch01-execution-model/div-sweep"
+    with pytest.raises(BookError, match="this page is not a chapter"):
+        resolve_key("ch01-execution-model/notes", "div-sweep")
     with pytest.raises(BookError, match="this page is not a chapter"):
         resolve_key("appendix-api", "div-sweep")
     for bad in ("../x", "a/b/c", "ch01/..", "a b", "/x"):
