@@ -68,7 +68,8 @@ def fixture_files(fixture: str) -> list:
 
 
 def chapter_key(fixture: str, files: list) -> str:
-    pages = [f for f in files if f.startswith("chapters/")]
+    # (its sections' pages, chapters/<key>/NN-<name>.md, where it has some, are its own too)
+    pages = [f for f in files if f.startswith("chapters/") and f.count("/") == 1]
     if len(pages) != 1 or not pages[0].endswith(".md"):
         raise Failed(f"{fixture}: the fixture holds one chapter page chapters/<key>.md, not {pages}")
     key = os.path.basename(pages[0])[:-3]
@@ -78,9 +79,9 @@ def chapter_key(fixture: str, files: list) -> str:
 
 
 def check_own_places(fixture: str, files: list, key: str) -> None:
-    """Every file is the chapter's own: chapters/<key>.md or <tree>/<key>/..."""
+    """Every file is the chapter's own: chapters/<key>.md, chapters/<key>/... or <tree>/<key>/..."""
     shared = [f for f in files
-              if f != f"chapters/{key}.md" and not any(f.startswith(f"{t}/{key}/") for t in TREES)]
+              if f != f"chapters/{key}.md" and not any(f.startswith(f"{t}/{key}/") for t in TREES + ("chapters",))]
     if shared:
         raise Failed(f"{fixture}: files outside the chapter's own folders (a shared file edited?): "
                      + ", ".join(shared))

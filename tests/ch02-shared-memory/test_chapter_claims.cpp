@@ -1,4 +1,4 @@
-// What chapters/ch02-shared-memory.md says about its measurements in words,
+// What chapters/ch02-shared-memory/ says about its measurements in words,
 // beside the numbers it quotes from the records: each sentence that compares or
 // characterises a measurement is a check here, against the records the built
 // book shows, so that a new recording that no longer bears the text out fails a

@@ -1,4 +1,4 @@
-// The sentences of chapters/ch03-reductions.md that characterise a measurement
+// The sentences of chapters/ch03-reductions/ that characterise a measurement
 // ("nearly in proportion", "about half", "within a few percent", "the compiler
 // loads all six values first"), each checked against the records the built
 // book shows, so that a new recording that no longer bears a sentence out fails

@@ -1,4 +1,4 @@
-// Chapter 3's "check yourself" answers (chapters/ch03-reductions.md), one test
+// Chapter 3's "check yourself" answers (chapters/ch03-reductions/13-check-yourself.md), one test
 // per question id. Each test is tagged [cy:<id>]; the book's build fails if a
 // question has no test or a test has no question. Answers about arithmetic (the
 // banks, the shuffle tree, float rounding) are checked against the model of the

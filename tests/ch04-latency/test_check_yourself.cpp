@@ -1,4 +1,4 @@
-// Chapter 4's "check yourself" answers (chapters/ch04-latency.md), one test per
+// Chapter 4's "check yourself" answers (chapters/ch04-latency/08-check-yourself.md), one test per
 // question id. Each test is tagged [cy:<id>]; the book's build fails if a
 // question has no test or a test has no question. The figures an answer states
 // come from tests/ch04-latency/answers.json (book::test::answer) and are checked

@@ -366,6 +366,8 @@ def archive_problems(root: str, origin: str, hrefs) -> list:
     return out
 
 
+#: A chapter's page, chNN-<name>.html, or one of its sections' pages, chNN-<name>/NN-<name>.html.
+CHAPTER_PAGE = re.compile(r"(ch\d\d-[a-z0-9-]+)(/\d\d-[a-z0-9-]+)?\.html$")
 NO_ADDRESS = re.compile(r"built without (its|a) public address")
 
 
@@ -394,9 +396,10 @@ def way_in_problems(root: str, pages: list) -> list:
             n = sum("book-source-archive" not in f for f in folds)
             out.append(f"{page}: {n} of its {len(folds)} \u201cRun it yourself\u201d folds link neither the "
                        "repository nor the source archive")
-        m = re.match(r"(ch\d\d-[a-z0-9-]+)\.html$", page)
+        m = CHAPTER_PAGE.match(page)
         if m:
-            if os.path.isdir(os.path.join(root, "_downloads")) and f"{m.group(1)}-programs.tar.gz" not in text:
+            if not m.group(2) and os.path.isdir(os.path.join(root, "_downloads")) \
+                    and f"{m.group(1)}-programs.tar.gz" not in text:
                 out.append(f"{page}: the chapter does not link its programs' download "
                            f"({m.group(1)}-programs.tar.gz)")
             sources = re.search(r'<section id="sources">(.*?)</section>', text, re.S)
@@ -530,7 +533,7 @@ def views(pages: list, theme: str, width: int, explicit: bool, every: bool) -> l
         return pages
     if theme != "dark" and width != COLUMN_WIDTH:
         return []
-    return [p for p in pages if p == "index.html" or (os.path.basename(p).startswith("ch") and "/" not in p)]
+    return [p for p in pages if p == "index.html" or CHAPTER_PAGE.match(p)]
 
 
 def plan(pages: list, themes: list, widths: list, explicit: bool, every: bool) -> list:
@@ -669,7 +672,7 @@ class Browser:
                     for fault in faults:
                         sh.link_problems.setdefault(fault, None)
             t2 = time.monotonic()
-            if sh.shots and os.path.basename(page).startswith("ch"):
+            if sh.shots and CHAPTER_PAGE.match(page):
                 stem = os.path.splitext(page)[0].replace("/", "_")
                 capture(driver, os.path.join(sh.shots, f"{stem}-{theme}-{width}.png"))
                 if width == COLUMN_WIDTH:

@@ -89,13 +89,13 @@ book_site_bad(theme-stylesheet index.html THEMES auto-dark
 # A diagram drawn for a page twice as wide: its text shrinks under 12 px.
 # (book.js would draw it wider, so that its text is 12 px again: its sizing is
 # left out here, as where it cannot measure the figure.)
-book_site_bad(tiny-diagram ch01-execution-model.html
+book_site_bad(tiny-diagram ch01-execution-model/04-divergence.html
   --replace html/_images/divergence.svg "font-size:16px" "font-size:7px"
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px at the column width \\(under 12 px\\): _images/divergence\\.svg")
 # An output block that scrolls inside its own box. (No ';' in
 # the CSS: CMake would split the argument there.)
-book_site_bad(inner-scroll ch01-execution-model.html
+book_site_bad(inner-scroll ch01-execution-model/05-measuring-divergence.html
   --replace html/_static/book.css "/* The sidebar's editions. */"
             ".book-run .highlight pre { max-height: 12em !important } .book-run .highlight pre { overflow: auto !important }"
   --expect "a block scrolls inside \\([0-9]+ px of content in [0-9]+ px\\): pre")
@@ -111,7 +111,7 @@ book_site_bad(missing-image index.html
 # The dark rules written "@media not print and (prefers-color-scheme: dark)":
 # "not" negates the whole query, so they match every light screen and every print
 # on a light system.
-book_site_bad(not-print-dark ch01-execution-model.html THEMES auto-light,print
+book_site_bad(not-print-dark ch01-execution-model/04-divergence.html THEMES auto-light,print
   --replace html/_static/book.css "@media screen and (prefers-color-scheme: dark)"
             "@media not print and (prefers-color-scheme: dark)"
   --replace html/_static/styles/furo.css "@media screen and (prefers-color-scheme: dark)"
@@ -120,41 +120,41 @@ book_site_bad(not-print-dark ch01-execution-model.html THEMES auto-light,print
   --expect "\\[print 1280px\\]: the light theme shows a dark page"
   --expect "a diagram is filtered in the light theme")
 # An output's table whose cells may wrap: its rows break over lines on a phone.
-book_site_bad(output-table-wraps ch02-shared-memory.html WIDTHS 390
+book_site_bad(output-table-wraps ch02-shared-memory/05-as-fast-as-a-copy.html WIDTHS 390
   --replace html/_static/book.css "  white-space: nowrap" "  white-space: normal"
   --expect "an output table breaks [0-9]+ of its [0-9]+ rows over two lines or more")
 # Output blocks wrapped like running text: a table's rows break on a phone.
-book_site_bad(output-wraps ch01-execution-model.html WIDTHS 390
+book_site_bad(output-wraps ch01-execution-model/05-measuring-divergence.html WIDTHS 390
   --replace html/_static/book.css "article div.book-output > .highlight pre {\n  white-space: pre"
             "article div.book-output > .highlight pre {\n  white-space: pre-wrap"
   --expect "an output block breaks its lines \\([0-9]+ lines shown in [0-9]+ rows")
 # A listing's lines not split by book.js: a wrapped line has no mark.
-book_site_bad(unmarked-wrap ch01-execution-model.html WIDTHS 390
+book_site_bad(unmarked-wrap ch01-execution-model/05-measuring-divergence.html WIDTHS 390
   --replace html/_static/book.js "      splitIntoLines(pre)" "      void (pre)"
   --expect "a code block wraps lines that are not marked")
 # A listing's caption as furo sets it (centred, "Listing" and its number in a
 # column of their own), its path broken inside a name.
-book_site_bad(listing-caption ch01-execution-model.html WIDTHS 390
+book_site_bad(listing-caption ch01-execution-model/05-measuring-divergence.html WIDTHS 390
   --replace html/_static/book.css "article .code-block-caption {\n  display: block" "article .code-block-caption {\n  display: flex"
   --replace html/_static/book.css "text-align: left" "text-align: center"
   --replace html/_static/book.css "span.pre.book-path-part { white-space: nowrap" "span.pre.book-path-part { white-space: normal"
   --expect "a listing's caption is centred"
   --expect "a listing's caption breaks a name after")
 # The students' bundle with the statements' MyST as written (2{sup}`20`).
-book_site_bad(raw-myst ch01-execution-model.html
+book_site_bad(raw-myst ch01-execution-model/08-exercises.html
   --before ${_py} "${_here}/make_bad_bundle.py" html "${CMAKE_SOURCE_DIR}" --before-end
   --expect "exercises\\.tar\\.gz: .*README\\.md:[0-9]+: MyST markup a student would see raw: \\{sup\\}`")
 # A theme toggled on a loaded page without book.js marking its blocks again: on
 # a phone the light drawing of a plot, hidden when the page loaded dark, scrolls
 # sideways with no cue. (A plot's phone drawing fits the phone: its wide one is
 # shown here, as a drawing for one theme that scrolls.)
-book_site_bad(theme-toggle ch01-execution-model.html WIDTHS 390 THEMES dark,light
+book_site_bad(theme-toggle ch01-execution-model/05-measuring-divergence.html WIDTHS 390 THEMES dark,light
   --replace html/_static/book.js "new MutationObserver(later)" "new MutationObserver(Object)"
   --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
   --expect "\\[light 390px\\]: content is hidden sideways \\([0-9]+ px of content in [0-9]+ px, overflow auto\\): img")
 # An output block without its "Run it yourself" (the fold left out).
-book_site_bad(no-run-yourself ch01-execution-model.html
-  --replace html/ch01-execution-model.html "<summary>Run it yourself</summary>" "<summary>Details</summary>"
+book_site_bad(no-run-yourself ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html "<summary>Run it yourself</summary>" "<summary>Details</summary>"
   --expect "a run's block has no \"Run it yourself\" with its command")
 # A front page without its section on what works without a GPU, and a chapter
 # that does not link the glossary.
@@ -166,13 +166,13 @@ book_site_bad(no-glossary-link ch01-execution-model.html
   --expect "ch01-execution-model\\.html: the page does not link the glossary")
 # "On this page" as furo shows it (hidden below 1312 px), no skip link, and on a
 # phone "Back to top" and the copy buttons where furo puts them.
-book_site_bad(on-this-page ch01-execution-model.html
+book_site_bad(on-this-page ch01-execution-model/05-measuring-divergence.html
   --replace html/_static/book.css "@media (min-width: 75em) and (max-width: 88em)" "@media (min-width: 999em)"
   --expect "\"On this page\" is not shown at 1280 px")
 book_site_bad(no-skip-link ch01-execution-model.html
   --replace html/ch01-execution-model.html "class=\"book-skip-link\"" "class=\"x\""
   --expect "the page has no link to skip to its content")
-book_site_bad(phone-overlaps ch01-execution-model.html WIDTHS 390
+book_site_bad(phone-overlaps ch01-execution-model/05-measuring-divergence.html WIDTHS 390
   --replace html/_static/book.css ".back-to-top { top: auto !important" ".back-to-top { top: 4rem !important"
   --replace html/_static/book.css "article .highlight pre { padding-top: 2.4rem" "article .highlight pre { padding-top: 0.5rem"
   --expect "on a phone \"Back to top\" covers the top of the screen"
@@ -184,21 +184,21 @@ set(_fig "<figure class=\"book-plot align-default\" id=\"fig-ch01-divergence-swe
 set(_waiting "<figure class=\"book-plot book-plot-waiting align-default\" id=\"fig-waits\"><div class=\"book-gpu-state admonition warning\"><p><strong>Not yet drawn: not yet run on the H100. </strong>This plot draws a run that waits for the H100.</p></div><figcaption><p>A plot whose run waits.</p></figcaption></figure>")
 add_test(NAME site.browser.good.plot-waiting WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${_expect}" --scratch "${_scratch}/plot-waiting" --copy "${_html}" html
-                 --replace html/ch01-execution-model.html "${_fig}" "${_waiting}${_fig}"
+                 --replace html/ch01-execution-model/05-measuring-divergence.html "${_fig}" "${_waiting}${_fig}"
                  --code 0 --reject "a plot"
-                 -- ${_py} "${_check}" --html html --pages ch01-execution-model.html
+                 -- ${_py} "${_check}" --html html --pages ch01-execution-model/05-measuring-divergence.html
                     --widths 1280 --themes light)
 set_tests_properties(site.browser.good.plot-waiting PROPERTIES LABELS "book;site" TIMEOUT 120
                      RESOURCE_LOCK book_html)
 string(REPLACE "Not yet drawn: not yet run on the H100. " "Soon. " _silent "${_waiting}")
-book_site_bad(plot-waiting-silent ch01-execution-model.html
-  --replace html/ch01-execution-model.html "${_fig}" "${_silent}${_fig}"
+book_site_bad(plot-waiting-silent ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html "${_fig}" "${_silent}${_fig}"
   --expect "a plot marked as awaiting a GPU run does not show its note \"Not yet drawn: not yet run on the \.\.\.\": fig-waits")
-book_site_bad(plot-waiting-drawn ch01-execution-model.html
-  --replace html/ch01-execution-model.html "${_fig}"
+book_site_bad(plot-waiting-drawn ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html "${_fig}"
             "<figure class=\"book-plot book-plot-waiting align-default\" id=\"fig-ch01-divergence-sweep\">"
   --expect "a plot marked as awaiting a GPU run holds a drawing: fig-ch01-divergence-sweep")
-book_site_bad(plot-not-drawn ch01-execution-model.html
+book_site_bad(plot-not-drawn ch01-execution-model/05-measuring-divergence.html
   --replace html/_static/book.css "/* The sidebar's editions. */"
             "figure.book-plot img { display: none !important }"
   --expect "a plot shows 0 drawings")
@@ -207,42 +207,42 @@ book_site_bad(index-twice genindex.html
   --replace html/genindex.html ">warp</a>" ">warp</a></li><li><a href=\"ch01-execution-model.html\">Warps</a>"
   --expect "genindex\\.html: the index lists 'warp' and 'Warps' as two terms")
 # A figure's caption left open (an unclosed element).
-book_site_bad(unclosed-element ch01-execution-model.html
-  --replace html/ch01-execution-model.html "</figcaption>\n</figure>" "</figure>"
-  --expect "ch01-execution-model\\.html: invalid HTML: line [0-9]+: <figcaption> is never closed")
+book_site_bad(unclosed-element ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html "</figcaption>\n</figure>" "</figure>"
+  --expect "ch01-execution-model/05-measuring-divergence\\.html: invalid HTML: line [0-9]+: <figcaption> is never closed")
 
 # A text column as narrow as furo's: chapter 1's listings wrap at 1280 px.
-book_site_bad(listing-wraps-desktop ch01-execution-model.html
+book_site_bad(listing-wraps-desktop ch01-execution-model/05-measuring-divergence.html
   --replace html/_static/book.css ".content { width: 52em" ".content { width: 40em"
   --expect "at 1280 px a listing wraps [0-9]+ line")
 # A wrapped line's continuation rows at the left margin, not inside its indentation.
-book_site_bad(continuation-indent ch03-reductions.html WIDTHS 390
+book_site_bad(continuation-indent ch03-reductions/03-more-work-per-thread.html WIDTHS 390
   --replace html/_static/book.js "if (indent) line.style.setProperty" "if (false) line.style.setProperty"
   --expect "wrapped line\\(s\\) whose continuation rows start left of the line's own indentation")
 # Figures shrunk to a phone's column, their text under 12 px.
-book_site_bad(figure-phone-text ch03-reductions.html WIDTHS 390
+book_site_bad(figure-phone-text ch03-reductions/07-against-cub.html WIDTHS 390
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px on a phone \\(under 12 px\\)")
 # A phone shown a plot's wide drawing (its panels side by side, drawn no smaller
 # than its text allows): the right-hand panel, which the caption describes, is
 # past the screen's edge. The phone's drawing stacks them.
-book_site_bad(plot-panel-hidden ch01-execution-model.html WIDTHS 390
+book_site_bad(plot-panel-hidden ch01-execution-model/05-measuring-divergence.html WIDTHS 390
   --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
   --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: _images/divergence-sweep\\.svg")
 # A plot's phone drawing shown beside its wide one on a desktop.
-book_site_bad(plot-two-drawings ch01-execution-model.html
+book_site_bad(plot-two-drawings ch01-execution-model/05-measuring-divergence.html
   --replace html/_static/book.css "@media not screen and (max-width: 46em)" "@media print"
   --expect "a plot shows 2 drawings: _images/divergence-sweep\\.svg, _images/divergence-sweep-phone\\.svg")
 # A plot's caption naming its panels by their place, which the phone's drawing
 # (panels stacked) does not keep.
-book_site_bad(plot-caption-place ch01-execution-model.html
-  --replace html/ch01-execution-model.html "(b) The divergent/uniform ratio" "Right: the divergent/uniform ratio"
+book_site_bad(plot-caption-place ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html "(b) The divergent/uniform ratio" "Right: the divergent/uniform ratio"
   --expect "a plot's caption or alt text names a panel by its place \\(\"Right:\"\\)")
 # Every output naming its machine in full (GPU, driver, runtime, toolchain), as
 # the same three lines under every output once did.
-book_site_bad(provenance-repeated ch01-execution-model.html
-  --replace html/ch01-execution-model.html " set up as above" " GPU"
-  --expect "ch01-execution-model\\.html: states the machine its outputs ran on [0-9]+ times in full")
+book_site_bad(provenance-repeated ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html " set up as above" " GPU"
+  --expect "ch01-execution-model/05-measuring-divergence\\.html: states the machine its outputs ran on [0-9]+ times in full")
 # Printed with the copy buttons showing.
 book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
