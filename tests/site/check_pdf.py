@@ -115,9 +115,9 @@ def structure_problems(pdf: str, chapters: list, front: str, not_top: list) -> l
         if i < at:
             out.append(f"the outline puts \"{title}\" before the chapters it follows")
         at = i
-    for title in not_top:
+    for title in dict.fromkeys(not_top):
         if plain(title) in have:
-            out.append(f"the outline lists the front page's section \"{title}\" as a chapter")
+            out.append(f"the outline lists the section \"{title}\" as a chapter")
     info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True).stdout
     for field in ("Title", "Author", "Subject"):
         if not re.search(rf"^{field}:\s+\S", info, re.M):
@@ -218,6 +218,16 @@ def main() -> int:
                     if a.bookmark:
                         a.bookmark.append(a.expect_text[-1])  # (a chapter's; the front page's is the cover)
         a.min_pages = max(a.min_pages, len(sources) + 1)
+        # A chapter's sections' pages (chapters/<key>/NN-<name>.md) are sections of
+        # its chapter in the PDF: in its bookmarks, never at the outline's top.
+        for path in sorted(glob.glob(os.path.join(a.titles_from, "ch[0-9][0-9]-*", "[0-9][0-9]-*.md"))):
+            with open(path, encoding="utf-8") as f:
+                first = next((line for line in f if line.startswith("# ")), "")
+            if first.startswith("# "):
+                title = re.sub(r"[`*_]", "", first[2:]).strip()
+                a.not_top.append(title)
+                if a.bookmark:
+                    a.bookmark.append(title)
     for tool in ("pdfinfo", "pdftoppm", "pdftotext", "pdftohtml"):
         if not shutil.which(tool):
             print(f"check_pdf: needs {tool} (Debian: poppler-utils)", file=sys.stderr)

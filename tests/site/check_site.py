@@ -51,6 +51,8 @@ fails on:
   - a block a run shows (an output, a report, SASS) without its "Run it
     yourself" and the command that reproduces it;
   - an index that lists a term twice (in another case, or as its plural);
+  - a chapter's page taller than MAX_PAGE_PX at the column width (a whole
+    chapter as one page, not a page per section);
   - a page with no title (<title> and an <h1>); a page that does not link the
     index of concepts and the glossary; a front page without its sections on
     what a reader needs, what works without a GPU, where to start (linking
@@ -125,6 +127,11 @@ THEMES = {
     "print": ("dark", "light", "print", "light"),
     "print-dark": ("dark", "dark", "print", "light"),
 }
+#: The tallest a chapter's page may be at the column width, its folds closed. A
+#: page is a section of a chapter (chapters/<key>/NN-<name>.md): the tallest,
+#: section 3.10, is about 9,200 px; the chapters as one page each were 14,900
+#: (chapter 4) to 45,300 px (chapter 3), and a reader scrolled a whole chapter.
+MAX_PAGE_PX = 12000
 PAGE_CHECKS = "const THEME_LOOKS = " + json.dumps({k: v[3] for k, v in THEMES.items()}) + ";\n" + _js("page_checks.js")
 
 
@@ -650,6 +657,10 @@ class Browser:
                 measured = sorted(sh.figures) if width == COLUMN_WIDTH else None
             report = driver.execute_async_script(PAGE_CHECKS, theme, width, measured)
             found = list(report["problems"])
+            if width == COLUMN_WIDTH and CHAPTER_PAGE.match(page) and report.get("height", 0) > MAX_PAGE_PX:
+                found.append(f"the page is {report['height']} px tall at {width} px, over {MAX_PAGE_PX} px: a "
+                             "whole chapter on one page? A chapter is a page per section "
+                             "(chapters/<key>/NN-<name>.md)")
             found += console_problems(driver)
             found += self.network.problems(driver)
             problems += [f"{where}: {p}" for p in found]

@@ -413,6 +413,8 @@ async function smallestText(img) {
       say(`the page scrolls sideways (${doc.scrollWidth} px wide in a ${window.innerWidth} px window)` +
           (wide.length ? ': ' + wide.map(describe).join('; ') : ''));
     }
+    // Its height, folds closed (check_site.py: no chapter's page is a whole chapter).
+    out.height = doc.scrollHeight;
     // Links, for the link check.
     for (const a of document.querySelectorAll('a[href]')) out.links.push(a.href);
   } catch (e) { say('the check itself failed: ' + e); }

@@ -108,6 +108,12 @@ book_site_bad(missing-image index.html
   --expect "an image did not load: _images/not-there\\.svg"
   --expect "a request got status 404: .*not-there\\.svg")
 
+# A chapter made one page again (every section's page added to the chapter's):
+# a reader would scroll the whole chapter (check_site.py, MAX_PAGE_PX).
+book_site_bad(chapter-one-page ch04-latency.html
+  --before ${_py} "${_here}/make_one_page_chapter.py" html ch04-latency --before-end
+  --expect "ch04-latency\\.html \\[light 1280px\\]: the page is [0-9]+ px tall at 1280 px, over [0-9]+ px: a whole chapter on one page")
+
 # The dark rules written "@media not print and (prefers-color-scheme: dark)":
 # "not" negates the whole query, so they match every light screen and every print
 # on a light system.
