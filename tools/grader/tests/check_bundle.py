@@ -75,21 +75,26 @@ class Links(HTMLParser):
 
 
 def site_archive(html, chapter, problems):
-    """The archive the chapter's page links (one, under _downloads/), or None."""
+    """The archive the chapter's pages link (one, under _downloads/), or None: its
+    page, <chapter>.html, or one of its sections' pages, <chapter>/NN-<name>.html
+    (the Exercises section's)."""
     page = Path(html) / f"{chapter}.html"
     if not page.is_file():
         problems.append(f"{page}: no such page in the built site")
         return None
-    links = Links()
-    links.feed(page.read_text(errors="replace"))
     name = f"{chapter}-exercises.tar.gz"
-    found = sorted({h for h in links.hrefs if h.endswith("/" + name) and "_downloads/" in h})
+    found = set()
+    for p in [page] + sorted((Path(html) / chapter).glob("[0-9][0-9]-*.html")):
+        links = Links()
+        links.feed(p.read_text(errors="replace"))
+        found |= {(p.parent / h).resolve() for h in links.hrefs if h.endswith("/" + name) and "_downloads/" in h}
     if len(found) != 1:
-        problems.append(f"{page}: links {len(found)} downloads named {name} (want one): {found}")
+        problems.append(f"{page} and its sections' pages link {len(found)} downloads named {name} (want one): "
+                        f"{sorted(map(str, found))}")
         return None
-    archive = (page.parent / found[0]).resolve()
+    archive = found.pop()
     if not archive.is_file():
-        problems.append(f"{page}: links {found[0]}, which is not in the site")
+        problems.append(f"{page}: its pages link {archive}, which is not in the site")
         return None
     print(f"the site's download of {chapter}: {archive}")
     return archive
