@@ -22,19 +22,30 @@ function(book_sphinx_test name)
     --copy "${_sx}/repo" repo --copy "${_sx}/build" build ${ARGN} ${_sx_sphinx})
 endfunction()
 
-# book_sphinx_case(<case> <expect_failure.py args>...): cases/<case>.md as the chapter.
+# book_sphinx_case(<case> [CHAPTER_PAGE] <expect_failure.py args>...): cases/<case>.md as
+# a section's page of the chapter, chapters/ch90-fixture/01-case.md, as the book's
+# chapters are split (its chapter's page, fixtures/split/ch90-fixture.md, lists
+# it); with CHAPTER_PAGE, as the chapter's own page, chapters/ch90-fixture.md.
+# Each expectation names the file the case is in: ${_ch} (or ${_chp}).
 # The good chapter's question ch90-q1 has a tagged test; a case that does not ask
 # it drops that tag too, so that the case's own error is the build's only one.
 function(book_sphinx_case case)
+  cmake_parse_arguments(C "CHAPTER_PAGE" "" "" ${ARGN})
   file(READ "${_sx}/cases/${case}.md" _text)
   set(_untag "")
   if(NOT _text MATCHES "ch90-q1")
     set(_untag --json-del build/cy-tags.json "tags>ch90-q1")
   endif()
-  book_sphinx_test(${case} --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture.md
-                   ${_untag} ${ARGN})
+  if(C_CHAPTER_PAGE)
+    set(_place --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture.md)
+  else()
+    set(_place --copy "${_sx}/split/ch90-fixture.md" repo/chapters/ch90-fixture.md
+               --copy "${_sx}/cases/${case}.md" repo/chapters/ch90-fixture/01-case.md)
+  endif()
+  book_sphinx_test(${case} ${_place} ${_untag} ${C_UNPARSED_ARGUMENTS})
 endfunction()
-set(_ch "ch90-fixture\\.md")
+set(_ch "ch90-fixture/01-case\\.md")
+set(_chp "ch90-fixture\\.md")
 
 # records-declared: only records of runs declared now are shown.
 book_sphinx_case(leftover-record
@@ -88,7 +99,7 @@ book_sphinx_case(trojan-listing
   --expect "${_ch}:3: ERROR: listing file code/ch90-fixture/bad/trojan\\.cpp:5, column 7: U\\+202E RIGHT-TO-LEFT OVERRIDE")
 book_sphinx_test(trojan-output
   --json-set build/records/ch90-fixture/hello.json stdout "\"count 3 ratio 0.\\u202e21\\n\""
-  --expect "${_ch}:5: ERROR: run record 'ch90-fixture/hello': line 2 of its output shown \\(line 1 is the command\\), column 17: U\\+202E RIGHT-TO-LEFT OVERRIDE")
+  --expect "${_chp}:5: ERROR: run record 'ch90-fixture/hello': line 2 of its output shown \\(line 1 is the command\\), column 17: U\\+202E RIGHT-TO-LEFT OVERRIDE")
 # A value's format rounds and groups; it never scales a count or pads a number.
 book_sphinx_case(percent-count
   --expect "${_ch}:3: ERROR: result 'count' of 'ch90-fixture/hello': format '\\.0%' multiplies the value by 100, but it has unit 'x'")
@@ -104,8 +115,8 @@ book_sphinx_case(unit-header
 # no two chapters with one number.
 book_sphinx_case(two-titles
   --expect "${_ch}:9: WARNING: a second level-one heading '# A second title' \\(the page's title is at line 1\\)")
-book_sphinx_case(title-number
-  --expect "${_ch}:1: WARNING: chapter ch90-fixture is titled '2\\. Fixture: a title numbered otherwise than its key', but its key numbers it 90")
+book_sphinx_case(title-number CHAPTER_PAGE
+  --expect "${_chp}:1: WARNING: chapter ch90-fixture is titled '2\\. Fixture: a title numbered otherwise than its key', but its key numbers it 90")
 book_sphinx_test(duplicate-number
   --copy "${_sx}/cases/title-number.md" repo/chapters/ch90-ghost.md
   --replace repo/chapters/ch90-ghost.md "# 2. " "# 90. "
@@ -116,7 +127,8 @@ book_sphinx_test(duplicate-number
 book_sphinx_case(uncompiled-listing
   --expect "${_ch}:3: ERROR: listing: code/ch90-fixture/uncompiled\\.cu is compiled by no program of this build")
 # Sphinx's own file-reading directives are refused, in every builder (an {only} latex
-# block too); a {download} or a Markdown image of a solution is refused (confine.py).
+# block too); a {download} or a Markdown image of a solution is refused (confine.py),
+# from a section's page one folder down as well (../../solutions/).
 book_sphinx_case(literalinclude-host
   --expect "${_ch}:3: ERROR: the \\{literalinclude\\} directive reads files past the book's checks, and is refused")
 book_sphinx_case(literalinclude-solution
@@ -126,10 +138,12 @@ book_sphinx_case(include-solution
 book_sphinx_case(raw-html
   --expect "${_ch}:3: ERROR: the \\{raw\\} directive reads files past the book's checks")
 book_sphinx_case(download-solution
-  --expect "${_ch}:3: ERROR: \\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
+  --replace repo/chapters/ch90-fixture/01-case.md "../solutions/" "../../solutions/"
+  --expect "${_ch}:3: ERROR: \\.\\./\\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
   --absent "html/_downloads/*")
 book_sphinx_case(image-solution
-  --expect "${_ch}:3: ERROR: \\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
+  --replace repo/chapters/ch90-fixture/01-case.md "../solutions/" "../../solutions/"
+  --expect "${_ch}:3: ERROR: \\.\\./\\.\\./solutions/ch90-fixture/ex01-fixture/answer\\.cpp: a page may not show or link this file: it is a solution"
   --absent "html/_images/*")
 
 # An answer's figures come from tests/<key>/answers.json, which its test reads
@@ -199,7 +213,7 @@ book_sphinx_test(reader-index
   --expect "index\\.md:3: WARNING: paragraph: '2\\.3' is typed, not printed by a role")
 book_sphinx_test(reader-mermaid-label
   --replace build/diagrams/ch90-fixture/pic.svg "a→b" "256 KB per SM"
-  --expect "${_ch}:27: WARNING: the drawing pic\\.svg: '256' is typed, not printed by a role")
+  --expect "${_chp}:27: WARNING: the drawing pic\\.svg: '256' is typed, not printed by a role")
 book_sphinx_test(reader-readme-trojan
   --copy "${_sx}/cases/reader-readme-trojan.md" repo/exercises/ch90-fixture/ex01-fixture/README.md
   --expect "README\\.md:3: WARNING: paragraph: U\\+202E RIGHT-TO-LEFT OVERRIDE: a format character")
