@@ -409,7 +409,8 @@ def way_in_problems(root: str, pages: list) -> list:
                     and f"{m.group(1)}-programs.tar.gz" not in text:
                 out.append(f"{page}: the chapter does not link its programs' download "
                            f"({m.group(1)}-programs.tar.gz)")
-            sources = re.search(r'<section id="sources">(.*?)</section>', text, re.S)
+            # (on its own page, the Sources section's tag carries the page's classes too)
+            sources = re.search(r'<section[^>]*\sid="sources"[^>]*>(.*?)</section>', text, re.S)
             for item in re.findall(r"<li>(.*?)</li>", sources.group(1), re.S) if sources else []:
                 if not re.search(r'<a class="reference external" href="https?://', item):
                     words = " ".join(re.sub(r"<[^>]+>", "", item).split())[:60]
@@ -683,9 +684,11 @@ class Browser:
                     for fault in faults:
                         sh.link_problems.setdefault(fault, None)
             t2 = time.monotonic()
-            if sh.shots and CHAPTER_PAGE.match(page):
-                stem = os.path.splitext(page)[0].replace("/", "_")
-                capture(driver, os.path.join(sh.shots, f"{stem}-{theme}-{width}.png"))
+            chapter = CHAPTER_PAGE.match(page) if sh.shots else None
+            if chapter:
+                if not chapter.group(2):  # (each chapter's first screen, on its own page)
+                    stem = os.path.splitext(page)[0].replace("/", "_")
+                    capture(driver, os.path.join(sh.shots, f"{stem}-{theme}-{width}.png"))
                 if width == COLUMN_WIDTH:
                     for kind in ("diagram", "plot"):
                         if sh.claim("shot_figures", (kind, theme)) and not capture(

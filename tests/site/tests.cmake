@@ -51,7 +51,8 @@ set(_scratch "${_site_bin}/scratch")
 
 add_test(NAME site.browser WORKING_DIRECTORY "${_site_bin}"
          COMMAND ${_py} "${_check}" --html "${_html}" --out "${CMAKE_BINARY_DIR}/site-test")
-set_tests_properties(site.browser PROPERTIES LABELS "book;site" TIMEOUT 180
+# (A page per section: about 50 chapters' pages, each opened in its views.)
+set_tests_properties(site.browser PROPERTIES LABELS "book;site" TIMEOUT 360
                      RESOURCE_LOCK book_html)
 
 # book_site_bad(<case> <page> [THEMES <themes>] <expect_failure.py steps and checks>...):
@@ -92,7 +93,7 @@ book_site_bad(theme-stylesheet index.html THEMES auto-dark
 book_site_bad(tiny-diagram ch01-execution-model/04-divergence.html
   --replace html/_images/divergence.svg "font-size:16px" "font-size:7px"
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
-  --expect "a figure's smallest text is [0-9.]+ px at the column width \\(under 12 px\\): _images/divergence\\.svg")
+  --expect "a figure's smallest text is [0-9.]+ px at the column width \\(under 12 px\\): \\.\\./_images/divergence\\.svg")
 # An output block that scrolls inside its own box. (No ';' in
 # the CSS: CMake would split the argument there.)
 book_site_bad(inner-scroll ch01-execution-model/05-measuring-divergence.html
@@ -226,7 +227,7 @@ book_site_bad(continuation-indent ch03-reductions/03-more-work-per-thread.html W
   --replace html/_static/book.js "if (indent) line.style.setProperty" "if (false) line.style.setProperty"
   --expect "wrapped line\\(s\\) whose continuation rows start left of the line's own indentation")
 # Figures shrunk to a phone's column, their text under 12 px.
-book_site_bad(figure-phone-text ch03-reductions/07-against-cub.html WIDTHS 390
+book_site_bad(figure-phone-text ch03-reductions/02-a-tree-in-shared-memory.html WIDTHS 390
   --replace html/_static/book.js "    readableFigures();" "    void 0;"
   --expect "a figure's smallest text is [0-9.]+ px on a phone \\(under 12 px\\)")
 # A phone shown a plot's wide drawing (its panels side by side, drawn no smaller
@@ -234,11 +235,11 @@ book_site_bad(figure-phone-text ch03-reductions/07-against-cub.html WIDTHS 390
 # past the screen's edge. The phone's drawing stacks them.
 book_site_bad(plot-panel-hidden ch01-execution-model/05-measuring-divergence.html WIDTHS 390
   --replace html/_static/book.css "a.book-zoom.book-wide { display: none" "a.book-zoom.book-wide { opacity: 1"
-  --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: _images/divergence-sweep\\.svg")
+  --expect "on a phone a plot is wider than the column \\([0-9]+ px in [0-9]+ px\\), a part of it off the screen: \\.\\./_images/divergence-sweep\\.svg")
 # A plot's phone drawing shown beside its wide one on a desktop.
 book_site_bad(plot-two-drawings ch01-execution-model/05-measuring-divergence.html
   --replace html/_static/book.css "@media not screen and (max-width: 46em)" "@media print"
-  --expect "a plot shows 2 drawings: _images/divergence-sweep\\.svg, _images/divergence-sweep-phone\\.svg")
+  --expect "a plot shows 2 drawings: \\.\\./_images/divergence-sweep\\.svg, \\.\\./_images/divergence-sweep-phone\\.svg")
 # A plot's caption naming its panels by their place, which the phone's drawing
 # (panels stacked) does not keep.
 book_site_bad(plot-caption-place ch01-execution-model/05-measuring-divergence.html
@@ -250,11 +251,11 @@ book_site_bad(provenance-repeated ch01-execution-model/05-measuring-divergence.h
   --replace html/ch01-execution-model/05-measuring-divergence.html " set up as above" " GPU"
   --expect "ch01-execution-model/05-measuring-divergence\\.html: states the machine its outputs ran on [0-9]+ times in full")
 # Printed with the copy buttons showing.
-book_site_bad(print-copy-buttons ch01-execution-model.html THEMES print
+book_site_bad(print-copy-buttons ch01-execution-model/05-measuring-divergence.html THEMES print
   --replace html/_static/book.css "button.copybtn, .book-scroll-cue { display: none" ".book-scroll-cue { display: none"
   --expect "\\[print 1280px\\]: printed, the page shows [0-9]+ copy button")
 # Printed with the folds (answers, hints) closed.
-book_site_bad(print-folds-closed ch01-execution-model.html THEMES print
+book_site_bad(print-folds-closed ch01-execution-model/09-check-yourself.html THEMES print
   --replace html/_static/book.js "addEventListener(\"beforeprint\"" "addEventListener(\"x-beforeprint\""
   --expect "\\[print 1280px\\]: printed, [0-9]+ fold\\(s\\) \\(answers, hints\\) stay closed")
 # No way in: a footer without the licences, a Sources entry without its link,
@@ -262,11 +263,11 @@ book_site_bad(print-folds-closed ch01-execution-model.html THEMES print
 book_site_bad(footer-licence index.html
   --replace html/index.html "class=\"book-licence-line\"" "class=\"x\""
   --expect "index\\.html: the footer does not name the licences")
-book_site_bad(sources-unlinked ch01-execution-model.html
-  --replace html/ch01-execution-model.html "<a class=\"reference external\" href=\"https://docs.nvidia.com/cuda/hopper-tuning-guide/\">" "<a href=\"#sources\">"
-  --expect "ch01-execution-model\\.html: a Sources entry links no document: NVIDIA, Hopper Tuning Guide")
-book_site_bad(no-address-twice index.html,ch01-execution-model.html
-  --replace html/ch01-execution-model.html "<summary>Run it yourself</summary>" "<summary>Run it yourself</summary><p>This copy was built without its public address.</p>"
+book_site_bad(sources-unlinked ch01-execution-model/10-sources.html
+  --replace html/ch01-execution-model/10-sources.html "<a class=\"reference external\" href=\"https://docs.nvidia.com/cuda/hopper-tuning-guide/\">" "<a href=\"#sources\">"
+  --expect "ch01-execution-model/10-sources\\.html: a Sources entry links no document: NVIDIA, Hopper Tuning Guide")
+book_site_bad(no-address-twice index.html,ch01-execution-model/05-measuring-divergence.html
+  --replace html/ch01-execution-model/05-measuring-divergence.html "<summary>Run it yourself</summary>" "<summary>Run it yourself</summary><p>This copy was built without its public address.</p>"
   --expect "the site says it was built without a public address on 2 pages")
 book_site_bad(no-programs-download ch01-execution-model.html
   --replace html/ch01-execution-model.html "ch01-execution-model-programs.tar.gz" "programs.tar.gz"
