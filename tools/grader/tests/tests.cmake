@@ -76,6 +76,14 @@ _bt_add(exercises.test-names 120 "${_bt}/check_test_names.py" --build "${CMAKE_B
 add_executable(grader-speed-fake-worker EXCLUDE_FROM_ALL "${_bt}/speed_fake_worker.cpp"
                "${CMAKE_SOURCE_DIR}/tools/grader/judge/worker_main.cpp")
 target_link_libraries(grader-speed-fake-worker PRIVATE book_exercise_grade_bridge)
+# Its inputs are book::random_u32's (book/random.hpp, which includes cuda_runtime.h):
+# the toolkit's header where CUDA is, a stand-in of two words where it is not.
+target_include_directories(grader-speed-fake-worker PRIVATE "${CMAKE_SOURCE_DIR}/code/common/include")
+if(BOOK_HAVE_CUDA)
+  target_include_directories(grader-speed-fake-worker SYSTEM PRIVATE ${CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES})
+else()
+  target_include_directories(grader-speed-fake-worker PRIVATE "${_bt}/no_cuda")
+endif()
 set_target_properties(grader-speed-fake-worker PROPERTIES
                       RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/exercises/tests")
 add_dependencies(exercise-kit grader-speed-fake-worker)
