@@ -78,6 +78,12 @@ class Exercise:
         return bool(self.functions)
 
     @property
+    def speed_graded(self) -> bool:
+        """Can be graded on its speed here: EXERCISE_SPEED, its code built, and the
+        reference's worker (the solution's) that its time is measured against."""
+        return bool(self.speed and self.built and self.reference_worker)
+
+    @property
     def tid(self) -> str:
         return self.id.replace("/", ".")
 
@@ -237,7 +243,7 @@ class Kit:
                     _copy(s.judge, judge)
                     judge.chmod(0o755)
                     st.judges[(ex.id, s.name)] = judge
-                if ex.speed and ex.reference_worker:
+                if ex.speed_graded:
                     # The solution's worker: outside /kit, so no sandbox of the
                     # student's sees it; the reference's own sandbox binds it alone.
                     ref = dest.parent / "reference" / ex.tid / "worker"
@@ -259,7 +265,7 @@ class Kit:
             st.gpu_main = lib(self.gpu_main)
         # The speed judge, where an exercise graded on speed can be graded here (built,
         # with its reference worker): a kit without a GPU grades none.
-        if self.speed_judge and any(e.speed and e.built and e.reference_worker for e in self.exercises):
+        if self.speed_judge and any(e.speed_graded for e in self.exercises):
             judge = dest.parent / "judges" / "speed_judge"
             _copy(self.speed_judge, judge)
             judge.chmod(0o755)
