@@ -1,7 +1,7 @@
 // Exercise 4.3, a quarter of the warps: the hidden test set (tools/grade runs it;
 // the student bundle and the reader's edition leave it out). Sums at sizes and
-// offsets drawn at grading time, the tail of a grid-stride loop of every length,
-// and the bandwidth once more with words the worker has not seen.
+// offsets drawn at grading time, and the tail of a grid-stride loop of every
+// length. Its speed is graded by tools/grade (the bridge's timed harness).
 #include <catch2/catch.hpp>
 
 #include <cstddef>
@@ -31,19 +31,4 @@ TEST_CASE("sums at sizes drawn now", "[ch04][exercise][ex03][gpu][hidden]") {
         REQUIRE(got.size() == 3);
         CHECK(got[0] == ch04ex3test::expected_sum(vectors, 3u));
     }
-}
-
-TEST_CASE("the bandwidth with a quarter of the warps, again",
-          "[ch04][exercise][ex03][gpu][hidden]") {
-    std::mt19937 gen(Catch::rngSeed() + 31u);
-    const unsigned offset = gen();
-    const std::size_t vectors = (std::size_t{1} << 24) + gen() % 4096;
-    const auto quarter = ch04ex3test::launch_read(vectors, 4, 15, offset);
-    const auto full = ch04ex3test::launch_read(vectors, 16, 15, offset);
-    REQUIRE(full.size() == 3);
-    REQUIRE(quarter.size() == 3);
-    CHECK(quarter[1] == ch04ex3test::expected_sum(vectors, offset));
-    CAPTURE(full[2], quarter[2]);
-    CHECK(full[2] > 0);
-    CHECK(full[2] / quarter[2] >= 0.9);
 }
