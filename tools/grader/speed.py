@@ -43,6 +43,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MIN_ROUNDS = 3
+# Two gradings of the same code agree when they give the same points and median
+# ratios at most this far apart (tools/grader/tests/gpu_check.sh checks it on a GPU).
+AGREE = 0.05
 RATIO_CAP = 10.0        # a ratio above it is reported as this (a time lost in the noise)
 JUDGE_OUTPUT_LIMIT = 4 << 20  # bytes of the speed judge's output read back
 NVIDIA_SMI_TIMEOUT = 10

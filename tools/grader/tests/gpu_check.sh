@@ -26,6 +26,13 @@
 #      --without-gpu refuse, so a GPU set that cannot run fails the case.
 #      Where bubblewrap cannot run, grade_case.py grades these cases with
 #      --trusted (they attack nothing).
+#   6. speed grading: the speed-* cases and the starters' speed lines (graded in
+#      step 5: solutions full, starters none, the slow versions partial as their
+#      ratio gives, the hostile cases none), the solution graded a second time
+#      (the two must agree: tools/grader/speed.py, AGREE), and one table of them
+#      all (times with ranges, ratio, points, GPU, SM clock): speed-table.md.
+#      The speed cases attack only the timing: where bubblewrap cannot run, they
+#      are graded with --trusted (grade_case.py, trusted_ok).
 #   --all: then also every test of the label exercises (the hostile cases, the
 #      batch, the bundle...); a test that skips there (no bubblewrap) is listed,
 #      not failed.
@@ -161,6 +168,46 @@ for case in tools/grader/tests/gpu_cases/*/; do
         record FAIL "tools/grade case $name (exit $rc)" "$log/grade.$name.log"
     fi
 done
+
+# 6. Speed grading (issue 51). Step 5 graded, for every speed-graded exercise, its
+#    solution (speed-solution: full speed points), its starter (starters: none),
+#    a slow but correct version (speed-slow: partial points, those its measured
+#    ratio earns) and the hostile cases (the other speed-*: none). The solution is
+#    graded once more here, and the two gradings must agree (the same points,
+#    ratios within tools/grader/speed.py's AGREE). One table of all of them, which
+#    a closing note can quote: $log/speed-table.md.
+name=speed-solution-again
+t0=$SECONDS
+python3 tools/grader/tests/grade_case.py --grade tools/grade --kit "$build" \
+    --work "$build/exercise-scratch/gpu-check/$name" tools/grader/tests/gpu_cases/speed-solution/ \
+    >"$log/grade.$name.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then
+    record PASS "tools/grade case speed-solution, again: ok in $((SECONDS - t0)) s"
+else
+    grep -E 'FAILED|skipped|Error|error:' "$log/grade.$name.log" | head -20
+    record FAIL "tools/grade case speed-solution, again (exit $rc)" "$log/grade.$name.log"
+fi
+speed_cases=(speed-solution speed-solution-again speed-slow starters)
+for case in tools/grader/tests/gpu_cases/speed-*/; do
+    case=$(basename "$case")
+    case $case in speed-solution | speed-slow) ;; *) speed_cases+=("$case") ;; esac
+done
+gpu_name=$(nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1)
+{
+    echo "Speed grading on ${gpu_name:-a GPU nvidia-smi does not name}, $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo
+    python3 tools/grader/tests/speed_table.py --work "$build/exercise-scratch/gpu-check" \
+        --again speed-solution:speed-solution-again "${speed_cases[@]}"
+} >"$log/speed-table.md" 2>&1
+rc=$?
+cat "$log/speed-table.md"
+if [ $rc -eq 0 ]; then
+    record PASS "speed table: ${#speed_cases[@]} gradings, the solution's two agree" "$log/speed-table.md"
+else
+    record FAIL "speed table (the two gradings of the solution disagree, or a grading is missing)" \
+        "$log/speed-table.md"
+fi
 
 # --all: the label exercises (skips listed, not failed).
 if [ $all -eq 1 ]; then

@@ -18,10 +18,14 @@ CASE_DIR/case.json describes the case:
     "symlink":   {"<path>": "<target>"} (templated)
     "archive":   "zip" | "tar.gz": grade an archive of the submission instead
     "args":      more tools/grade arguments (e.g. ["--exercise", "<id>", "--timeout", "5"])
-    "expect":    {"<id> <set>": "passed" | "failed" | "error" | "left out" |
+    "expect":    {"<id> <set>": "passed" | "failed" | "partial" | "error" | "left out" |
                   "gpu:<status>" | "cuda:<status>"} (gpu:...: that where the kit's
                  GPU probe finds a GPU, "left out" elsewhere; cuda:...: that where
-                 the kit has nvcc, "left out" elsewhere)
+                 the kit has nvcc, "left out" elsewhere; partial: failed, with some
+                 of its points and not all, as a speed line earns them)
+    "expect_speed": {"<id>": {"ratio": [lo, hi]}}: where a GPU is, the exercise's speed
+                 line reports a ratio from lo to hi, and its points are the ones that
+                 ratio earns on the exercise's scale (EXERCISE_SPEED, speed.points_for)
     "expect_note": {"<id> <set>": "<regex the set's note or output must match>"}
     "expect_notes": ["<regex some note of the results must match>"]
     "expect_absent": {"<id> <set>": "<regex nothing of the set's output may match>"}
@@ -37,7 +41,9 @@ CASE_DIR/case.json describes the case:
                  replace the submission in place (same path, old file dates) and grade
                  again: nothing of the first grading may be reused
     "trusted_ok": true: where bubblewrap cannot run (a GPU machine without it), grade
-                 with --trusted rather than skip; only for cases that attack nothing.
+                 with --trusted rather than skip; only for cases that attack nothing
+                 the sandbox defends (the speed-* cases attack the timing, which the
+                 judge's clock, fresh workers and checked outputs defend).
                  Every other case reports skipped (77) there, never passed.
 
 Always checked: tools/grade exits 0 and writes results.json (Gradescope's fields),
@@ -255,6 +261,8 @@ class Case:
                               t["output"])
             elif want == "passed":
                 ok = got == "passed" and t["score"] == t["max_score"]
+            elif want == "partial":
+                ok = got == "failed" and 0 < t["score"] < t["max_score"]
             else:
                 ok = got == "failed" and t["score"] == 0
             if not ok:
@@ -278,10 +286,13 @@ class Case:
             if tc is None:
                 self.problems.append(f"junit.xml: no test case for {key}")
                 continue
-            child = {"passed": None, "failed": "failure", "error": "error", "left out": "skipped"}[want]
+            child = {"passed": None, "failed": "failure", "partial": "failure", "error": "error",
+                     "left out": "skipped"}[want]
             got = [c.tag for c in tc if c.tag in ("failure", "error", "skipped")]
             if got != ([child] if child else []):
                 self.problems.append(f"junit.xml: {key}: {got or 'passed'}, want {child or 'passed'}")
+        if gpu:
+            self.check_speed(tests, self.spec.get("expect_speed", {}))
         if "expect_score" in self.spec and results.get("score") != self.spec["expect_score"]:
             self.problems.append(f"score {results.get('score')}, want {self.spec['expect_score']}")
         for key, rx in expect_note.items():
@@ -295,6 +306,31 @@ class Case:
                 self.problems.append(f"{key}: no such test set in the results")
             elif m := re.search(rx, t.get("output", "")):
                 self.problems.append(f"{key}: its output shows {m.group(0)!r} (/{rx}/)")
+
+    def check_speed(self, tests, expect_speed):
+        """Each exercise's speed line: its ratio in the window, its points the ones
+        that ratio earns on the exercise's scale (the report prints the ratio to 3
+        decimals: the points of either end of its rounding will do)."""
+        from grader import speed
+        kit = json.loads((Path(self.a.kit) / "exercises" / "kit.json").read_text())
+        specs = {e["id"]: e.get("speed") for e in kit["exercises"]}
+        for ex, want in expect_speed.items():
+            t = tests.get(f"{ex} speed")
+            m = re.search(r"ratio \(reference / yours\): ([0-9.]+)", (t or {}).get("output", ""))
+            if not specs.get(ex) or not m:
+                self.problems.append(f"{ex}: no speed line with a ratio in the results")
+                continue
+            ratio, (lo, hi) = float(m.group(1)), want["ratio"]
+            spec = speed.spec_from(specs[ex])
+            earned = {speed.points_for(ratio + d, spec) for d in (-0.0005, 0.0, 0.0005)}
+            if not lo <= ratio <= hi:
+                self.problems.append(f"{ex}: speed ratio {ratio}, want {lo} to {hi}")
+            if t["score"] not in earned:
+                self.problems.append(f"{ex}: {t['score']} speed points for a ratio of {ratio}, "
+                                     f"whose points on the scale are {sorted(earned)}")
+            else:
+                print(f"speed: {ex}: ratio {ratio} (want {lo} to {hi}), {t['score']} of "
+                      f"{t['max_score']} points, as the scale gives")
 
     def check_phases(self, results):
         spans = {"visible": [], "hidden": []}

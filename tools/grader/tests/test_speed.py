@@ -283,3 +283,139 @@ def test_the_class_summary_ranks_by_ratio():
     text = "\n".join(lines)
     assert text.index("bob") < text.index("ann") and "1. bob  ratio 1.100  4/4" in text
     assert "not timed" in text and "cy" in text.split("not timed")[1]
+
+
+# -- the speed-graded exercises: their scales, their statements, their GPU cases ------
+ROOT = Path(__file__).resolve().parents[3]
+CASES = Path(__file__).resolve().parent / "gpu_cases"
+
+
+def speed_exercises():
+    """(id, Spec) of every exercise with EXERCISE_SPEED in the kit."""
+    from grader.kit import Kit
+    return [(e.id, speed.spec_from(e.speed)) for e in Kit(KIT).exercises if e.speed]
+
+
+@need_kit
+def test_each_speed_exercise_scores_its_ratio_on_its_stated_scale():
+    exercises = speed_exercises()
+    assert len(exercises) >= 3, "chapters 2, 3 and 4 each have a speed-graded exercise"
+    for ex, spec in exercises:
+        assert speed.points_for(spec.full, spec) == spec.points, ex
+        assert speed.points_for(spec.full + 0.3, spec) == spec.points, ex
+        assert speed.points_for(spec.none - 1e-6, spec) == 0, ex
+        assert speed.points_for(0.0, spec) == 0, ex
+        mid = (spec.full + spec.none) / 2
+        assert speed.points_for(mid, spec) == spec.points // 2, ex   # linear, rounded down
+        steps = [speed.points_for(spec.none + (spec.full - spec.none) * i / 100, spec) for i in range(101)]
+        assert steps == sorted(steps) and steps[-1] == spec.points, ex
+        # The statement states the scale, the cap and the stop rule the contract sets.
+        readme = (ROOT / "exercises" / ex / "README.md").read_text()
+        text = " ".join(readme.split())
+        for said in (f"full speed points ({spec.points}) at a ratio of {spec.full:g} or more, none "
+                     f"below {spec.none:g}, in proportion between (rounded down)",
+                     f"a ratio above {spec.plausible:g}",
+                     f"below {100 * spec.rse:g}% of it, or after {spec.max_rounds} rounds, or {spec.wall:g} s",
+                     f"{spec.calls} fresh arrays", "correctness is a gate"):
+            assert said in text, f"{ex}: its README does not say {said!r}"
+
+
+@need_kit
+def test_correctness_gates_each_speed_exercise_s_points():
+    for ex, spec in speed_exercises():
+        spec = speed.Spec(**{**spec.__dict__, "calls": SPEC.calls})
+        fast = speed.run(spec, Rounds(student=100_000, wrong_at=1))   # 10x faster, one wrong output
+        assert fast.points == 0 and "gate" in fast.note, ex
+        same = speed.run(spec, Rounds(student=1_000_000))
+        assert same.points == spec.points, ex
+
+
+@need_kit
+def test_each_speed_exercise_is_graded_on_the_gpu_as_the_issue_asks():
+    """gpu_check.sh grades each speed-graded exercise's solution (full points), its
+    starter (none), its slow version (partial: the window its case expects earns
+    some points and not all, on the exercise's own scale) and the hostile cases."""
+    def case(name):
+        return json.loads((CASES / name / "case.json").read_text())
+    solution, slow, starters = case("speed-solution"), case("speed-slow"), case("starters")
+    for ex, spec in speed_exercises():
+        assert solution["expect"].get(f"{ex} speed") == "gpu:passed", ex
+        assert starters["expect"].get(f"{ex} speed") == "failed", ex
+        assert slow["expect"].get(f"{ex} speed") == "gpu:partial", ex
+        lo, hi = slow["expect_speed"][ex]["ratio"]
+        for i in range(21):
+            points = speed.points_for(lo + (hi - lo) * i / 20, spec)
+            assert 0 < points < spec.points, (ex, lo, hi, points)
+        assert any(f["to"].startswith(ex + "/") for f in slow["files"]), ex
+    hostile = [d.name for d in CASES.glob("speed-*") if d.name not in ("speed-solution", "speed-slow")]
+    assert len(hostile) >= 4
+    for name in hostile:
+        c = case(name)
+        assert c.get("trusted_ok") and any(v == "gpu:failed" for k, v in c["expect"].items()
+                                           if k.endswith(" speed")), name
+
+
+def test_the_gpu_table_reads_the_student_s_report():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import speed_table
+    res = speed.run(SPEC, Rounds(student=1_250_000))
+    res.gpu = {"before": {"name": "NVIDIA H100 80GB HBM3", "clocks.sm": "1980", "clocks.max.sm": "1980",
+                          "clocks_throttle_reasons.active": "0x0", "temperature.gpu": "40",
+                          "power.draw": "100"},
+               "after": {"error": "nvidia-smi exited 9"}}
+
+    def results(r):
+        return {"tests": [{"name": "ch9/ex [speed tests]: t", "score": r.points, "max_score": 10,
+                           "status": r.status, "output": speed.report(r, SPEC)},
+                          {"name": "ch9/ex [visible tests]: t", "score": 1, "max_score": 1,
+                           "status": "passed", "output": ""}]}
+    got = speed_table.speed_lines(results(res))["ch9/ex"]
+    assert got["ratio"][0] == pytest.approx(0.8, abs=1e-3) and got["score"] == res.points == 7
+    assert got["student"][0] == pytest.approx(1.25 / SPEC.calls, rel=1e-3)
+    assert got["reference"][0] == pytest.approx(1.0 / SPEC.calls, rel=1e-3)
+    assert got["gpu"] == "NVIDIA H100 80GB HBM3" and got["clock"][0] == "1980/1980 MHz (0x0)"
+    assert got["rounds"] == len(res.rounds)
+    assert "ch9/ex" in speed_table.row("speed-slow", "ch9/ex", got)
+    # Two gradings agree: the same points, ratios within speed.AGREE; else they do not.
+    again = speed_table.speed_lines(results(speed.run(SPEC, Rounds(student=1_260_000))))
+    assert speed_table.agree({"ch9/ex": got}, again) == []
+    apart = speed_table.speed_lines(results(speed.run(SPEC, Rounds(student=1_000_000))))
+    why = speed_table.agree({"ch9/ex": got}, apart)
+    assert any("speed points" in w for w in why) and any("apart" in w for w in why)
+    assert speed_table.agree({"ch9/ex": got}, {}) == ["ch9/ex: graded once only"]
+
+
+def test_an_exercise_is_graded_on_speed_only_where_it_can_be():
+    from grader.kit import Exercise
+    base = dict(id="ch9/ex", title="t", gpu=True, built=True, timeout=1, dir="d", student_files=[],
+                sources=[], contract_files=[], include_dirs=[], defines=[], link=[],
+                speed={"harness": "sum"}, reference_worker="/w")
+    assert Exercise(**base).speed_graded
+    for missing in ({"speed": {}}, {"built": False}, {"reference_worker": ""}):
+        assert not Exercise(**{**base, **missing}).speed_graded, missing
+
+
+def test_a_gpu_case_checks_the_slow_version_s_points_against_its_ratio(tmp_path):
+    """grade_case.py's expect_speed: the ratio in the case's window, and the points
+    those the scale gives that ratio; either wrong is a problem."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import grade_case
+    from types import SimpleNamespace
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / "kit.json").write_text(json.dumps({"exercises": [
+        {"id": "ch9/ex", "speed": {"harness": "h", "points": "4", "full": "0.9", "none": "0.5"}}]}))
+    spec = speed.Spec(harness="h", points=4, full=0.9, none=0.5)
+
+    def problems(ratio, score, window=(0.6, 0.88)):
+        case = object.__new__(grade_case.Case)
+        case.a, case.problems = SimpleNamespace(kit=str(tmp_path)), []
+        res = speed.SpeedResult(status="failed", points=score, ratio=ratio, ratio_range=(ratio, ratio),
+                                rounds=[{"reference_ms": 1.0, "student_ms": 1 / ratio, "harness_ms": 0.1,
+                                         "ratio": ratio}], stopped="3 rounds")
+        tests = {"ch9/ex speed": {"score": score, "max_score": 4, "output": speed.report(res, spec)}}
+        case.check_speed(tests, {"ch9/ex": {"ratio": list(window)}})
+        return case.problems
+    assert problems(0.82, 3) == []                     # 0.82: 3 of 4
+    assert problems(0.82, 2) and "whose points" in problems(0.82, 2)[0]
+    assert problems(0.95, 4) and "want 0.6 to 0.88" in problems(0.95, 4)[0]
+    assert problems(0.7, 2) == []
