@@ -7,8 +7,10 @@
 #
 #   bash tools/grader/tests/gpu_check.sh [--all]
 #
-# Needs cmake, ninja, nvcc and python3 on PATH, a CUDA GPU, and the header
-# libraries from Debian or carried in .carry/ (tools/book carry). Steps:
+# Needs cmake, ninja, nvcc and python3 on PATH (nvcc also at /usr/local/cuda/bin),
+# a CUDA GPU, and the header libraries from Debian or carried in .carry/ (tools/book
+# carry, which also carries the grader's seccomp filter: BOOK_SECCOMP_FILTER, as
+# tools/book sets it). Steps:
 #   1. a fresh configure of the gpu preset (build/gpu; -DBOOK_HOST_INCLUDE=.carry
 #      where .carry/ is), and a build of the exercises only (the kit, the
 #      judges, the workers, the programs "Check yourself" runs), not the book;
@@ -64,6 +66,15 @@ summary() {
     echo "gpu_check: FAIL ($failed of ${#results[@]} checks failed)"
     exit 1
 }
+
+# What tools/book sets up on a GPU machine without Debian's packages, for a run
+# of this script alone: nvcc where the CUDA toolkit installs it, and the grader's
+# seccomp filter carried in .carry/ (no python3-seccomp there: without it the
+# --trusted gradings of step 5 cannot confine their runs).
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
+if [ -z "${BOOK_SECCOMP_FILTER:-}" ] && [ -f "$root/.carry/seccomp-filter.json" ]; then
+    export BOOK_SECCOMP_FILTER="$root/.carry/seccomp-filter.json"
+fi
 
 for tool in cmake ninja nvcc python3; do
     command -v "$tool" >/dev/null || { record FAIL "$tool is not on PATH"; summary; }

@@ -383,6 +383,7 @@ def test_the_gpu_table_reads_the_student_s_report():
     why = speed_table.agree({"ch9/ex": got}, apart)
     assert any("speed points" in w for w in why) and any("apart" in w for w in why)
     assert speed_table.agree({"ch9/ex": got}, {}) == ["ch9/ex: graded once only"]
+    assert speed_table.agree({}, {}) == ["no speed line in either grading"]
 
 
 def test_an_exercise_is_graded_on_speed_only_where_it_can_be():
