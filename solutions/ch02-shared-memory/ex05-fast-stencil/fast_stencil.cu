@@ -47,9 +47,17 @@ __global__ void stencil_tiled_vec(const float* __restrict__ in, float* __restric
         const int m = threadIdx.x + v * kThreads;
         const long long p = start + 4LL * m;
         if (p >= n) break;
-        // Chunk m and its neighbours: e[4 + j] is output p + j's own input.
-        const float4 a = tile[m], b = tile[m + 1], c = tile[m + 2];
-        const float e[12] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w};
+        // Chunk m and its neighbours, three float4 reads of the tile: e[4 + j] is
+        // output p + j's own input.
+        float e[12];
+#pragma unroll
+        for (int q = 0; q < 3; ++q) {
+            const float4 c = tile[m + q];
+            e[4 * q] = c.x;
+            e[4 * q + 1] = c.y;
+            e[4 * q + 2] = c.z;
+            e[4 * q + 3] = c.w;
+        }
         float s[4];
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
