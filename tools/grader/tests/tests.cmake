@@ -118,7 +118,7 @@ if(BOOK_DOCS AND BOOK_EDITION STREQUAL "reader")
   _bt_add(exercises.reader-edition 120 "${_bt}/check_reader_edition.py" --build "${CMAKE_BINARY_DIR}"
           --html "${CMAKE_BINARY_DIR}/html" --pdf "${CMAKE_BINARY_DIR}/pdf/book.pdf")
 endif()
-_bt_add(exercises.bundle 600 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_scratch}/bundle"
+_bt_add(exercises.bundle 1200 "${_bt}/check_bundle.py" ${_bt_kit} --work "${_bt_scratch}/bundle"
         --catch2-include "${BOOK_CATCH2_INCLUDE}"
         --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}")
 # The same bundle against Catch2 version 3 (Ubuntu 24.04's), where one is installed:
