@@ -770,6 +770,52 @@ LABEL_UNIT = re.compile(r"(?<![\w/'’])(?<!per )("
                         + r")(?![\w/])|(?<= \()([sB])(?=\))")
 
 
+#: The units a unit typed before a figure may be: a symbol or a word of a unit, not a
+#: multiple ("2 × {value}", "3 times {value}" multiply) and not one letter ("kernel
+#: B: {value}"), a share ("%") or a bare ordinal ("the second {value}").
+_BEFORE_WORDS = sorted((re.escape(u) for u, v in TYPED_UNITS.items()
+                        if len(u) > 1 and v != "×"), key=len, reverse=True)
+#: ... of which those that read as a unit right before a figure with nothing between
+#: ("TB/s {value}"): symbols, not words ("cycles {value}" may be a noun).
+_BEFORE_SYMBOLS = sorted((re.escape(u) for u in TYPED_UNITS
+                          if "/" in u or u in ("ms", "us", "ns", "µs", "μs", "KB", "MB", "GB",
+                                               "KiB", "MiB", "GiB", "kB")),
+                         key=len, reverse=True)
+#: A unit typed right before a figure, the text before it ending with it: "TB/s:
+#: {value}", "in ms, {value}", "(µs) {value}", "ms = {value}", "TB/s {value}".
+BEFORE_UNIT = re.compile(
+    r"(?<![\w/'’])(?<!per )(?:(?P<in>in\s+)?(?P<u1>" + "|".join(_BEFORE_WORDS) + r")\s*[:=,]"
+    r"|in\s+(?P<u2>" + "|".join(_BEFORE_WORDS) + r")"
+    r"|\((?P<u3>" + "|".join(_BEFORE_WORDS) + r")\)"
+    r"|(?P<u4>" + "|".join(_BEFORE_SYMBOLS) + r"))\s*$")
+#: "in <unit>" anywhere in the clause before a figure ("Its time in ms came to
+#: {value}`...`"): the unit the reader reads the figure in.
+IN_UNIT = re.compile(r"(?<![\w/'’])in\s+(" + "|".join(_BEFORE_WORDS) + r")(?![\w/])")
+#: What may stand between figures listed together, so that one unit typed after the
+#: last (or before the first) is read as every one's: "{value}`a` and {value}`b` ms",
+#: "{value}`a`, {value}`b` or {value}`c` ms", "{value}`a` to {value}`b` ms".
+LISTED = re.compile(r"\s*(?:,|,?\s*(?:and|or|to|through|and then)|[–—-])\s*")
+
+
+def typed_before(text: str, prev: nodes.Element | None) -> str | None:
+    """The unit typed right before a figure (BEFORE_UNIT), or "in <unit>" in the
+    clause before it (IN_UNIT), from the text between it and the previous figure
+    (or its paragraph's start); None where the unit is a figure's own, typed after
+    a figure or a number ("{value}`a` ms, {value}`b`", "16 bytes, {value}`t`"),
+    which the rule after a figure reads."""
+    m = BEFORE_UNIT.search(text)
+    if m:
+        lead = text[:m.start()]
+        if re.search(r"[\d.]\s*$", lead) or (prev is not None and not lead.strip()):
+            return None
+        return next(u for u in m.group("u1", "u2", "u3", "u4") if u)
+    # "in <unit>" in its clause: after the last stop, colon or semicolon, and after
+    # the previous figure (whose own unit the rule after a figure reads).
+    clause = re.split(r"[.;:!?]\s", text)[-1]
+    found = IN_UNIT.findall(clause)
+    return found[-1] if found else None
+
+
 def unit_mismatch(typed: str, record_unit: str, spec: str, where: str = "the text after it") -> str | None:
     """Why the unit a reader reads beside a {value} (`where`: the text after it,
     its column's header, its row's label) is not the record's, or None where it
@@ -793,30 +839,47 @@ def unit_mismatch(typed: str, record_unit: str, spec: str, where: str = "the tex
             "type the record's unit, or quote the result that is in this one")
 
 
-def _text_after(node: nodes.Element, limit: int = 60) -> str:
-    """The text a reader reads right after `node`, within its paragraph (or table
-    cell, or heading), across inline markup ("{value}`x` **ms**", "*{value}`x`* ms"),
-    up to the next figure a role prints."""
+def _block_of(node: nodes.Element) -> nodes.Element | None:
+    """The paragraph (or table cell, or heading) a figure is read in."""
     block = node.parent
     while block is not None and (isinstance(block, nodes.Inline)
                                  or not isinstance(block, (nodes.TextElement, nodes.entry))):
         block = block.parent
+    return block
+
+
+def _is_figure(n: nodes.Node) -> bool:
+    return isinstance(n, nodes.Element) and "book_value_ref" in n.attributes
+
+
+def _beside(node: nodes.Element, limit: int = 60) -> tuple:
+    """(text before, previous figure, text after, next figure): what a reader reads
+    right before and right after `node` within its paragraph (or table cell, or
+    heading), across inline markup ("{value}`x` **ms**", "*{value}`x`* ms"), each
+    up to the figure a role prints on that side (None where there is none)."""
+    block = _block_of(node)
     if block is None:
-        return ""
-    out, seen, inside = [], False, set(id(n) for n in node.findall())
+        return "", None, "", None
+    before, after, prev, following = [], [], None, None
+    seen, inside, skip = False, set(id(n) for n in node.findall()), set()
     for n in block.findall():
         if n is node:
             seen = True
             continue
-        if not seen or id(n) in inside:
+        if id(n) in inside or id(n) in skip:
             continue
-        if isinstance(n, nodes.Element) and "book_value_ref" in n.attributes:
-            break
-        if isinstance(n, nodes.Text):
-            out.append(str(n))
-            if sum(map(len, out)) >= limit:
+        if _is_figure(n):
+            skip |= {id(m) for m in n.findall()}
+            if seen:
+                following = n
                 break
-    return "".join(out)
+            prev, before = n, []
+            continue
+        if isinstance(n, nodes.Text):
+            (after if seen else before).append(str(n))
+            if seen and sum(map(len, after)) >= limit:
+                break
+    return "".join(before)[-limit:], prev, "".join(after), following
 
 
 def _table_labels(node: nodes.Element) -> list[tuple[str, str]]:
@@ -854,8 +917,11 @@ def _table_labels(node: nodes.Element) -> list[tuple[str, str]]:
 
 class UnitsFromRecord(Transform):
     """{value} and {gpu-values} print the number; the reader reads its unit beside
-    it: typed right after it ("{value}`bench:kernel_us` µs"), in the header of its
-    table column ("| time (µs) |"), or in its row's label. That unit must be the
+    it: typed right after it ("{value}`bench:kernel_us` µs"), right before it
+    ("TB/s: {value}`...`", "in ms, {value}`...`", or "in ms" in the clause before
+    it), after the last or before the first of the figures it is listed with
+    ("{value}`a` and {value}`b` ms": each one's), in the header of its table column
+    ("| time (µs) |"), or in its row's label. That unit must be the
     one the record gives the figure (results[key]["unit"]), on every GPU
     {gpu-values} shows: "µs" after a result recorded in ms, "%" after a ratio,
     "cycles" after an instruction ratio, "times" after a time, or "TB/s" in the
@@ -868,25 +934,61 @@ class UnitsFromRecord(Transform):
 
     def apply(self) -> None:
         from .readertext import normalise
-        for node in list(self.document.findall(nodes.Element)):
-            if "book_value_ref" not in node.attributes or node.parent is None:
-                continue
+        figures = [n for n in self.document.findall(nodes.Element)
+                   if "book_value_ref" in n.attributes and n.parent is not None]
+        around = {id(n): _beside(n) for n in figures}
+
+        def listed(node) -> list:
+            """The figures listed together with `node`, in order, itself among them:
+            those one unit typed after the last (or before the first) is read as
+            each one's. A list has an "and", "or", "to" or a dash between two of its
+            figures: commas alone ("{value}`a`, {value}`b` times as many") set a
+            figure beside another, as an apposition, not in a list with it."""
+            items, joins = [node], []
+            for side, step in ((0, -1), (2, 1)):
+                n = node
+                while True:
+                    text, other = around[id(n)][side], around[id(n)][side + 1]
+                    if other is None or id(other) not in around:
+                        break
+                    join = normalise(text)[0]
+                    if not LISTED.fullmatch(join):
+                        break
+                    joins.append(join.strip())
+                    items.insert(0 if step < 0 else len(items), other)
+                    n = other
+            return items if any(j != "," for j in joins) else [node]
+
+        for node in figures:
             ref, role = node["book_value_ref"], node.get("book_role", "value")
             if ref.partition("|")[0].split(":", 1)[-1].startswith("check:"):
                 continue
             spec = ref.partition("|")[2]
             beside = []
-            after, _ = normalise(_text_after(node))
+            # A unit typed after it, or after the last of the figures listed with it.
+            together = listed(node)
+            last = together[-1]
+            after, _ = normalise(around[id(last)][2])
             m = TYPED_UNIT.match(after if after[:1].isspace() else " " + after)
             if m:
-                beside.append(("", m.group(1)))
+                beside.append(("the text after it" if last is node else
+                               f"the text after {{{last.get('book_role', 'value')}}}"
+                               f"`{last['book_value_ref']}`, which it is listed with,", m.group(1)))
+            # A unit typed before it, or before the first of the figures listed with it.
+            first = together[0]
+            before, _ = normalise(around[id(first)][0])
+            typed = typed_before(before, around[id(first)][1])
+            if typed:
+                beside.append(("the text before it" if first is node else
+                               f"the text before {{{first.get('book_role', 'value')}}}"
+                               f"`{first['book_value_ref']}`, which it is listed with,", typed))
             for what, text in _table_labels(node):
                 found = (m.group(1) or m.group(2) for m in LABEL_UNIT.finditer(normalise(text)[0]))
                 for u in dict.fromkeys(found):
                     beside.append((what, u))
             for what, typed in beside:
                 for unit in dict.fromkeys(node["book_units"]):
-                    why = unit_mismatch(typed, unit, spec, what or "the text after it")
+                    why = unit_mismatch(typed, unit, spec, what)
                     if why:
                         self.document.reporter.error(f"{{{role}}}`{ref}`: {why}",
                                                      line=node["book_line"])

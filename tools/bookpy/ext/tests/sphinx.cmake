@@ -111,6 +111,12 @@ book_sphinx_case(unit-mismatch
 # ... and the unit its table column's header types.
 book_sphinx_case(unit-header
   --expect "${_ch}:5: ERROR: \\{value\\}`hello:ratio`: its column's header types 'µs', but the record gives the figure in 'x'")
+# ... and the unit typed right before it ("in ms, {value}`...`").
+book_sphinx_case(unit-before
+  --expect "${_ch}:5: ERROR: \\{value\\}`hello:ratio`: the text before it types 'ms', but the record gives the figure in 'x'")
+# ... and one unit typed after (or before) several figures listed together, each one's.
+book_sphinx_case(unit-listed
+  --expect "${_ch}:4: ERROR: \\{value\\}`hello:count`: the text after \\{value\\}`hello:ratio`, which it is listed with, types 'µs', but the record gives the figure in 'x'")
 # The book's structure (structure.py): one title per page, a chapter's number its key's,
 # no two chapters with one number.
 book_sphinx_case(two-titles

@@ -147,6 +147,28 @@ def test_a_unit_typed_after_every_gpus_figure_is_each_records(tree):
             "gives the figure in 'us'") in warnings, warnings
 
 
+def test_a_unit_typed_once_for_several_gpu_figures_is_each_records(tree):
+    """units-from-record: a unit typed after the last of several figures listed
+    together ("{gpu-values}`a` and {gpu-values}`b` µs") is read as each one's, and
+    each one's record must give it; so must a unit typed before the first."""
+    _three_gpus(tree)
+    chapter = tree.read("repo/chapters/ch90-fixture.md")
+    tree.write("repo/chapters/ch90-fixture.md", chapter
+               + "\nThey took {gpu-values}`gpu-run:ms|.2f` and {gpu-values}`gpu-run:ms|.1f` µs.\n")
+    _, warnings, _ = tree.sphinx()
+    assert ("ERROR: {gpu-values}`gpu-run:ms|.2f`: the text after {gpu-values}`gpu-run:ms|.1f`, which "
+            "it is listed with, types 'µs', but the record gives the figure in 'ms'") in warnings, warnings
+    tree.write("repo/chapters/ch90-fixture.md", chapter
+               + "\nIn µs, {gpu-values}`gpu-run:ms|.2f` and {gpu-values}`gpu-run:ms|.1f`.\n")
+    _, warnings, _ = tree.sphinx()
+    assert ("ERROR: {gpu-values}`gpu-run:ms|.1f`: the text before {gpu-values}`gpu-run:ms|.2f`, which "
+            "it is listed with, types 'µs', but the record gives the figure in 'ms'") in warnings, warnings
+    tree.write("repo/chapters/ch90-fixture.md", chapter
+               + "\nThey took {gpu-values}`gpu-run:ms|.2f` and {gpu-values}`gpu-run:ms|.1f` ms.\n")
+    _, warnings, _ = tree.sphinx()
+    assert warnings == ""
+
+
 def test_a_claim_is_checked_on_every_gpu_with_fresh_records(tree):
     _three_gpus(tree)
     chapter = tree.read("repo/chapters/ch90-fixture.md")

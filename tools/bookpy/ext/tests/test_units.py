@@ -424,6 +424,23 @@ def _units_case(tree, body: str, unit: str = "us") -> str:
     ("It took {value}`hello:ratio` msec.\n", "the text after it types 'msec'"),
     ("It took {value}`hello:ratio` times as long.\n", "the text after it types 'times'"),
     ("It spent {value}`hello:ratio` cycles.\n", "the text after it types 'cycles'"),
+    # a unit typed before the figure (units-from-record, before it)
+    ("Its time in ms: {value}`hello:ratio`.\n", "the text before it types 'ms'"),
+    ("It took, in ms, {value}`hello:ratio`.\n", "the text before it types 'ms'"),
+    ("Its time in ms came to {value}`hello:ratio`.\n", "the text before it types 'ms'"),
+    ("TB/s: {value}`hello:ratio`.\n", "the text before it types 'TB/s'"),
+    ("The rate (TB/s) {value}`hello:ratio`.\n", "the text before it types 'TB/s'"),
+    ("It read **GB/s** {value}`hello:ratio`.\n", "the text before it types 'GB/s'"),
+    ("It took, in \uff4d\uff53, {value}`hello:ratio`.\n", "the text before it types 'ms'"),
+    # one unit typed for several figures listed together is read as each one's
+    ("They took {value}`hello:count` and {value}`hello:ratio` µs.\n",
+     "ch90-fixture.md:3: ERROR: {value}`hello:count`: the text after {value}`hello:ratio`, which it is "
+     "listed with, types 'µs', but the record gives the figure in 'x'"),
+    ("They took {value}`hello:count`, {value}`hello:ratio` or {value}`hello:ratio` µs.\n",
+     "ERROR: {value}`hello:count`: the text after {value}`hello:ratio`, which it is listed with, types 'µs'"),
+    ("In µs, {value}`hello:ratio` and {value}`hello:count`.\n",
+     "ERROR: {value}`hello:count`: the text before {value}`hello:ratio`, which it is listed with, "
+     "types 'µs', but the record gives the figure in 'x'"),
 ])
 def test_a_unit_the_reader_reads_beside_a_figure_is_the_records(tree, body, message):
     warnings = _units_case(tree, body)
@@ -440,6 +457,18 @@ def test_a_unit_the_reader_reads_beside_a_figure_is_the_records(tree, body, mess
     ("It is {value}`hello:ratio` times its bound.\n", "ratio"),
     ("It ran {value}`hello:ratio` times.\n", "count"),  # a count of times: no unit
     ("It waits {value}`hello:ratio` cycles.\n", "cycles"),
+    # a unit before a figure that is the record's, or that is no unit of this figure
+    ("In µs, {value}`hello:ratio`.\n", "us"),
+    ("At 16 bytes, {value}`hello:ratio` µs.\n", "us"),
+    ("It took {value}`hello:ratio` µs, {value}`hello:ratio` µs again.\n", "us"),
+    ("Kernel B: {value}`hello:ratio`.\n", "ratio"),
+    ("It returns in seconds. Its ratio is {value}`hello:ratio`.\n", "ratio"),
+    ("It is 2 × {value}`hello:ratio`, 3 times {value}`hello:ratio`.\n", "ratio"),
+    ("The second {value}`hello:ratio` is a ratio.\n", "ratio"),
+    ("It ran {value}`hello:count` repeats and took {value}`hello:ratio` µs.\n", "us"),
+    ("From {value}`hello:ratio` to {value}`hello:ratio` µs.\n", "us"),
+    # commas alone set a figure beside another (an apposition), not in a list with it
+    ("It issued {value}`hello:count`, {value}`hello:ratio` times as many.\n", "ratio"),
 ])
 def test_a_unit_beside_a_figure_that_is_the_records_builds_clean(tree, body, unit):
     warnings = _units_case(tree, body, unit)
