@@ -158,6 +158,17 @@ void write_depfile(const std::string& depfile, const std::string& out,
 /// Evaluates the run's checks file (if any) on the record, which keeps them.
 json apply_checks(const RunSpec& run, json& record);
 
+/// The checks a run declares now, as a live record keeps them ("checks_declared":
+/// the checks file's "checks", each as read): what its recording was made with.
+json declared_checks(const RunSpec& run);
+
+/// What differs between the checks a recording was made with ("checks_declared")
+/// and those its run declares now (the checks file): a check added, removed or
+/// changed makes it stale, naming the file and each check's id. A recording made
+/// before "checks_declared" existed is "not compared" on its checks (the build
+/// still evaluates the checks declared now on its results).
+InputDiff checks_changes(const json& record, const RunSpec& run);
+
 /// Throws Error naming the run and every failed check, when one failed.
 void fail_on_checks(const std::string& name, const json& evaluated, const std::string& whence);
 

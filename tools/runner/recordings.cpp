@@ -117,6 +117,10 @@ json load_recording(const RunSpec& run, const SanitizerSpec& san, const Recordin
     diff.changes.insert(diff.changes.end(), ncu.changes.begin(), ncu.changes.end());
     diff.not_compared.insert(diff.not_compared.end(), ncu.not_compared.begin(),
                              ncu.not_compared.end());
+    const InputDiff checks = checks_changes(record, run);
+    diff.changes.insert(diff.changes.end(), checks.changes.begin(), checks.changes.end());
+    diff.not_compared.insert(diff.not_compared.end(), checks.not_compared.begin(),
+                             checks.not_compared.end());
     record["stale"] = !diff.changes.empty();
     record["stale_reasons"] = diff.changes;
     record["not_compared"] = diff.not_compared;
@@ -298,6 +302,7 @@ int cmd_check(const RunSpec& run, const std::string& record_path, const Schema& 
                                 record_path, held, run.repeats));
     auto diff = diff_inputs(record["inputs"], compute_inputs(run.inputs, input_files(run.inputs)));
     for (auto& why : ncu_changes(record, run).changes) diff.changes.push_back(std::move(why));
+    for (auto& why : checks_changes(record, run).changes) diff.changes.push_back(std::move(why));
     if (!diff.changes.empty()) {
         std::string msg =
             fmt::format("{}: the record of {} is older than its inputs:", record_path, run.name);

@@ -207,6 +207,9 @@ void finish_record(const RunSpec& run, const LiveSpec& live, json& record,
         store_stream(record, "texts." + name, text.get<std::string>(), 0,
                      fmt::format("text '{}' of program {}", name, run.name), schema);
     auto evaluated = apply_checks(run, record);
+    // The checks it was made with (none: []): a recording of it is stale once the
+    // checks its run declares differ (checks_changes).
+    record["checks_declared"] = declared_checks(run);
     record["digest"] = record_digest(record, schema);
     validate_record(record, run.name, run.gpu, schema);
     if (!evaluated.empty() && !failed_checks(evaluated).empty()) {

@@ -19,7 +19,7 @@ book_bad_test(runner-env-changed ${r_copy}
   -- ${r_verify} --env BOOK_FIXTURE_WARPS=8)
 # --toolchain: compared where this build gives the key, named where it does not.
 set(r_record_nvcc
-  --before ${r_run} --toolchain nvcc=13.0.88 -- ${fake_gpu} ok --before-end
+  --before ${r_run} ${r_checks} --toolchain nvcc=13.0.88 -- ${fake_gpu} ok --before-end
   --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
 book_runner_test(toolchain-not-compared ${r_copy} ${r_record_nvcc}
   --expect "recording is fresh .*not compared: nvcc \\(recorded 13\\.0\\.88. this build gives no nvcc version\\)"
@@ -74,7 +74,7 @@ book_bad_test(runner-ncu-cache-control-bad ${r_copy}
 # kernels, arguments or cache control is stale, one made for these is fresh.
 set(r_ncu_kernels --ncu-kernel reduce_naive --ncu-kernel reduce_shfl)
 set(r_record_ncu
-  --before ${r_run} --ncu "${fake_tools}/ncu" ${r_ncu_kernels} --ncu-arg=--profile
+  --before ${r_run} ${r_checks} --ncu "${fake_tools}/ncu" ${r_ncu_kernels} --ncu-arg=--profile
            --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl -- ${fake_gpu} ok --before-end
   --before ${bookrun_exe} save --record x.json --recording rec/fixture.json --before-end)
 set(r_verify_ncu ${r_verify} --ncu-metrics smsp__inst_executed.sum --ncu-labels naive,shfl)
@@ -104,6 +104,40 @@ book_bad_test(runner-ncu-args-changed ${r_copy} ${r_record_ncu}
 book_bad_test(runner-ncu-cache-control-changed ${r_copy} ${r_record_ncu}
   --expect "^  Nsight Compute's cache control changed \\(recorded all, declared none\\)$"
   -- ${r_verify_ncu} ${r_ncu_kernels} --ncu-arg=--profile --ncu-cache-control none)
+# The checks a run declares (its *.checks.json) are what a recording was made with
+# ("checks_declared", digested): a recording made under other checks (one changed,
+# added or removed) is stale, naming the file and each check; compared, not hashed,
+# so that recording them changed no recording's input hash. One made before they
+# were recorded is "not compared" on them (its results are still checked against
+# the checks declared now).
+book_runner_test(checks-declared-same ${r_copy} ${r_record}
+  --has rec/fixture.json "checks_declared>0>id" "^ratio-near-one$"
+  --expect "recording is fresh"
+  --reject "not compared"
+  -- ${r_verify})
+book_bad_test(runner-checks-changed ${r_copy} ${r_record}
+  --expect "^  its checks changed since it was recorded \\(.*checks/loosened\\.checks\\.json: check 'ratio-near-one' changed \\(recorded \\{.*\"min\":0\\.9.*\\}. declared \\{.*\"min\":0\\.5.*\\}\\)\\)$"
+  -- ${bookrun_exe} verify ${r_inputs} --checks "${rfx}/checks/loosened.checks.json"
+     --gpu-model "NVIDIA H200" --recording rec/fixture.json)
+book_bad_test(runner-checks-added ${r_copy} ${r_record}
+  --expect "^  its checks changed since it was recorded \\(.*checks/added\\.checks\\.json: check 'ratio-positive' added\\)$"
+  -- ${bookrun_exe} verify ${r_inputs} --checks "${rfx}/checks/added.checks.json"
+     --gpu-model "NVIDIA H200" --recording rec/fixture.json)
+book_bad_test(runner-checks-removed ${r_copy} ${r_record}
+  --expect "its checks changed since it was recorded \\(no checks file now: check 'correct' removed. check 'ratio-near-one' removed\\)"
+  -- ${bookrun_exe} verify ${r_inputs} --gpu-model "NVIDIA H200" --recording rec/fixture.json)
+# bookrun import says it too: the build's record is stale, and why.
+book_runner_test(checks-changed-import ${r_copy} ${r_record}
+  --has y.json "stale" "^true$"
+  --has y.json "stale_reasons>0" "check 'ratio-near-one' changed"
+  -- ${bookrun_exe} import ${r_inputs} --checks "${rfx}/checks/loosened.checks.json"
+     --gpu-model "NVIDIA H200" --recording rec/fixture.json --out y.json)
+book_runner_test(checks-not-compared ${r_copy} ${r_record}
+  --before ${BOOK_PY} "${rfx}/older_recording.py" "${CMAKE_SOURCE_DIR}/book/record-schema.json"
+           rec/fixture.json checks_declared --before-end
+  --expect "recording is fresh .*not compared: the checks it was made with \\(the recording was made before they were recorded. the checks of .*checks/loosened\\.checks\\.json are evaluated on its results\\)"
+  -- ${bookrun_exe} verify ${r_inputs} --checks "${rfx}/checks/loosened.checks.json"
+     --gpu-model "NVIDIA H200" --recording rec/fixture.json)
 # The run profiles the metrics it declares (--ncu-metrics, which import and verify
 # compare too): profiled without them, it fails, leaving no record.
 book_bad_test(runner-ncu-no-metrics ${r_copy}

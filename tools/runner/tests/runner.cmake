@@ -177,8 +177,12 @@ book_runner_test(import-stale-ok ${r_copy} ${r_record} ${r_stale}
   --has imported.json "stale" "^true$"
   --has imported.json "checks>0>ok" "^false$"
   -- ${r_import} --stale-ok --checks "${rfx}/checks/impossible.checks.json")
-# ... but a fresh one's must hold.
+# ... but a fresh one's must hold: one made before the checks it was made with were
+# recorded (older_recording.py), which is fresh under any checks, is checked against
+# those declared now (a newer one made under other checks is stale: runner-checks-changed).
 book_bad_test(runner-import-fresh-checks ${r_copy} ${r_record}
+  --before ${BOOK_PY} "${rfx}/older_recording.py" "${CMAKE_SOURCE_DIR}/book/record-schema.json"
+           rec/fixture.json checks_declared --before-end
   --expect "t/fixture is recorded, but: 1 of 1 checks failed"
   -- ${r_import} --stale-ok --checks "${rfx}/checks/impossible.checks.json")
 # A release build refuses a stale recording of the lead GPU.
