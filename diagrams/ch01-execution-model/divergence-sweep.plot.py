@@ -10,6 +10,16 @@ ALT = ("Two charts of the div-sweep run against the grid size in waves (1 to 32)
        "wave towards the ratio of the fits' slopes, drawn as a dotted line. Chart (a) is the "
        "lead GPU's; chart (b) has a series of points and fits per GPU the book shows.")
 
+#: What each legend label draws (plotting.py: a label names the series whose data it
+#: draws): the label (after "<GPU>: ") and the results it is drawn from.
+SERIES = {"uniform, median": r"uniform_w\d+_ms",
+          "uniform, fit": r"fit_(t0|slope)_ms_uniform",
+          "divergent, median": r"divergent_w\d+_ms",
+          "divergent, fit": r"fit_(t0|slope)_ms_divergent",
+          "measured( medians)?": r"(uniform|divergent)_w\d+_ms",
+          "from (its|the two) fits": r"fit_(t0|slope)_ms_(uniform|divergent)",
+          r"slope ratio [0-9.]+": r"fit_slope_ms_(uniform|divergent)"}
+
 
 def draw(fig, runs, theme):
     run = runs["div-sweep"]

@@ -19,7 +19,17 @@ STEPS = ["plain", "tiled", "plain_k4", "vec_x1", "tiled_vec_x1", "vec_x4", "tile
          "tiled_async_x4"]
 SWEEP = ["plain", "vec_x1", "vec_x4", "tiled_vec_x4", "tiled_async_x4"]
 MARKERS = ["o", "s", "^", "D", "v"]
+#: What each legend label draws (plotting.py): a sweep kernel's line its results (a
+#: GPU's bars, labelled with its name, all of that GPU's).
+SERIES = {
+    "plain": r"sweep_plain_r\d+_over_copy", "vec_x1": r"sweep_vec_x1_r\d+_over_copy",
+    "vec_x4": r"sweep_vec_x4_r\d+_over_copy", "tiled_vec_x4": r"sweep_tiled_vec_x4_r\d+_over_copy",
+    "tiled_async_x4": r"sweep_tiled_async_x4_r\d+_over_copy"}
 LINES = ["-", "--", ":", "-."]
+#: The marks that are no data, each in its panel's legend (plotting.py: plots-from-records).
+REFERENCES = {"the copy": "cudaMemcpy's bandwidth in the same run, which every figure is a "
+                          "fraction of: 1 by definition",
+              "the target, 0.95": "the chapter's goal for a step, 95% of the copy's bandwidth"}
 
 
 def draw(fig, runs, theme):
@@ -39,16 +49,18 @@ def draw(fig, runs, theme):
         left.bar_label(bars, fmt="%.2f", label_type="center", fontsize=9 if n > 1 else None,
                        color="white" if theme.name == "light" else "#111111")
     left.set_yticks(rows, STEPS)
-    left.axvline(1.0, color=theme.foreground, linewidth=1.2)
-    left.axvline(0.95, color=theme.muted, linestyle=":")
+    left.axvline(1.0, color=theme.foreground, linewidth=1.2, label="the copy")
+    left.axvline(0.95, color=theme.muted, linestyle=":", label="the target, 0.95")
     left.set_xlim(0, 1.1)
     left.set_xticks([0, 0.5, 1.0] if fig.book_narrow else [0, 0.25, 0.5, 0.75, 1.0])
     left.set_xlabel("bandwidth / cudaMemcpy's, R = 3")
     # Each panel named (a), (b), as the caption names them: the phone's drawing stacks them.
-    left.set_title("(a) " + ("solid: the copy; dotted: 0.95" if n < 2 else "in each row, top to bottom:"
+    left.set_title("(a)" + ("" if n < 2 else " in each row, top to bottom:"
                    + ("\n" if fig.book_narrow else " ") + ", ".join(gpu for gpu, _ in steps.gpus)),
                    color=theme.muted)
     left.grid(axis="y", visible=False)
+    # Under the bars, which fill the panel up to the copy's line.
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2)
 
     top = 0.0
     # A kernel's colour and marker; a GPU's line style (the lead's solid).
@@ -61,7 +73,7 @@ def draw(fig, runs, theme):
                        linestyle=LINES[g % len(LINES)],
                        label=k if g == 0 else None)
 
-    right.axhline(1.0, color=theme.foreground, linewidth=1.2)
+    right.axhline(1.0, color=theme.foreground, linewidth=1.2, label="the copy")
     right.set_xscale("log", base=2)
     # (the phone's drawing: every other radius named, so that the names do not run together)
     right.set_xticks(radii, [f"{r:g}" if not fig.book_narrow or i % 2 == 0 else ""

@@ -13,7 +13,10 @@ ALT = ("A chart of the time per stencil step against the number of steps K appli
 
 #: The dashed curve is a model, not a measurement (plotting.py: plots-from-records).
 REFERENCES = {"1/K: one trip to memory per K steps":
-              "the model the measured points are read against: 1/K of the K values the run swept"}
+              "the model the measured points are read against: 1/K of the K values the run swept",
+              "the one-step kernel": "what every time is a fraction of: 1 by definition"}
+#: What each legend label of data draws (after "<GPU>: "; plotting.py).
+SERIES = {"stencil_temporal(, measured)?": r"temporal_k\d+_step_over_one_step"}
 
 MARKERS = ["o", "s", "^", "D"]
 
@@ -30,7 +33,7 @@ def draw(fig, runs, theme):
         ax.plot([k for k, _ in points], [v for _, v in points], marker=MARKERS[i % len(MARKERS)],
                 color=theme.colors[i % len(theme.colors)],
                 label=f"{gpu}: stencil_temporal" if len(run.gpus) > 1 else "stencil_temporal, measured")
-    ax.axhline(1.0, color=theme.foreground, linewidth=1.2)
+    ax.axhline(1.0, color=theme.foreground, linewidth=1.2, label="the one-step kernel")
     ax.set_xticks(ks, [f"{k:g}" for k in ks])
     ax.set_xlabel("steps per trip to global memory, K")
     ax.set_ylabel("time per step /\none-step kernel's" if fig.book_narrow

@@ -20,6 +20,12 @@ SIZES = [16, 20, 24, 28]
 # The sizes as tick labels, with superscripts of the label's own font size (mathtext
 # would shrink them below what a page can show).
 SUPERSCRIPT_POWERS = {16: "2¹⁶", 20: "2²⁰", 24: "2²⁴", 28: "2²⁸"}
+#: What each legend label of data draws (after "<GPU>: "; plotting.py).
+SERIES = {r"(its )?read ceiling( [0-9.]+)?": r"ceiling_tbs_2e28",
+          r"batches of (20 )?calls": r"best_over_cub_2e\d+",
+          r"CUDA-graph replays": r"graph_best_over_cub_2e\d+"}
+#: The mark that is no data (plotting.py: plots-from-records).
+REFERENCES = {"CUB's own time": "a time ratio of 1: where step 8 takes CUB's time"}
 
 
 def draw(fig, runs, theme):
@@ -59,7 +65,7 @@ def draw(fig, runs, theme):
         right.plot(SIZES, graphs, "s--", color=theme.colors[(3 * i + 2) % 6],
                    label=f"{gpu}: CUDA-graph replays" if n > 1 else "CUDA-graph replays")
         high = max(high, *events, *graphs)
-    right.axhline(1.0, linestyle=":", color=theme.muted)
+    right.axhline(1.0, linestyle=":", color=theme.muted, label="CUB's own time")
     right.set_title("(b)", color=theme.muted)
     right.set_xticks(SIZES, [SUPERSCRIPT_POWERS[k] for k in SIZES])
     right.set_xlabel("floats")

@@ -16,6 +16,10 @@ REFERENCES = {"Little's law": "the model the measured points are read against: m
               "bytes in flight x SMs / latency), from the same record's latency and ceiling"}
 
 MARKERS = {4: "o", 8: "s", 16: "^"}
+#: What each legend label of data draws (after "<GPU>: "; plotting.py): a load width's points.
+SERIES = {"4-byte loads": r"w\d+_k\d+_b4_(tbs|bytes_per_sm)",
+          "8-byte loads": r"w\d+_k\d+_b8_(tbs|bytes_per_sm)",
+          "16-byte loads": r"w\d+_k\d+_b16_(tbs|bytes_per_sm)"}
 
 
 def points_of(r):

@@ -34,10 +34,24 @@ its own, a zero made non-zero: perturbed_runs), and each drawn element (a
 line, a bar, a marker set, a filled area; matched in the order drawn) whose
 data did not move is an error naming the spec and the element, so a series
 that ignores its data (``0 * x + 1.3``), a constant area, or a constant mark
-in the legend is refused. A reference mark (``axhline``, ``axvline``, spans)
-may be constant while it is not in the legend; an element that is not data
-and says so (a model curve such as 1/K) is named by its legend label in the
-spec's ``REFERENCES = {"label": "why it is no data"}``.
+in the legend is refused. Every drawn element is either data that moves with
+its records or a reference that says what it is: a constant mark
+(``axhline``, ``axvline``, spans) or a model curve such as 1/K is labelled in
+a legend, and that label is in the spec's ``REFERENCES = {"label": "why it is
+no data"}``; a constant element in no legend, a declared reference in no
+legend, and a REFERENCES label that no element drawn carries in a legend are
+errors.
+
+A legend label names the series whose data it draws: the spec's ``SERIES =
+{label: results}`` gives each legend label of data (a regular expression,
+matched after a leading "<GPU>: ") the results it is drawn from (a regular
+expression of their names); a label that is a GPU's name alone stands for all
+of that GPU's results. draw() is run once more per series on records where
+only that series' results are perturbed (on the GPU its label names, or on
+every GPU): the element labelled with it must move, and an element labelled
+with a series of other results must not (mislabelled). So two series' labels
+swapped, or a GPU's line labelled with another GPU's name, are errors naming
+the spec and both labels.
 
 RUNS and ALT are read without running the spec (the build needs RUNS to know
 what the plot depends on, the book needs ALT). ``draw`` gets an empty figure
@@ -80,6 +94,7 @@ class Spec:
     names: tuple             # as written in RUNS (what draw() gets as keys)
     alt: str
     references: tuple = ()   # legend labels of elements that are no data (REFERENCES)
+    series: tuple = ()       # ((legend label regex, result name regex), ...) (SERIES)
 
 
 def spec_key(diagrams_root: str, path: str) -> str:
@@ -202,7 +217,7 @@ def read_spec(path: str, key: str) -> Spec:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
-            if name in ("RUNS", "ALT", "REFERENCES"):
+            if name in ("RUNS", "ALT", "REFERENCES", "SERIES"):
                 try:
                     found[name] = (ast.literal_eval(node.value), node.lineno)
                 except ValueError:
@@ -235,9 +250,22 @@ def read_spec(path: str, key: str) -> Spec:
             isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in references.items())):
         raise PlotError(f"{path}:{ref_line}: REFERENCES must map each legend label of an element "
                         "that is no data to why")
+    series, series_line = found.get("SERIES", ({}, 0))
+    if not (isinstance(series, dict) and all(
+            isinstance(k, str) and isinstance(v, str) and k and v for k, v in series.items())):
+        raise PlotError(f"{path}:{series_line}: SERIES must map each legend label of data (a "
+                        "regular expression) to the results it draws (a regular expression of "
+                        "their names)")
+    for k, v in series.items():
+        for what, rx in (("legend label", k), ("results", v)):
+            try:
+                re.compile(rx)
+            except re.error as e:
+                raise PlotError(f"{path}:{series_line}: SERIES: the {what} pattern '{rx}' is no "
+                                f"regular expression: {e}") from None
     doc = ast.get_docstring(tree) or ""
     return Spec(path, key, doc.strip(), tuple(full), tuple(runs), " ".join(found["ALT"][0].split()),
-                tuple(sorted(references)))
+                tuple(sorted(references)), tuple(series.items()))
 
 
 # ---- what draw() gets -------------------------------------------------------------------
@@ -400,10 +428,12 @@ def load_runs(spec: Spec, record_paths: dict, gpu_records: dict | None = None) -
     return runs
 
 
-def perturbed_runs(runs: dict) -> dict:
+def perturbed_runs(runs: dict, only=None) -> dict:
     """The runs with every result moved by a factor of its own (1 + 0.0137 k for
     the k-th result of all the records, so that no two move alike and no ratio
-    of two stays), a zero made 0.0137 k: what a plot draws from them must move."""
+    of two stays), a zero made 0.0137 k: what a plot draws from them must move.
+    only(gpu, result name) -> bool, where given, picks the results moved (the
+    others stay as recorded): one series' (SERIES)."""
     import copy
     k = 0
 
@@ -413,6 +443,8 @@ def perturbed_runs(runs: dict) -> dict:
         for name in sorted(record.get("results", {})):
             r = record["results"][name]
             v = r.get("value") if isinstance(r, dict) else None
+            if only is not None and not only(run.gpu, name):
+                continue
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 k += 1
                 r["value"] = v * (1 + 0.0137 * k) if v else 0.0137 * k
@@ -426,12 +458,21 @@ def perturbed_runs(runs: dict) -> dict:
     return out
 
 
+def _legend_labels(fig, ax) -> set:
+    """The labels a reader reads in the legends over `ax`: its own and the figure's."""
+    legends = [ax.get_legend()] + list(getattr(fig, "legends", []))
+    return {t.get_text() for lg in legends if lg is not None for t in lg.get_texts()}
+
+
 def _drawn(fig) -> list:
-    """[(axes index, what, label, data, reference mark?)] of every element drawn
-    in the figure's axes, in the order drawn: its data in data coordinates."""
+    """[(axes index, what, label, data, reference mark?, in a legend?)] of every
+    element drawn in the figure's axes, in the order drawn: its data in data
+    coordinates; a bar's label is its bar set's (ax.bar(label=...))."""
     import numpy as np
     out = []
     for a, ax in enumerate(fig.axes):
+        shown = _legend_labels(fig, ax)
+        owner = {id(p): c.get_label() for c in ax.containers for p in c}
         for kind, artists in (("line", ax.lines), ("marker set or area", ax.collections),
                               ("bar or area", ax.patches)):
             for artist in artists:
@@ -445,43 +486,139 @@ def _drawn(fig) -> list:
                     parts = [np.asarray(artist.get_offsets(), dtype=float).ravel()]
                     parts += [np.asarray(p.vertices, dtype=float).ravel() for p in artist.get_paths()]
                     data = np.concatenate(parts) if parts else np.zeros(0)
-                out.append((a, kind, str(artist.get_label() or ""), data, reference))
+                label = str(owner.get(id(artist)) or artist.get_label() or "")
+                out.append((a, kind, label, data, reference,
+                            bool(label) and not label.startswith("_") and label in shown))
     return out
 
 
-def unmoved(spec: Spec, drawn: list, again: list) -> list[str]:
-    """What draw() drew the same from perturbed records, as errors: a data element,
-    or a reference mark in the legend, whose label REFERENCES does not give."""
+def _what(kind: str, label: str, in_legend: bool) -> str:
+    if in_legend:
+        return f"the {kind} labelled '{label}'"
+    if label and not label.startswith("_"):
+        return f"the {kind} labelled '{label}' (in no legend)"
+    return f"a {kind} (no label)"
+
+
+def _same(data, data2) -> bool:
     import numpy as np
+    return data.shape == data2.shape and np.allclose(data, data2, rtol=1e-9, atol=0, equal_nan=True)
+
+
+def unmoved(spec: Spec, drawn: list, again: list) -> list[str]:
+    """What draw() drew the same from perturbed records, as errors: every drawn
+    element is data that moves with its records, or a reference (a mark, a model)
+    that a legend names by a label REFERENCES gives with why it is no data; and
+    each label REFERENCES gives names an element in a legend."""
     found = []
-    for (a, kind, label, data, reference), (_, _, _, data2, _) in zip(drawn, again):
-        in_legend = bool(label) and not label.startswith("_")
-        same = (data.shape == data2.shape
-                and np.allclose(data, data2, rtol=1e-9, atol=0, equal_nan=True))
-        if not same:
+    for (a, kind, label, data, reference, in_legend), (_, _, _, data2, _, _) in zip(drawn, again):
+        if not _same(data, data2):
             continue
-        if label in spec.references or (reference and not in_legend):
+        if in_legend and label in spec.references:
             continue
-        what = f"the {kind} labelled '{label}'" if in_legend else f"a {kind} (no label)"
-        found.append(f"{spec.path}: {what} in axes {a + 1} is drawn the same from perturbed "
-                     "records: its data are not the records' (a plot draws its records; an "
-                     "element that is no data is named in REFERENCES with why)")
+        if label in spec.references:
+            found.append(f"{spec.path}: {_what(kind, label, in_legend)} in axes {a + 1} is a reference "
+                         "REFERENCES declares, but no legend names it: a reference mark says in "
+                         "the legend what it is (call legend() on its axes)")
+            continue
+        found.append(f"{spec.path}: {_what(kind, label, in_legend)} in axes {a + 1} is drawn the same "
+                     "from perturbed records: its data are not the records' (a plot draws its "
+                     "records; an element that is no data, a reference mark such as axhline() "
+                     "included, is labelled in the legend and named in REFERENCES with why)")
+    labelled = {label for _, _, label, _, _, in_legend in drawn if in_legend}
+    for label in spec.references:
+        if label not in labelled:
+            found.append(f"{spec.path}: REFERENCES declares '{label}', but no element drawn is "
+                         "labelled so in a legend: declare only the references the plot draws, "
+                         "each labelled in the legend")
+    return found
+
+
+def _series_of(spec: Spec, label: str, gpus: list) -> tuple:
+    """(SERIES' label pattern, its results pattern, the GPU the label names or None)
+    of a legend label: "<GPU>: <label>" names a GPU's series, and a label that is a
+    GPU's name alone all of that GPU's results."""
+    for gpu in gpus:
+        if gpu and label == gpu:
+            return ("", ".*", gpu)
+        if gpu and label.startswith(gpu + ": "):
+            rest = label[len(gpu) + 2:]
+            key = next(((k, v) for k, v in spec.series if re.fullmatch(k, rest)), None)
+            return (key[0], key[1], gpu) if key else None
+    key = next(((k, v) for k, v in spec.series if re.fullmatch(k, label)), None)
+    return (key[0], key[1], None) if key else None
+
+
+def mislabelled(spec: Spec, draw, runs: dict, drawn: list, redraw) -> list[str]:
+    """Each legend label names the series whose data it draws (SERIES): the records
+    of one series alone are perturbed (its results, on the GPU its label names or on
+    every GPU), and the element labelled with it must move, and every element
+    labelled with a series of other results must not: swapped labels, or a label on
+    another GPU's line, are errors naming the spec and both labels."""
+    gpus = sorted({g for run in runs.values() for g, _ in run.gpus if g}, key=len, reverse=True)
+    named, found = {}, []
+    for i, (a, kind, label, data, reference, in_legend) in enumerate(drawn):
+        if not in_legend or label in spec.references:
+            continue
+        series = _series_of(spec, label, gpus)
+        if series is None:
+            found.append(f"{spec.path}: {_what(kind, label, True)} in axes {a + 1} names no series: "
+                         "SERIES gives each legend label of data (a regular expression, after "
+                         "'<GPU>: ') the results it draws (a regular expression of their names)")
+            continue
+        named[i] = series
+    if found:
+        return found
+    runs_of = {name: {k for k in run._record.get("results", {})} for name, run in runs.items()}
+
+    def results(series) -> set:
+        _, rx, gpu = series
+        return {(run, g, r) for run, names in runs_of.items() for r in names
+                for g in ([gpu] if gpu else [None] + gpus) if re.fullmatch(rx, r)}
+
+    for series in dict.fromkeys(named.values()):
+        pattern, rx, gpu = series
+        mine = results(series)
+
+        def only(g, name, rx=rx, gpu=gpu):
+            return re.fullmatch(rx, name) is not None and (gpu is None or g == gpu)
+        again = redraw(perturbed_runs(runs, only))
+        what = f"/{rx}/" + (f" on the {gpu}" if gpu else "")
+        for i, other in named.items():
+            a, kind, label, data = drawn[i][:4]
+            moved = i < len(again) and not _same(data, again[i][3])
+            if other == series and not moved:
+                found.append(f"{spec.path}: {_what(kind, label, True)} in axes {a + 1} does not move when "
+                             f"only the results its label names move (SERIES: {what}): its label "
+                             "names a series it does not draw")
+            elif other != series and moved and not (results(other) & mine):
+                found.append(f"{spec.path}: {_what(kind, label, True)} in axes {a + 1} moves when only "
+                             f"the results of another series move (SERIES: {what}, which its label "
+                             "does not name): its label names another series than the one it draws")
     return found
 
 
 def _check_moves(spec: Spec, draw, fig, runs: dict, theme_name: str) -> None:
-    """draw() again on perturbed records; PlotError for what did not move."""
+    """draw() again on perturbed records; PlotError for what did not move, and for
+    a legend label that names another series than the one it draws."""
     from matplotlib.figure import Figure
-    again = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
-    again.book_narrow = False
-    try:
-        draw(again, perturbed_runs(runs), THEMES[theme_name])
-    except PlotError:
-        raise
-    except Exception as e:
-        raise PlotError(f"{spec.path}: draw() failed on perturbed records: "
-                        f"{type(e).__name__}: {e}") from None
-    errors = unmoved(spec, _drawn(fig), _drawn(again))
+
+    def redraw(perturbed: dict) -> list:
+        again = Figure(figsize=(WIDTH_IN, HEIGHT_IN), layout="constrained")
+        again.book_narrow = False
+        try:
+            draw(again, perturbed, THEMES[theme_name])
+        except PlotError:
+            raise
+        except Exception as e:
+            raise PlotError(f"{spec.path}: draw() failed on perturbed records: "
+                            f"{type(e).__name__}: {e}") from None
+        return _drawn(again)
+
+    drawn = _drawn(fig)
+    errors = unmoved(spec, drawn, redraw(perturbed_runs(runs)))
+    if not errors:
+        errors = mislabelled(spec, draw, runs, drawn, redraw)
     if errors:
         raise PlotError("\n".join(errors))
 

@@ -65,10 +65,10 @@ def main() -> int:
                             "phone-dark.svg": os.path.join(a.out_dir, name + "-phone-dark.svg")})
         return 0
     except PlotError as e:
-        # "<spec>[:line]: what" as "<spec from the repository>[:line]: error: what"
-        where, _, what = str(e).partition(": ")
-        where = where.replace(os.path.abspath(a.repo) + os.sep, "")
-        print(f"{where}: error: {what}", file=sys.stderr)
+        # Each "<spec>[:line]: what" as "<spec from the repository>[:line]: error: what"
+        for line in str(e).replace(os.path.abspath(a.repo) + os.sep, "").splitlines():
+            where, _, what = line.partition(": ")
+            print(f"{where}: error: {what}", file=sys.stderr)
         return 1
 
 
