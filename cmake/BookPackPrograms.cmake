@@ -151,14 +151,21 @@ this folder after the build. A GPU's times differ from the book's.
 ${_runs}")
 
 # ---- the archive: members sorted, no dates ---------------------------------------------
+# (Compressed by gzip -n, not by cmake -E tar cfz, whose gzip header holds the time
+# of packing: two builds of one tree would offer different bytes. book.incremental-cmake)
 file(GLOB_RECURSE _files LIST_DIRECTORIES false RELATIVE "${stage}" "${dest}/*")
 list(SORT _files)
-file(REMOVE "${OUT}.tmp")
-execute_process(COMMAND "${CMAKE_COMMAND}" -E tar cfz "${OUT}.tmp" --format=gnutar "--mtime=1970-01-01 00:00:00 UTC"
+file(REMOVE "${OUT}.tmp" "${OUT}.tar.tmp")
+execute_process(COMMAND "${CMAKE_COMMAND}" -E tar cf "${OUT}.tar.tmp" --format=gnutar "--mtime=1970-01-01 00:00:00 UTC"
                         -- ${_files}
                 WORKING_DIRECTORY "${stage}" RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "BookPackPrograms.cmake: cmake -E tar failed (${_rc}) for ${OUT}")
+endif()
+execute_process(COMMAND gzip -n -9 -c "${OUT}.tar.tmp" OUTPUT_FILE "${OUT}.tmp" RESULT_VARIABLE _rc)
+file(REMOVE "${OUT}.tar.tmp")
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "BookPackPrograms.cmake: gzip -n failed (${_rc}) for ${OUT}")
 endif()
 file(RENAME "${OUT}.tmp" "${OUT}")
 file(REMOVE_RECURSE "${stage}")

@@ -203,5 +203,15 @@ if(BOOK_DOCS)
                    --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}"
                    "--cmake-arg=-DBOOK_HOST_INCLUDE=${BOOK_HOST_INCLUDE}")
   set_tests_properties(book.new-chapter PROPERTIES LABELS book TIMEOUT 600 PROCESSORS 2)
+  # incremental-equals-clean through CMake itself: the same fixture chapter in a copy
+  # of the book, built with `cmake --build` after each edit (a title and a linked
+  # heading, each changed and reverted; the listed line of its program; its run's
+  # arguments, so the record and the manifest), publishes what a clean build of the
+  # same tree does, file for file; a difference names the file.
+  add_test(NAME book.incremental-cmake
+           COMMAND ${BOOK_PY} "${CMAKE_CURRENT_SOURCE_DIR}/incremental_cmake.py" --root "${root}"
+                   --fixture "${fx}/new-chapter" --scratch "${BOOK_TEST_TMP}/book.incremental-cmake"
+                   --cmake "${CMAKE_COMMAND}" "--cmake-arg=-DBOOK_HOST_INCLUDE=${BOOK_HOST_INCLUDE}")
+  set_tests_properties(book.incremental-cmake PROPERTIES LABELS book TIMEOUT 900 PROCESSORS 2)
 endif()
 

@@ -177,8 +177,9 @@ void fail_on_checks(const std::string& name, const json& evaluated, const std::s
 void check_sanitizer_expectation(const std::string& name, const SanitizerSpec& san,
                                  const sanitizer_counts& counts, const std::string& report);
 
-/// The record's provenance of where and when it was made (host, date, commit).
-json run_provenance(const std::string& source_root);
+/// The record's provenance of where and when it was made (host, date, commit); a
+/// CPU run's date is SOURCE_DATE_EPOCH's where the build sets it.
+json run_provenance(const std::string& source_root, bool gpu);
 
 /// A GPU run's provenance completed by the runner: the driver's own version
 /// (nvidia-smi, else the kernel module's) as driver_version, and the CUDA version

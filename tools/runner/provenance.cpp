@@ -16,8 +16,20 @@
 namespace bookrun {
 namespace {
 
-std::string now_utc() {
+/// The time a record says it was made: now; for a CPU run (made again by every
+/// build, never recorded) in a build that sets SOURCE_DATE_EPOCH (the reproducible
+/// builds' convention: seconds since 1970), that time instead, so that two builds
+/// of one tree publish the same pages (book.incremental-cmake). A GPU run's date is
+/// always the clock's.
+std::string now_utc(bool gpu) {
     std::time_t t = std::time(nullptr);
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); !gpu && epoch != nullptr) {
+        const std::string text = epoch;
+        if (text.empty() || text.size() > 12 ||
+            text.find_first_not_of("0123456789") != std::string::npos)
+            throw Error(fmt::format("SOURCE_DATE_EPOCH={}: not a number of seconds", text));
+        t = static_cast<std::time_t>(std::stoll(text));
+    }
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
     return buf;
@@ -72,10 +84,10 @@ std::string parse_driver_version(const std::string& text) {
     return "";
 }
 
-json run_provenance(const std::string& source_root) {
+json run_provenance(const std::string& source_root, bool gpu) {
     utsname u{};
     ::uname(&u);
-    return {{"host", u.nodename}, {"date", now_utc()}, {"commit", commit_of(source_root)}};
+    return {{"host", u.nodename}, {"date", now_utc(gpu)}, {"commit", commit_of(source_root)}};
 }
 
 void add_gpu_provenance(const std::string& nvidia_smi, const std::string& name, json& record) {

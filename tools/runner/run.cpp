@@ -116,7 +116,7 @@ void add_repeats(const RunSpec& run, const LiveSpec& live, const std::vector<Att
     store_stream(record, "stderr", a.r.err, a.r.err_dropped,
                  fmt::format("program {} stderr", run.name), schema);
     record["wall_s"] = wall;
-    record["provenance"] = run_provenance(run.inputs.source_root);
+    record["provenance"] = run_provenance(run.inputs.source_root, run.gpu);
     for (const auto& [k, v] : parse_key_values(live.provenance, "--provenance"))
         record["provenance"][k] = v;
     // What the program reported about its device; the runner's keys are its own

@@ -189,6 +189,33 @@ def settle_search_index(out: str) -> None:
     os.replace(index + ".tmp", index)
 
 
+def restore_index_entries(app: Sphinx) -> list:
+    """The index entries of the pages this build did not write again, given back to
+    the search index (the invariant incremental-equals-clean). Sphinx 5's
+    IndexBuilder.load reads the last build's words and titles but not its index
+    entries, so an incremental build's index loses those of every page it does not
+    write again (the API appendix's C++ entries, found by book.incremental-cmake).
+    Each such page is fed again for its entries alone; what else feeding changes
+    is put back as it was. An html-collect-pages handler: it runs before the index
+    is written, and adds no page."""
+    indexer = getattr(app.builder, "indexer", None)
+    entries = getattr(indexer, "_index_entries", None)
+    if indexer is None or entries is None:
+        return []
+    missing = [d for d in indexer._titles if d not in entries and d in app.env.all_docs]
+    if not missing:
+        return []
+    import copy
+    kept = {k: copy.deepcopy(getattr(indexer, k))
+            for k in ("_titles", "_filenames", "_all_titles", "_mapping", "_title_mapping")}
+    for docname in missing:
+        indexer.feed(docname, kept["_filenames"].get(docname, docname), kept["_titles"][docname],
+                     app.env.get_doctree(docname))
+    for k, v in kept.items():
+        setattr(indexer, k, v)
+    return []
+
+
 def build_finished(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None:
         return
@@ -201,5 +228,6 @@ def build_finished(app: Sphinx, exception: Exception | None) -> None:
 def setup(app: Sphinx) -> None:
     app.connect("env-get-outdated", pages_changed)
     app.connect("env-get-updated", write_all_if_pages_changed)
+    app.connect("html-collect-pages", restore_index_entries)
     app.connect("build-finished", build_finished)
     app.connect("build-finished", check_links, priority=900)
