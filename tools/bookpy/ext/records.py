@@ -785,12 +785,12 @@ _BEFORE_SYMBOLS = sorted((re.escape(u) for u in TYPED_UNITS
 #: {value}", "in ms, {value}", "(µs) {value}", "ms = {value}", "TB/s {value}".
 BEFORE_UNIT = re.compile(
     r"(?<![\w/'’])(?<!per )(?:(?P<in>in\s+)?(?P<u1>" + "|".join(_BEFORE_WORDS) + r")\s*[:=,]"
-    r"|in\s+(?P<u2>" + "|".join(_BEFORE_WORDS) + r")"
+    r"|[Ii]n\s+(?P<u2>" + "|".join(_BEFORE_WORDS) + r")"
     r"|\((?P<u3>" + "|".join(_BEFORE_WORDS) + r")\)"
     r"|(?P<u4>" + "|".join(_BEFORE_SYMBOLS) + r"))\s*$")
 #: "in <unit>" anywhere in the clause before a figure ("Its time in ms came to
 #: {value}`...`"): the unit the reader reads the figure in.
-IN_UNIT = re.compile(r"(?<![\w/'’])in\s+(" + "|".join(_BEFORE_WORDS) + r")(?![\w/])")
+IN_UNIT = re.compile(r"(?<![\w/'’])[Ii]n\s+(" + "|".join(_BEFORE_WORDS) + r")(?![\w/])")
 #: What may stand between figures listed together, so that one unit typed after the
 #: last (or before the first) is read as every one's: "{value}`a` and {value}`b` ms",
 #: "{value}`a`, {value}`b` or {value}`c` ms", "{value}`a` to {value}`b` ms".

@@ -428,6 +428,7 @@ def _units_case(tree, body: str, unit: str = "us") -> str:
     ("Its time in ms: {value}`hello:ratio`.\n", "the text before it types 'ms'"),
     ("It took, in ms, {value}`hello:ratio`.\n", "the text before it types 'ms'"),
     ("Its time in ms came to {value}`hello:ratio`.\n", "the text before it types 'ms'"),
+    ("In TB/s, it reached {value}`hello:ratio`.\n", "the text before it types 'TB/s'"),
     ("TB/s: {value}`hello:ratio`.\n", "the text before it types 'TB/s'"),
     ("The rate (TB/s) {value}`hello:ratio`.\n", "the text before it types 'TB/s'"),
     ("It read **GB/s** {value}`hello:ratio`.\n", "the text before it types 'GB/s'"),
