@@ -31,16 +31,15 @@ step prints its time.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import re
 import shutil
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import new_chapter  # noqa: E402
-from new_chapter import Failed, chapter_key, copy_sources, drop_in, fixture_files, run, source_files  # noqa: E402
+import new_chapter  # the sibling script (its folder is this script's sys.path[0])
+from bookpy.ext import publish
+from new_chapter import Failed, chapter_key, copy_sources, drop_in, fixture_files, run, source_files
 
 
 def say(msg: str) -> None:
@@ -71,26 +70,6 @@ def published(html: str) -> dict:
             path = os.path.join(base, name)
             with open(path, "rb") as f:
                 out[os.path.relpath(path, html)] = f.read()
-    return out
-
-
-def differences(incremental: dict, clean: dict) -> list:
-    """Each file that differs, by its path, with where it parts and the first lines."""
-    out = []
-    for path in sorted(set(incremental) | set(clean)):
-        a, b = incremental.get(path), clean.get(path)
-        if a == b:
-            continue
-        if a is None or b is None:
-            out.append(f"{path}: only in the {'clean' if a is None else 'incremental'} build")
-            continue
-        at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        ta, tb = a.decode("utf-8", "replace"), b.decode("utf-8", "replace")
-        diff = list(difflib.unified_diff(tb.splitlines(), ta.splitlines(), "clean", "incremental",
-                                         n=0, lineterm=""))[2:8]
-        out.append(f"{path}: differs at byte {at}: clean ...{b[max(0, at - 60):at + 60]!r}...\n"
-                   f"  incremental ...{a[max(0, at - 60):at + 60]!r}...\n  "
-                   + "\n  ".join(d[:200] for d in diff))
     return out
 
 
@@ -173,7 +152,7 @@ def main() -> int:
         shutil.move(build, os.path.join(repo, "build", "incremental"))
         run("clean configure", configure, repo, os.path.join(logs, "clean-configure.log"))
         build_step("clean build")
-        found = differences(incremental, published(html))
+        found = publish.differences(incremental, published(html))
         if found:
             raise Failed(f"the incremental build ({repo}/build/incremental/html) differs from the "
                          f"clean one ({html}) in {len(found)} files:\n" + "\n".join(found))

@@ -22,6 +22,7 @@ of them re-runs the step.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -214,6 +215,31 @@ def restore_index_entries(app: Sphinx) -> list:
     for k, v in kept.items():
         setattr(indexer, k, v)
     return []
+
+
+def differences(incremental: dict, clean: dict) -> list[str]:
+    """Each file of two builds of one site (path -> its bytes or text) that differs:
+    its path, where the two part (a one-line file, the search index, is shown around
+    it) and the first lines that differ. The one comparison of book.incremental-equals-clean
+    and book.incremental-cmake."""
+    out = []
+    for path in sorted(set(incremental) | set(clean)):
+        a, b = incremental.get(path), clean.get(path)
+        if a == b:
+            continue
+        if a is None or b is None:
+            out.append(f"{path}: only in the {'clean' if a is None else 'incremental'} build")
+            continue
+        a = a.encode("utf-8") if isinstance(a, str) else a
+        b = b.encode("utf-8") if isinstance(b, str) else b
+        at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        ta, tb = a.decode("utf-8", "replace"), b.decode("utf-8", "replace")
+        diff = list(difflib.unified_diff(tb.splitlines(), ta.splitlines(), "clean", "incremental",
+                                         n=0, lineterm=""))[2:8]
+        out.append(f"{path}: differs at byte {at}: clean ...{b[max(0, at - 80):at + 80]!r}...\n"
+                   f"  incremental ...{a[max(0, at - 80):at + 80]!r}...\n  "
+                   + "\n  ".join(d[:200] for d in diff if len(d) < 2000))
+    return out
 
 
 def build_finished(app: Sphinx, exception: Exception | None) -> None:

@@ -14,31 +14,12 @@ fixture's pages hold no time or path of the build that differs between two
 builds of one tree (the provenance's date is the record's)."""
 from __future__ import annotations
 
-import difflib
 import shutil
+
+from bookpy.ext import publish
 
 from .conftest import BOOK, Tree
 from .test_build import _build_html, _published
-
-
-def _differences(incremental: dict, clean: dict) -> list[str]:
-    """Each page that differs, by its path, with the first lines that differ."""
-    out = []
-    for path in sorted(set(incremental) | set(clean)):
-        a, b = incremental.get(path), clean.get(path)
-        if a == b:
-            continue
-        if a is None or b is None:
-            out.append(f"{path}: only in the {'clean' if a is None else 'incremental'} build")
-            continue
-        # Where they part: a one-line file (the search index) is shown around it.
-        at = next(i for i, (x, y) in enumerate(zip(a + "\0", b + "\0")) if x != y)
-        diff = [line for line in difflib.unified_diff(b.splitlines(), a.splitlines(), "clean",
-                                                      "incremental", n=0, lineterm="")][2:8]
-        out.append(f"{path}: clean ...{b[max(0, at - 80):at + 80]!r}...\n"
-                   f"  incremental ...{a[max(0, at - 80):at + 80]!r}...\n  "
-                   + "\n  ".join(d[:200] for d in diff if len(d) < 2000))
-    return out
 
 
 def _tree(tmp_path) -> Tree:
@@ -100,6 +81,6 @@ def test_an_incremental_build_publishes_what_a_clean_build_does(tmp_path):
         shutil.rmtree(tree.path(f"build/{folder}"))
     built = _build_html(tree)
     assert built.returncode == 0, built.stdout
-    differences = _differences(incremental, _published(tree))
+    differences = publish.differences(incremental, _published(tree))
     assert not differences, "the incremental build differs from the clean one:\n" + "\n".join(
         differences)
