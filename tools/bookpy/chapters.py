@@ -14,11 +14,15 @@ from __future__ import annotations
 import os
 import re
 
+#: A chapter key, chNN-<name>, and a section page's name, NN-<name> (the extension's
+#: page names are built from the same two: bookpy.ext.common.CHAPTER_DOC).
+KEY_PATTERN = r"ch[0-9][0-9]-[a-z0-9][a-z0-9-]*"
+SECTION_PATTERN = r"[0-9][0-9]-[a-z0-9][a-z0-9-]*"
 #: The chapter's page, chapters/<key>.md.
-CHAPTER_FILE = re.compile(r"(ch[0-9][0-9]-[a-z0-9][a-z0-9-]*)\.md")
+CHAPTER_FILE = re.compile(rf"({KEY_PATTERN})\.md")
 #: One of its section pages, chapters/<key>/NN-<name>.md.
-SECTION_FILE = re.compile(r"[0-9][0-9]-[a-z0-9][a-z0-9-]*\.md")
-KEY = re.compile(r"ch[0-9][0-9]-[a-z0-9][a-z0-9-]*")
+SECTION_FILE = re.compile(rf"{SECTION_PATTERN}\.md")
+KEY = re.compile(KEY_PATTERN)
 
 
 def chapter_keys(chapters: str) -> list[str]:

@@ -17,6 +17,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from ..records.checkeval import BookError  # noqa: E402,F401  (one class: the checks' errors are the book's)
 from ..records.jsonfile import load_json  # noqa: F401  (the extension's modules import it from here)
+from .. import chapters
+from ..chapters import KEY_PATTERN, SECTION_PATTERN
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -46,9 +48,9 @@ class BookDirective(SphinxDirective):
 
 #: A chapter's page: chapters/<key>.md with <key> = chNN-<name>; a page of one of
 #: its sections: chapters/<key>/NN-<name>.md (bookpy.chapters, the same layout).
-CHAPTER_DOC = re.compile(r"(?:^|/)(ch[0-9][0-9]-[a-z0-9][a-z0-9-]*)(/[0-9][0-9]-[a-z0-9][a-z0-9-]*)?$")
+CHAPTER_DOC = re.compile(rf"(?:^|/)({KEY_PATTERN})(/{SECTION_PATTERN})?$")
 #: A chapter key as a page's folder.
-KEY_PART = re.compile(r"ch[0-9][0-9]-[a-z0-9][a-z0-9-]*")
+KEY_PART = chapters.KEY
 #: One part of a key: no slashes, no "..", nothing a path could escape with.
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
