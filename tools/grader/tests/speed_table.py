@@ -35,20 +35,29 @@ def speed_lines(results: dict) -> dict:
         if not m:
             continue
         text = t.get("output", "")
-        line = {"score": t.get("score"), "max": t.get("max_score"), "status": t.get("status"),
-                "note": text.splitlines()[0] if text else ""}
-        for key, rx in (("student", r"your time: +" + _MS), ("reference", r"the reference's: +" + _MS)):
-            if g := re.search(rx, text):
-                line[key] = tuple(float(x) for x in g.groups())
-        if g := re.search(r"ratio \(reference / yours\): ([0-9.]+) \(rounds: ([0-9.]+) to ([0-9.]+)", text):
-            line["ratio"] = tuple(float(x) for x in g.groups())
-        if g := re.search(r"rounds: (\d+); stopped at (.*)", text):
-            line["rounds"], line["stopped"] = int(g.group(1)), g.group(2).strip()
-        if g := re.search(r"grading GPU: ([^;]*); before the rounds: (.*?); after: (.*)", text):
-            line["gpu"] = g.group(1).strip()
-            line["clock"] = tuple(_clock(x) for x in (g.group(2), g.group(3)))
+        line = {"score": t.get("score"), "max": t.get("max_score"), "status": t.get("status")}
+        line.update(read_report(text))
         out[m.group(1)] = line
     return out
+
+
+def read_report(text: str) -> dict:
+    """What a student's speed report (speed.report) says: its note (first line), the
+    student's and the reference's time per call with their ranges, the ratio with its
+    range, the rounds and why they stopped, the GPU and its clock before and after.
+    The one reader of that text, for this table and for grade_case.py's expect_speed."""
+    line = {"note": text.splitlines()[0] if text else ""}
+    for key, rx in (("student", r"your time: +" + _MS), ("reference", r"the reference's: +" + _MS)):
+        if g := re.search(rx, text):
+            line[key] = tuple(float(x) for x in g.groups())
+    if g := re.search(r"ratio \(reference / yours\): ([0-9.]+) \(rounds: ([0-9.]+) to ([0-9.]+)", text):
+        line["ratio"] = tuple(float(x) for x in g.groups())
+    if g := re.search(r"rounds: (\d+); stopped at (.*)", text):
+        line["rounds"], line["stopped"] = int(g.group(1)), g.group(2).strip()
+    if g := re.search(r"grading GPU: ([^;]*); before the rounds: (.*?); after: (.*)", text):
+        line["gpu"] = g.group(1).strip()
+        line["clock"] = tuple(_clock(x) for x in (g.group(2), g.group(3)))
+    return line
 
 
 def _clock(state: str) -> str:
