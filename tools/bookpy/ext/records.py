@@ -915,6 +915,15 @@ def _table_labels(node: nodes.Element) -> list[tuple[str, str]]:
     return labels
 
 
+def _where(side: str, node: nodes.Element, other: nodes.Element) -> str:
+    """Where a unit typed on `side` ("after", "before") of `other`, a figure listed
+    with `node` (or `node` itself), is read, as an error names it."""
+    if other is node:
+        return f"the text {side} it"
+    return (f"the text {side} {{{other.get('book_role', 'value')}}}`{other['book_value_ref']}`, "
+            "which it is listed with,")
+
+
 class UnitsFromRecord(Transform):
     """{value} and {gpu-values} print the number; the reader reads its unit beside
     it: typed right after it ("{value}`bench:kernel_us` µs"), right before it
@@ -971,17 +980,13 @@ class UnitsFromRecord(Transform):
             after, _ = normalise(around[id(last)][2])
             m = TYPED_UNIT.match(after if after[:1].isspace() else " " + after)
             if m:
-                beside.append(("the text after it" if last is node else
-                               f"the text after {{{last.get('book_role', 'value')}}}"
-                               f"`{last['book_value_ref']}`, which it is listed with,", m.group(1)))
+                beside.append((_where("after", node, last), m.group(1)))
             # A unit typed before it, or before the first of the figures listed with it.
             first = together[0]
             before, _ = normalise(around[id(first)][0])
             typed = typed_before(before, around[id(first)][1])
             if typed:
-                beside.append(("the text before it" if first is node else
-                               f"the text before {{{first.get('book_role', 'value')}}}"
-                               f"`{first['book_value_ref']}`, which it is listed with,", typed))
+                beside.append((_where("before", node, first), typed))
             for what, text in _table_labels(node):
                 found = (m.group(1) or m.group(2) for m in LABEL_UNIT.finditer(normalise(text)[0]))
                 for u in dict.fromkeys(found):
