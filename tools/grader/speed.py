@@ -3,7 +3,7 @@
 timed on the same GPU in the same grading, where the student's code cannot reach.
 
 An exercise opts in with EXERCISE_SPEED in its exercise.cmake (the harness, the
-points and the scale; Spec). Its timed harness (grade_bridge.hpp, Timed) is
+points and the scale; Spec). Its timed harness (grade_worker.hpp, Timed) is
 trusted test code in the worker: it makes the inputs from a seed, flushes the L2
 before each call, calls the function, waits for the device and returns every
 output. The clock is the speed judge's (tools/grader/judge/speed_judge.cpp,

@@ -33,7 +33,7 @@
 #include <catch2/catch.hpp>
 
 #include "book/test/catch_run.hpp"
-#include "grade_bridge.hpp"
+#include "grade_judge.hpp"
 
 // A call that found the link to the worker broken, as the report shows it: why
 // it broke, not Catch2's "Unknown exception" (worker_lost is no std::exception).

@@ -1,5 +1,5 @@
 /// @file speed_inputs.hpp
-/// @brief What every GPU exercise's timed harness (grade_bridge.hpp, Timed) does the
+/// @brief What every GPU exercise's timed harness (grade_worker.hpp, Timed) does the
 /// same way, in one place: the inputs of each timed call, drawn from the secret seed,
 /// the L2 flush before each call, and the loop of calls itself. Host code (the
 /// CUDA runtime API only), compiled into the worker with an exercise's bridge.
@@ -24,7 +24,7 @@
 #include "book/cuda.hpp"
 #include "book/memory.hpp"
 #include "book/random.hpp"
-#include "grade_bridge.hpp"
+#include "grade_worker.hpp"
 
 namespace book::grade::speed {
 

@@ -6,7 +6,7 @@
 //                 --params <JSON> --seeds <s1>,<s2>,... [--null]
 //
 // It asks the worker (a fresh one, the student's or the reference's) to prepare
-// the harness (grade_bridge.hpp, Timed: no seed yet), and, once it answers
+// the harness (grade_worker.hpp, Timed: no seed yet), and, once it answers
 // "ready", for each seed: reads the steady clock, sends "#go" with the seed, and
 // reads the clock again only when the worker's answer has arrived whole. The
 // clock is this process's: nothing in the worker can read or set it. With
@@ -28,7 +28,7 @@
 
 #include <chrono>
 
-#include "grade_bridge.hpp"
+#include "grade_wire.hpp"
 
 namespace {
 

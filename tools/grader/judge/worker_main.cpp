@@ -2,7 +2,7 @@
 // the student's code and this, nothing else. It reads requests on one file
 // descriptor, calls the student's function each names, and writes the answer or
 // the exception on another; it ends when the judge closes its end. Requests whose
-// names begin with '#' are the timed protocol of speed grading (grade_bridge.hpp,
+// names begin with '#' are the timed protocol of speed grading (grade_worker.hpp,
 // Timed; tools/grader/judge/speed_judge.cpp).
 //
 //   <worker> <fd in> <fd out>
@@ -17,7 +17,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "grade_bridge.hpp"
+#include "grade_worker.hpp"
 
 BOOK_GRADE_EXPORTS(e);  // the exercise's bridge.cpp, compiled with BOOK_GRADE_WORKER
 
