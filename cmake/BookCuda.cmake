@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
-# CUDA is optional. With nvcc, CUDA programs compile for BOOK_CUDA_ARCHITECTURES
-# (real SASS for each, PTX for the last). Without it, the book still builds from
-# the committed recordings and says what it left out.
-include(CheckLanguage)
+# CUDA is optional. With nvcc (enabled by cmake/BookLanguages.cmake, which
+# CMakeLists.txt includes first), CUDA programs compile for
+# BOOK_CUDA_ARCHITECTURES (real SASS for each, PTX for the last). Without it,
+# the book still builds from the committed recordings and says what it left out.
 
 # CMake's CUDA_ARCHITECTURES for a list of compute capabilities, in <out>: SASS
 # for each, PTX for the last (what the driver compiles for a newer GPU).
@@ -16,31 +16,7 @@ function(_book_cuda_architectures out archs)
   set(${out} "${list}" PARENT_SCOPE)
 endfunction()
 
-if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
-endif()
-# A CUDA compiler named but absent (-DCMAKE_CUDA_COMPILER=/nonexistent, or an
-# uninstalled toolkit left in the cache) means: build without CUDA.
-if(CMAKE_CUDA_COMPILER AND NOT EXISTS "${CMAKE_CUDA_COMPILER}")
-  message(WARNING "CMAKE_CUDA_COMPILER is ${CMAKE_CUDA_COMPILER}, which does not exist: "
-                  "building without CUDA.")
-  set(CMAKE_CUDA_COMPILER "" CACHE FILEPATH "CUDA compiler" FORCE)
-  set(CMAKE_CUDA_COMPILER "")
-endif()
-check_language(CUDA)
-set(BOOK_HAVE_CUDA OFF)
-if(CMAKE_CUDA_COMPILER)
-  set(CMAKE_CUDA_HOST_COMPILER "${CMAKE_CXX_COMPILER}" CACHE FILEPATH "Host compiler for nvcc")
-  enable_language(CUDA)
-  set(BOOK_HAVE_CUDA ON)
-  # CMake 3.25 predates nvcc 13 and does not know that it speaks C++20: tell it.
-  if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
-    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
-    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
-    list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
-  endif()
-  set(CMAKE_CUDA_STANDARD 20)
-  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+if(BOOK_HAVE_CUDA)
   # One setting for the whole book: SASS for every listed architecture, PTX for the last.
   # `native` is this machine's GPU, asked of nvidia-smi here (as a number, so that
   # the runs' input hash names it, and book_program's NEEDS_CC can compare).

@@ -7,7 +7,8 @@
 # The archive holds <key>-programs/: the chapter's folder code/<key>/ as it is
 # (sources, checks, its CMakeLists.txt), the book's library code/common/, the
 # top-level CMakeLists.txt and cmake/BookStandalone.cmake of cmake/standalone/
-# (the book's CMake calls, meaning "build this" and "this is a run"), the MIT
+# (the book's CMake calls, meaning "build this" and "this is a run"), the
+# book's cmake/BookLanguages.cmake (C++20, and CUDA where nvcc is), the MIT
 # licence, and a README.md written here from the chapter's own book_program and
 # book_run calls: what to install, the build commands, and the command of every
 # run the chapter shows. Members are sorted, with no dates. The test
@@ -24,7 +25,8 @@ set(dest "${stage}/${top}")
 file(REMOVE_RECURSE "${stage}")
 file(MAKE_DIRECTORY "${dest}/cmake" "${dest}/code" "${dest}/LICENSES")
 file(COPY "${ROOT}/code/common" "${ROOT}/code/${KEY}" DESTINATION "${dest}/code")
-file(COPY "${ROOT}/cmake/standalone/BookStandalone.cmake" DESTINATION "${dest}/cmake")
+file(COPY "${ROOT}/cmake/standalone/BookStandalone.cmake" "${ROOT}/cmake/BookLanguages.cmake"
+     DESTINATION "${dest}/cmake")
 file(COPY "${ROOT}/cmake/standalone/CMakeLists.txt" DESTINATION "${dest}")
 file(COPY "${ROOT}/LICENSES/MIT.txt" DESTINATION "${dest}/LICENSES")
 

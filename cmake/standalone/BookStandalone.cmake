@@ -9,27 +9,14 @@
 # a GPU).
 include_guard(GLOBAL)
 
-# CUDA, where nvcc is (/usr/local/cuda/bin by default), for the GPU programs.
-include(CheckLanguage)
-if(NOT DEFINED CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
-  set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
-endif()
-check_language(CUDA)
-set(BOOK_HAVE_CUDA OFF)
+# C++20, and CUDA where nvcc is (/usr/local/cuda/bin by default) for the GPU
+# programs: the book's own settings (cmake/BookLanguages.cmake, shipped beside
+# this file), for the compute capabilities BOOK_CUDA_ARCHITECTURES names.
 set(BOOK_CUDA_ARCHITECTURES "90" CACHE STRING
     "Compute capabilities to compile for, without the dot (86 for 8.6); ';' between several")
-if(CMAKE_CUDA_COMPILER)
-  set(CMAKE_CUDA_HOST_COMPILER "${CMAKE_CXX_COMPILER}" CACHE FILEPATH "Host compiler for nvcc")
-  set(CMAKE_CUDA_ARCHITECTURES ${BOOK_CUDA_ARCHITECTURES})
-  enable_language(CUDA)
-  if(NOT CMAKE_CUDA20_STANDARD_COMPILE_OPTION)  # CMake before 3.27 with a recent nvcc
-    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
-    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
-    list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
-  endif()
-  set(CMAKE_CUDA_STANDARD 20)
-  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-  set(BOOK_HAVE_CUDA ON)
+set(CMAKE_CUDA_ARCHITECTURES ${BOOK_CUDA_ARCHITECTURES})
+include(BookLanguages)
+if(BOOK_HAVE_CUDA)
   find_package(CUDAToolkit REQUIRED)  # cudart, for the host code that calls CUDA
   message(STATUS "GPU programs: compiled for compute capability ${BOOK_CUDA_ARCHITECTURES} "
                  "(another: -DBOOK_CUDA_ARCHITECTURES=86)")

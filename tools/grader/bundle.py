@@ -7,6 +7,7 @@ chapter is the bundle of that chapter alone):
     cuda-book-exercises/ (one chapter: <key>-exercises/)
       README.md, CMakeLists.txt, cmake/BookExerciseContract.cmake,
       cmake/BookExerciseSettings.cmake (the contract's checks, which the first includes),
+      cmake/BookLanguages.cmake       C++20, and CUDA where nvcc is, as the book sets them
       cmake/libraries.cmake           the book's libraries the tests link (written here)
       exercises/<key>/<ex>/...        statement, contract, starter
       tests/<key>/exercises/<ex>/visible.test.cpp (or .cu), and the headers
@@ -40,8 +41,9 @@ from .kit import HEADER_SUFFIXES, Exercise, Kit, KitError
 from .student_markdown import student_bytes
 
 TOP = "cuda-book-exercises"
-# The contract's CMake files (cmake/), which the bundle's CMakeLists.txt includes.
-CONTRACT_FILES = ("BookExerciseContract.cmake", "BookExerciseSettings.cmake")
+# The book's CMake files (cmake/) that the bundle's CMakeLists.txt includes: the
+# exercises' contract, and the languages' settings.
+CMAKE_FILES = ("BookExerciseContract.cmake", "BookExerciseSettings.cmake", "BookLanguages.cmake")
 CATCH_MAIN = "// The Catch2 main of the exercises' tests.\n#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n"
 
 
@@ -106,7 +108,7 @@ class Bundle:
                     libs_needed.append(lib)
         if not included:
             raise KitError("no exercise could go into the bundle")
-        for f in CONTRACT_FILES:
+        for f in CMAKE_FILES:
             self.add_file(f"cmake/{f}", self.root / "cmake" / f)
         template_file = Path(__file__).parent / "bundle" / "CMakeLists.txt"
         template = template_file.read_text()

@@ -142,7 +142,7 @@ def check_contents(archive, top, kit, exercises, work, problems):
                         if text.strip() and text.strip() in data:
                             problems.append(f"{m.name}: holds the hidden test {s['test_file']}")
     for f in ("CMakeLists.txt", "README.md", "cmake/BookExerciseContract.cmake",
-              "cmake/BookExerciseSettings.cmake", "cmake/libraries.cmake"):
+              "cmake/BookExerciseSettings.cmake", "cmake/BookLanguages.cmake", "cmake/libraries.cmake"):
         if prefix + f not in names:
             problems.append(f"{f}: missing from the bundle")
     return names
