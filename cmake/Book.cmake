@@ -8,6 +8,8 @@
 # top of the file that holds it:
 #
 #   BookHelpers.cmake   argument parsing, file:line of a match, JSON strings
+#   BookCalls.cmake     the keywords of book_library, book_program and book_run
+#                       (which a chapter's program download reads too)
 #   BookGpus.cmake      the reference GPUs and the lead (book/gpus.json), the
 #                       runs that wait for a GPU (recordings/pending.json)
 #   BookChapters.cmake  chapter keys, BOOK_CHAPTERS, book_add_chapters
@@ -22,6 +24,7 @@
 #
 # This file: book_finish (called once every folder is read) and book_summary.
 include(BookHelpers)
+include(BookCalls)
 include(BookGpus)
 include(BookChapters)
 include(BookPrograms)

@@ -13,6 +13,8 @@
 #    CUDA is on. A download whose GPU code has a default of its own sets
 #    CMAKE_CUDA_ARCHITECTURES before including this file; otherwise CMake takes
 #    the compiler's default, which the book's build replaces (BookCuda.cmake).
+#    Which of them a program that needs more compiles for (NEEDS_CC) is
+#    cmake/BookCalls.cmake's _book_program_archs.
 #
 # Tests: every build of the book; site.downloads.programs and exercises.bundle
 # build the two downloads from their own files.

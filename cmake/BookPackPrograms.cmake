@@ -8,7 +8,9 @@
 # (sources, checks, its CMakeLists.txt), the book's library code/common/, the
 # top-level CMakeLists.txt and cmake/BookStandalone.cmake of cmake/standalone/
 # (the book's CMake calls, meaning "build this" and "this is a run"), the
-# book's cmake/BookLanguages.cmake (C++20, and CUDA where nvcc is), the MIT
+# book's cmake/BookLanguages.cmake (C++20, and CUDA where nvcc is) and
+# cmake/BookCalls.cmake (the keywords of the calls, which this script parses
+# them by too), the MIT
 # licence, and a README.md written here from the chapter's own book_program and
 # book_run calls: what to install, the build commands, and the command of every
 # run the chapter shows. Members are sorted, with no dates. The test
@@ -26,11 +28,12 @@ file(REMOVE_RECURSE "${stage}")
 file(MAKE_DIRECTORY "${dest}/cmake" "${dest}/code" "${dest}/LICENSES")
 file(COPY "${ROOT}/code/common" "${ROOT}/code/${KEY}" DESTINATION "${dest}/code")
 file(COPY "${ROOT}/cmake/standalone/BookStandalone.cmake" "${ROOT}/cmake/BookLanguages.cmake"
-     DESTINATION "${dest}/cmake")
+     "${ROOT}/cmake/BookCalls.cmake" DESTINATION "${dest}/cmake")
 file(COPY "${ROOT}/cmake/standalone/CMakeLists.txt" DESTINATION "${dest}")
 file(COPY "${ROOT}/LICENSES/MIT.txt" DESTINATION "${dest}/LICENSES")
 
 # ---- the README, from the chapter's own calls --------------------------------------
+include("${ROOT}/cmake/BookCalls.cmake")
 set(_cuda_libs "")
 set(_programs "")
 set(_runs "")
@@ -40,7 +43,7 @@ set(_runs "")
 macro(find_package)
 endmacro()
 function(book_library name)
-  cmake_parse_arguments(L "" "" "SOURCES;LIBS;PRIVATE_LIBS;INCLUDE_DIRS;OPTIONS;DEFINITIONS" ${ARGN})
+  cmake_parse_arguments(L "" "${BOOK_LIBRARY_ONE}" "${BOOK_LIBRARY_MULTI}" ${ARGN})
   foreach(x IN LISTS L_SOURCES L_LIBS)
     if(x MATCHES "\\.cu$" OR x IN_LIST _cuda_libs OR x STREQUAL "book_cuda")
       set(_cuda_libs ${_cuda_libs} ${name} PARENT_SCOPE)
@@ -48,7 +51,7 @@ function(book_library name)
   endforeach()
 endfunction()
 function(book_program name)
-  cmake_parse_arguments(P "" "CHAPTER" "SOURCES;LIBS;OPTIONS;DEFINITIONS" ${ARGN})
+  cmake_parse_arguments(P "" "${BOOK_PROGRAM_ONE}" "${BOOK_PROGRAM_MULTI}" ${ARGN})
   set(gpu OFF)
   foreach(x IN LISTS P_SOURCES P_LIBS)
     if(x MATCHES "\\.cu$" OR x IN_LIST _cuda_libs)
@@ -59,10 +62,7 @@ function(book_program name)
   set(_gpu_${name} ${gpu} PARENT_SCOPE)
 endfunction()
 function(book_run run)
-  cmake_parse_arguments(R ""
-    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
-    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES;EXACT"
-    ${ARGN})
+  cmake_parse_arguments(R "" "${BOOK_RUN_ONE}" "${BOOK_RUN_MULTI}" ${ARGN})
   list(JOIN R_ARGS " " args)
   list(JOIN R_ENV " " run_env)
   set(command "build/bin/${R_PROGRAM}")

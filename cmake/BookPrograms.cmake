@@ -49,8 +49,7 @@ set_property(GLOBAL PROPERTY BOOK_PROGRAMS "")
 set_property(GLOBAL PROPERTY BOOK_LEFT_OUT_CC "")
 
 function(book_library name)
-  _book_parse(L "book_library(${name})" ""
-              "SOURCES;LIBS;PRIVATE_LIBS;INCLUDE_DIRS;OPTIONS;DEFINITIONS" SOURCES ${ARGN})
+  _book_parse(L "book_library(${name})" "${BOOK_LIBRARY_ONE}" "${BOOK_LIBRARY_MULTI}" SOURCES ${ARGN})
   if(NOT L_INCLUDE_DIRS)
     set(L_INCLUDE_DIRS "${CMAKE_CURRENT_SOURCE_DIR}")
   endif()
@@ -154,8 +153,7 @@ function(_book_portable out)
 endfunction()
 
 function(book_program name)
-  _book_parse(P "book_program(${name})" "CHAPTER;NEEDS_CC" "SOURCES;LIBS;OPTIONS;DEFINITIONS"
-              SOURCES ${ARGN})
+  _book_parse(P "book_program(${name})" "${BOOK_PROGRAM_ONE}" "${BOOK_PROGRAM_MULTI}" SOURCES ${ARGN})
   _book_chapter(key "${P_CHAPTER}" "book_program(${name})")
   _book_absolute(sources ${P_SOURCES})
   set(id "${key}/${name}")
@@ -178,7 +176,7 @@ function(book_program name)
   # the own flags of the book libraries it links.
   set(archs "")
   if(cuda)
-    _book_program_archs(archs "${P_NEEDS_CC}")
+    _book_program_archs(archs "${P_NEEDS_CC}")  # (cmake/BookCalls.cmake)
     _book_cuda_flags_id(flags "${archs}")
   else()
     set(flags "${BOOK_CXX_FLAGS_ID}")
@@ -252,18 +250,4 @@ function(_book_program_cuda_target tgt archs)
     _book_cuda_architectures(a "${archs}")
     set_target_properties(${tgt} PROPERTIES CUDA_ARCHITECTURES "${a}")
   endif()
-endfunction()
-
-# The entries of BOOK_CUDA_ARCHITECTURES a CUDA program is compiled for, in
-# <out>: every one, or those that reach its NEEDS_CC <needs> (90a counts as 90);
-# none where none does.
-function(_book_program_archs out needs)
-  set(archs "")
-  foreach(a IN LISTS BOOK_CUDA_ARCHITECTURES)
-    string(REGEX REPLACE "[af]$" "" n "${a}")
-    if(NOT needs OR n GREATER_EQUAL needs)
-      list(APPEND archs "${a}")
-    endif()
-  endforeach()
-  set(${out} "${archs}" PARENT_SCOPE)
 endfunction()

@@ -71,10 +71,7 @@ set_property(GLOBAL APPEND PROPERTY JOB_POOLS book_gpu=1 book_gpu_shared=4)
 
 function(book_run run)
   set(where "book_run(${run})")
-  _book_parse(R "${where}"
-    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL;NCU_CACHE_CONTROL"
-    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES;EXACT"
-    PROGRAM ${ARGN})
+  _book_parse(R "${where}" "${BOOK_RUN_ONE}" "${BOOK_RUN_MULTI}" PROGRAM ${ARGN})
   if(NOT run MATCHES "^[a-z0-9][a-z0-9_.-]*$")
     message(FATAL_ERROR "${where}: a run's name is lower case letters, digits, '-', '_' and '.'")
   endif()

@@ -279,7 +279,7 @@ foreach(dir IN LISTS _code_chapters)
     COMMAND "${CMAKE_COMMAND}" "-DKEY=${key}" "-DROOT=${CMAKE_SOURCE_DIR}" "-DOUT=${_archive}"
             -P "${CMAKE_SOURCE_DIR}/cmake/BookPackPrograms.cmake"
     DEPENDS ${_files} ${_common_files} ${_standalone} "${CMAKE_SOURCE_DIR}/cmake/BookPackPrograms.cmake"
-            "${CMAKE_SOURCE_DIR}/cmake/BookLanguages.cmake"
+            "${CMAKE_SOURCE_DIR}/cmake/BookLanguages.cmake" "${CMAKE_SOURCE_DIR}/cmake/BookCalls.cmake"
             "${CMAKE_SOURCE_DIR}/chapters/${key}.md" "${CMAKE_SOURCE_DIR}/LICENSES/MIT.txt"
     COMMENT "Packing the programs of ${key} for download"
     VERBATIM)

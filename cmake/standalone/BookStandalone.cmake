@@ -55,6 +55,9 @@ foreach(pair "nlohmann/json.hpp:json:nlohmann-json3-dev" "CLI/CLI.hpp:cli11:libc
 endforeach()
 target_compile_definitions(book_fmt INTERFACE FMT_HEADER_ONLY=1)
 
+# The keywords of the book's calls (cmake/BookCalls.cmake, shipped beside this file).
+include(BookCalls)
+
 # Whether `sources` or `libs` need CUDA where there is none: <out> names why.
 function(_book_left_out out sources libs)
   set(why "")
@@ -72,20 +75,8 @@ function(_book_left_out out sources libs)
   set(${out} "${why}" PARENT_SCOPE)
 endfunction()
 
-
-# A keyword of the book's own build that this file does not know lands among
-# the sources (NEEDS_CC did): every source is a file name, never a KEYWORD.
-function(_book_sources_only what)
-  foreach(s IN LISTS ARGN)
-    if(s MATCHES "^[A-Z][A-Z0-9_]*$")
-      message(FATAL_ERROR "${what}: ${s} is a keyword of the book's own build that the programs' "
-                          "download does not know (cmake/standalone/BookStandalone.cmake)")
-    endif()
-  endforeach()
-endfunction()
 function(book_library name)
-  cmake_parse_arguments(L "" "" "SOURCES;LIBS;PRIVATE_LIBS;INCLUDE_DIRS;OPTIONS;DEFINITIONS" ${ARGN})
-  _book_sources_only("book_library(${name})" ${L_SOURCES})
+  cmake_parse_arguments(L "" "${BOOK_LIBRARY_ONE}" "${BOOK_LIBRARY_MULTI}" ${ARGN})
   _book_left_out(why "${L_SOURCES}" "${L_LIBS};${L_PRIVATE_LIBS}")
   if(why)
     set_property(GLOBAL PROPERTY "BOOK_LEFT_OUT_${name}" "${why}")
@@ -115,8 +106,7 @@ endfunction()
 # BOOK_CUDA_ARCHITECTURES that reach it (90a counts as 90), left out where none
 # does, and its runs are skipped, with the reason, on a GPU below it.
 function(book_program name)
-  cmake_parse_arguments(P "" "CHAPTER;NEEDS_CC" "SOURCES;LIBS;OPTIONS;DEFINITIONS" ${ARGN})
-  _book_sources_only("book_program(${name})" ${P_SOURCES})
+  cmake_parse_arguments(P "" "${BOOK_PROGRAM_ONE}" "${BOOK_PROGRAM_MULTI}" ${ARGN})
   set(libs ${P_LIBS})
   foreach(s IN LISTS P_SOURCES)
     if(s MATCHES "\\.cu$")
@@ -124,13 +114,7 @@ function(book_program name)
     endif()
   endforeach()
   _book_left_out(why "${P_SOURCES}" "${libs}")
-  set(archs "")
-  foreach(a IN LISTS BOOK_CUDA_ARCHITECTURES)
-    string(REGEX REPLACE "[af]$" "" n "${a}")
-    if(NOT P_NEEDS_CC OR n GREATER_EQUAL P_NEEDS_CC)
-      list(APPEND archs "${a}")
-    endif()
-  endforeach()
+  _book_program_archs(archs "${P_NEEDS_CC}")
   if(NOT why AND P_NEEDS_CC AND NOT archs)
     set(why "it needs compute capability ${P_NEEDS_CC}, and this build compiles for ${BOOK_CUDA_ARCHITECTURES}")
   endif()
@@ -159,10 +143,7 @@ endfunction()
 # run under compute-sanitizer, or one that reads SASS or profiles, is the
 # book's own and is left out.
 function(book_run run)
-  cmake_parse_arguments(R ""
-    "CHAPTER;PROGRAM;TIMEOUT;REPEATS;CHECKS;SANITIZER;SANITIZER_EXPECT;SASS_FUNCTION;NCU_KERNEL"
-    "ARGS;ENV;SASS_FUNCTIONS;NCU_KERNELS;NCU_METRICS;NCU_ARGS;NCU_LABELS;SANITIZE_ARGS;VARIES;EXACT"
-    ${ARGN})
+  cmake_parse_arguments(R "" "${BOOK_RUN_ONE}" "${BOOK_RUN_MULTI}" ${ARGN})
   if(NOT TARGET ${R_PROGRAM} OR R_SANITIZER OR R_SASS_FUNCTION)
     return()
   endif()
