@@ -7,7 +7,7 @@
 #   cmake -DBOOK_SOURCE_DIR=<repository> -P cmake/BookExerciseContract.cmake
 #
 # This file: the layout, book_exercise_read, book_exercise_check_solution,
-# book_exercise_list and the script mode; the checks of exercise.cmake and of the
+# book_exercise_id_parts, book_exercise_list and the script mode; the checks of exercise.cmake and of the
 # tests folder that book_exercise_read calls are cmake/BookExerciseSettings.cmake's
 # (included here; the student bundle ships both files).
 #
@@ -217,6 +217,16 @@ function(book_exercise_check_solution root key ex student_files)
   endforeach()
 endfunction()
 
+# book_exercise_id_parts(<key>/<ex> <key out> <ex out>): an exercise id's chapter
+# key and exercise folder name.
+function(book_exercise_id_parts id key_out ex_out)
+  string(REPLACE "/" ";" parts "${id}")
+  list(GET parts 0 key)
+  list(GET parts 1 ex)
+  set(${key_out} "${key}" PARENT_SCOPE)
+  set(${ex_out} "${ex}" PARENT_SCOPE)
+endfunction()
+
 # book_exercise_list(<source root> <out>): every <key>/<ex> of exercises/, sorted;
 # solutions/ and tests/<key>/exercises/ folders with no exercise are errors.
 function(book_exercise_list root out)
@@ -240,9 +250,7 @@ function(book_exercise_list root out)
     endif()
     foreach(o IN LISTS others)
       if(NOT o IN_LIST ids)
-        string(REPLACE "/" ";" parts "${o}")
-        list(GET parts 0 k)
-        list(GET parts 1 e)
+        book_exercise_id_parts("${o}" k e)
         if(side STREQUAL "tests")
           set(where "${root}/tests/${k}/exercises/${e}")
         else()

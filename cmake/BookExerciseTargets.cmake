@@ -100,9 +100,7 @@ endfunction()
 # _bx_declare_exercise(<key>/<ex>): the targets and tests of one exercise and its
 # kit entry, from the BX_<tid>_* variables book_exercise_read set (<tid> = <key>.<ex>).
 function(_bx_declare_exercise id)
-  string(REPLACE "/" ";" parts "${id}")
-  list(GET parts 0 key)
-  list(GET parts 1 ex)
+  book_exercise_id_parts("${id}" key ex)
   string(REPLACE "/" "." tid "${id}")
   set(p "BX_${tid}")
   set(gpu ${${p}_GPU})

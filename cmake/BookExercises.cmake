@@ -86,9 +86,7 @@ endfunction()
 # _BX_BOOK_ENTRIES. book_exercise_read's BX_<tid>_* variables are set in the
 # caller's scope too, where the targets' step (_bx_declare_exercise) reads them.
 function(_bx_read_exercise id)
-  string(REPLACE "/" ";" parts "${id}")
-  list(GET parts 0 key)
-  list(GET parts 1 ex)
+  book_exercise_id_parts("${id}" key ex)
   string(REPLACE "/" "." tid "${id}")
   set(p "BX_${tid}")
   book_exercise_read("${_bx_root}" ${key} ${ex} "${p}")
