@@ -26,6 +26,8 @@ import shutil
 import subprocess
 import sys
 
+from bookpy.tests.scaffold import Checklist
+
 NEEDING = {"ch01-execution-model/device_query", "ch03-reductions/cluster_sum"}
 
 
@@ -37,11 +39,8 @@ def main() -> int:
     ap.add_argument("--cuobjdump", default="/usr/local/cuda/bin/cuobjdump")
     a = ap.parse_args()
     shutil.rmtree(a.scratch, ignore_errors=True)
-    failures: list[str] = []
-
-    def expect(ok: bool, what: str) -> None:
-        if not ok:
-            failures.append(what)
+    checks = Checklist("book.cc75-build")
+    expect = checks.expect
 
     conf = subprocess.run(["cmake", "-S", a.root, "-B", a.scratch, "-G", "Ninja",
                            "-DBOOK_CUDA_ARCHITECTURES=75", "-DBOOK_DOCS=OFF", "-DBOOK_TESTS=OFF",
@@ -80,14 +79,9 @@ def main() -> int:
                                  stderr=subprocess.STDOUT, text=True).stdout
             expect("sm_75" in elf and "sm_90" not in elf, f"{binary} holds sm_75 code only:\n{elf}")
             expect("sm_75" in ptx, f"{binary} holds compute_75 PTX:\n{ptx}")
-    for f in failures:
-        print(f"book.cc75-build: FAIL: {f}")
-    if failures:
-        print("---- configure said:\n" + out[-4000:])
-        return 1
-    print(f"book.cc75-build: ok: configured for 75, {', '.join(sorted(NEEDING))} left out for 9.0, "
-          f"{a.program} compiled for compute_75")
-    return 0
+    return checks.verdict(f"configured for 75, {', '.join(sorted(NEEDING))} left out for 9.0, "
+                          f"{a.program} compiled for compute_75",
+                          context="---- configure said:\n" + out[-4000:])
 
 
 if __name__ == "__main__":

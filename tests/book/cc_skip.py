@@ -22,9 +22,10 @@ import argparse
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
+
+from bookpy.tests.scaffold import Checklist, write
 
 NVIDIA_SMI = r"""#!/bin/sh
 # A machine of one Tesla T4, as nvidia-smi reports it.
@@ -52,15 +53,10 @@ def main() -> int:
     shutil.rmtree(a.scratch, ignore_errors=True)
     os.makedirs(a.scratch)
     smi = os.path.join(a.scratch, "nvidia-smi")
-    with open(smi, "w", encoding="utf-8") as f:
-        f.write(NVIDIA_SMI.replace("@CC@", a.cc))
-    os.chmod(smi, os.stat(smi).st_mode | stat.S_IXUSR)
+    write(smi, NVIDIA_SMI.replace("@CC@", a.cc), executable=True)
     build = os.path.join(a.scratch, "build")
-    failures: list[str] = []
-
-    def expect(ok: bool, what: str) -> None:
-        if not ok:
-            failures.append(what)
+    checks = Checklist("book.cc-skip")
+    expect = checks.expect
 
     conf = subprocess.run(["cmake", "-S", a.fixture, "-B", build, "-G", "Ninja",
                            f"-DBOOK_SOURCE={a.root}", "-DCASE=ch68-needs-cc",
@@ -95,14 +91,9 @@ def main() -> int:
         expect(re.search(rf"\d+ - {re.escape(t)} \(Skipped\)", tout) is not None,
                f"ctest's summary lists {t} among the tests that did not run (Skipped)")
     expect(f"out of {len(TESTS)}" in tout, f"the run has its {len(TESTS)} tests")
-    for f in failures:
-        print(f"book.cc-skip: FAIL: {f}")
-    if failures:
-        print("---- configure said:\n" + out[-4000:] + "\n---- ctest said:\n" + tout[-6000:])
-        return 1
-    print(f"book.cc-skip: ok: on a GPU of compute capability {a.cc}, the run that needs 9.0 is "
-          f"listed at configure and its {len(TESTS)} tests are skipped, each with the reason")
-    return 0
+    return checks.verdict(f"on a GPU of compute capability {a.cc}, the run that needs 9.0 is "
+                          f"listed at configure and its {len(TESTS)} tests are skipped, each with the reason",
+                          context="---- configure said:\n" + out[-4000:] + "\n---- ctest said:\n" + tout[-6000:])
 
 
 if __name__ == "__main__":

@@ -27,9 +27,10 @@ import argparse
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
+
+from bookpy.tests.scaffold import Checklist, write
 
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 
@@ -89,14 +90,6 @@ esac
 """
 
 
-def write(path: str, text: str, executable: bool = False) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    if executable:
-        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--root", required=True)
@@ -141,11 +134,8 @@ def main() -> int:
     p = subprocess.run([os.path.join(repo, "tools", "book"), "record"], cwd=repo, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     out = p.stdout
-    failures = []
-
-    def expect(ok: bool, what: str) -> None:
-        if not ok:
-            failures.append(what)
+    checks = Checklist("book.record-any-gpu")
+    expect = checks.expect
 
     expect(p.returncode == 0, f"tools/book record exited {p.returncode}")
     expect(f"tools/book record: this machine's GPU: {H100}, recorded into "
@@ -163,14 +153,9 @@ def main() -> int:
         pending = json.load(f)
     expect(pending["runs"] == {"ch90-fixture/tiny": {"reason": "its program changed", "gpus": [H200]}},
            f"recordings/pending.json keeps only the H200 waiting: {pending}")
-    for f in failures:
-        print(f"book.record-any-gpu: FAIL: {f}")
-    if failures:
-        print("---- tools/book record said:\n" + out[-6000:])
-        return 1
-    print("book.record-any-gpu: ok: the H100 recorded into recordings/nvidia-h100-80gb-hbm3/, the "
-          "drift table with the H200's, the H100 taken off recordings/pending.json")
-    return 0
+    return checks.verdict("the H100 recorded into recordings/nvidia-h100-80gb-hbm3/, the drift table "
+                          "with the H200's, the H100 taken off recordings/pending.json",
+                          context="---- tools/book record said:\n" + out[-6000:])
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ steps and the prose lints, one importable package (tools/bookpy).
     build/    the build's steps: HTML, PDF, diagrams, plots, tags, claims, ...
     lint/     the prose lints of the chapters (claims checked, figures not typed)
     bench/    the build's and the site's timings against their targets
+    tests/    what the test scripts share (scaffold.py: Checklist, write)
 
 The package is found through PYTHONPATH=<repo>/tools, which the build
 (``BOOK_PY`` in cmake/BookDependencies.cmake) and tools/book set; a step runs

@@ -12,6 +12,7 @@ import shutil
 import sys
 
 from bookpy.build import kept_lines
+from bookpy.tests.scaffold import Checklist
 
 scratch = os.path.realpath(sys.argv[1])
 shutil.rmtree(scratch, ignore_errors=True)
@@ -52,12 +53,8 @@ with open(commands, "w", encoding="utf-8") as f:
                 "command": f"c++ -I{root}/code/ch90-a -O2 -c {root}/code/ch90-a/main.cpp -o main.o"}], f)
 out = os.path.join(scratch, "kept-lines.json")
 
-failures = []
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
+checks = Checklist("book.kept-lines")
+expect = checks.expect
 
 
 code = kept_lines.main(["--root", root, "--compile-commands", commands, "--out", out])
@@ -90,5 +87,4 @@ with open(commands, "w", encoding="utf-8") as f:
 code = kept_lines.main(["--root", root, "--compile-commands", commands, "--out", out])
 expect(code == 1, "malformed compile commands are refused")
 
-print("\n".join(failures) or "ok")
-sys.exit(1 if failures else 0)
+sys.exit(checks.verdict("the dropped groups and the header no unit includes found, the compiled groups not"))

@@ -26,6 +26,7 @@ import subprocess
 import sys
 
 from bookpy.records import schema as record_schema
+from bookpy.tests.scaffold import Checklist
 
 
 def whole_manifest(runs: dict) -> dict:
@@ -70,11 +71,10 @@ def main(root: str, scratch: str) -> int:
                                "--root", root, "--old", committed, "--new", fresh, *extra],
                               capture_output=True, text=True, check=False)
 
-    failures = []
+    checks = Checklist("book.drift-exact")
 
     def expect(what: str, ok: bool, p: subprocess.CompletedProcess) -> None:
-        if not ok:
-            failures.append(f"{what}: status {p.returncode}\n{p.stdout[-2000:]}\n{p.stderr}")
+        checks.expect(ok, f"{what}: status {p.returncode}\n{p.stdout[-2000:]}\n{p.stderr}")
 
     p = drift("--manifest", manifest)
     expect("as committed: status 0, nothing CHANGED", p.returncode == 0 and "CHANGED" not in p.stdout, p)
@@ -120,13 +120,8 @@ def main(root: str, scratch: str) -> int:
            f"fresh at this commit; stale: ch01-execution-model/div-first-launch (recorded at "
            f"{commit}); not recorded: ch01-execution-model/device-query" in p.stdout, p)
 
-    for f in failures:
-        print(f"book.drift-exact: FAIL: {f}")
-    if failures:
-        return 1
-    print("book.drift-exact: ok: as committed passes; a forged exact figure fails (status 3), "
-          "naming it; a measured one is reported only")
-    return 0
+    return checks.verdict("as committed passes; a forged exact figure fails (status 3), naming it; a "
+                          "measured one is reported only")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import shutil
 import sys
 
 from bookpy.records import gpustates
+from bookpy.tests.scaffold import Checklist
 
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 scratch = sys.argv[1]
@@ -54,12 +55,8 @@ def entry(record_path, pending=None):
     return {"slug": "s", "record": record_path, "pending": pending}
 
 
-failures = []
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
+checks = Checklist("book.gpu-states")
+expect = checks.expect
 
 
 # On the lead (the H200): a fresh, b stale, c pending and never recorded there;
@@ -126,5 +123,5 @@ code, out = run("--manifest", m)
 expect(code == 2 and "the record of k/a on the NVIDIA H200 " in out and "gone.json does not exist" in out,
        f"a missing record: {code} {out}")
 
-print("\n".join(failures) or "ok")
-sys.exit(1 if failures else 0)
+sys.exit(checks.verdict("each GPU run's state on each GPU, the release's refusal of a lead GPU's run "
+                        "that is not fresh, and bad manifests"))

@@ -27,6 +27,7 @@ except ImportError:
     sys.exit(77)
 from bookpy.records import mine, verdict  # noqa: E402
 from bookpy.records.jsonfile import write_json  # noqa: E402
+from bookpy.tests.scaffold import Checklist  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_reader_gpu  # noqa: E402
@@ -35,12 +36,8 @@ root, manifest, scratch = sys.argv[1:4]
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 H100 = os.path.join(root, "recordings", "nvidia-h100-80gb-hbm3")
-failures = []
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
+checks = Checklist("book.reader-gpu")
+expect = checks.expect
 
 
 def compare(reader):
@@ -151,8 +148,5 @@ code, out, err = compare(bad)
 expect(code == 1 and "on the Tesla T4, but" in err and "mine.json" in err,
        f"a record of another GPU than the index says is an error naming both ({err})")
 
-if failures:
-    print("FAILED:\n  " + "\n  ".join(failures))
-    sys.exit(1)
-print("ok: a Tesla T4 from the H100's recordings: its column, slower, same and can't tell, the "
-      "ceilings' verdicts, the 9.0 runs skipped, collect, and three bad inputs")
+sys.exit(checks.verdict("a Tesla T4 from the H100's recordings: its column, slower, same and can't tell, "
+                        "the ceilings' verdicts, the 9.0 runs skipped, collect, and three bad inputs"))

@@ -12,6 +12,7 @@ import shutil
 import sys
 
 from bookpy.records import pending
+from bookpy.tests.scaffold import Checklist
 
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 scratch = sys.argv[1]
@@ -45,12 +46,8 @@ def read():
         return json.load(f)
 
 
-failures = []
-
-
-def expect(ok, what):
-    if not ok:
-        failures.append(what)
+checks = Checklist("book.pending-recorded")
+expect = checks.expect
 
 
 # The H100 records chapter ch01-a: it leaves both entries there; "both" still waits
@@ -83,5 +80,4 @@ write({"ch01-a/both": {"reason": "r", "gpus": "NVIDIA H200"}})
 code, out = run("--gpu", H100)
 expect(code == 2 and "pending run ch01-a/both has no \"gpus\" list" in out, f"gpus not a list: {out}")
 
-print("\n".join(failures) or "ok")
-sys.exit(1 if failures else 0)
+sys.exit(checks.verdict("a GPU's recorded runs taken off recordings/pending.json, the others left waiting"))

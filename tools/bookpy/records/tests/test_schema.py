@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 from bookpy.records import schema as record_schema
+from bookpy.tests.scaffold import Checklist
 
 bookrun, root, scratch = sys.argv[1:4]
 
@@ -27,7 +28,7 @@ shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 os.chdir(scratch)
 shutil.copytree(os.path.join(fixtures, "src"), "src")
-failures = []
+checks = Checklist("unit.runner.python-reader")
 
 
 def run(args, env=None):
@@ -43,7 +44,7 @@ def make(name, mode, extra=(), env=None):
              "--out", out, *extra, "--", "/bin/sh", os.path.join(fixtures, "fake_gpu.sh"), mode],
             env)
     if p.returncode != 0:
-        failures.append(f"bookrun run for {name} failed:\n{p.stdout}")
+        checks.fail(f"bookrun run for {name} failed:\n{p.stdout}")
         return None
     with open(out, encoding="utf-8") as f:
         return json.load(f)
@@ -77,8 +78,8 @@ for name, record in records.items():
         record_schema.validate(record, schema, needs_gpu=needs_gpu, where=name)
         record_schema.check_digest(record, schema, where=name)
     except record_schema.RecordError as e:
-        failures.append(f"{name}: the Python reader refuses bookrun's record: {e}\n"
-                        f"  canonical JSON: {record_schema.canonical(record)[:400]}")
+        checks.fail(f"{name}: the Python reader refuses bookrun's record: {e}\n"
+                    f"  canonical JSON: {record_schema.canonical(record)[:400]}")
 if records["floats"] is not None:
     texts = {k: record_schema.canonical(v["value"]) for k, v in records["floats"]["results"].items()}
     print("floats as the digest writes them:", texts)
@@ -134,17 +135,15 @@ if records["ok"] is not None:
         except record_schema.RecordError as e:
             py = str(e)
         if p.returncode == 0:
-            failures.append(f"{name}: bookrun save accepted a broken record")
+            checks.fail(f"{name}: bookrun save accepted a broken record")
         if py == "(accepted)":
-            failures.append(f"{name}: the Python reader accepted a broken record")
+            checks.fail(f"{name}: the Python reader accepted a broken record")
         if cxx != py:
-            failures.append(f"{name}: the readers disagree:\n  bookrun: {cxx}\n  Python:  {py}")
+            checks.fail(f"{name}: the readers disagree:\n  bookrun: {cxx}\n  Python:  {py}")
         else:
             print(f"{name}: both say: {py}")
     if os.path.exists("saved"):
-        failures.append(f"bookrun save wrote {os.listdir('saved')} from broken records")
+        checks.fail(f"bookrun save wrote {os.listdir('saved')} from broken records")
 
-for f in failures:
-    print(f"FAIL: {f}")
-print("ok" if not failures else f"{len(failures)} failures")
-sys.exit(1 if failures else 0)
+sys.exit(checks.verdict("the Python reader accepts bookrun's records, with the same digests, and refuses "
+                        "each broken one with bookrun's own message"))
