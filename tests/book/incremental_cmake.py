@@ -39,7 +39,7 @@ import time
 
 import new_chapter  # the sibling script (its folder is this script's sys.path[0])
 from bookpy.ext import publish
-from new_chapter import Failed, chapter_key, copy_sources, drop_in, fixture_files, run, source_files
+from new_chapter import Failed, chapter_key, copy_with_chapter, fixture_files, run
 
 
 def say(msg: str) -> None:
@@ -86,15 +86,7 @@ def main() -> int:
     try:
         files = fixture_files(fixture)
         key = chapter_key(fixture, files)
-        shutil.rmtree(scratch, ignore_errors=True)
-        repo = os.path.join(scratch, "repo")
-        os.makedirs(repo)
-        copy_sources(root, repo, source_files(root))
-        modules = os.path.join(root, "node_modules")
-        if not os.path.isdir(modules):
-            raise Failed(f"{modules} is missing: run tools/book deps")
-        os.symlink(modules, os.path.join(repo, "node_modules"))
-        drop_in(fixture, files, repo)
+        repo, _ = copy_with_chapter(root, scratch, fixture, files)
         built_page = os.path.join(repo, "chapters", "how-this-book-was-built.md")
         with open(built_page, "a", encoding="utf-8") as f:
             f.write("\n" + LINK)

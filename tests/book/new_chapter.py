@@ -148,6 +148,23 @@ def drop_in(fixture: str, files: list, repo: str) -> None:
         shutil.copy2(os.path.join(fixture, f), dst)
 
 
+def copy_with_chapter(root: str, scratch: str, fixture: str, files: list) -> tuple[str, int]:
+    """<scratch>/repo (emptied first): the repository's sources, its node_modules
+    linked, and the fixture chapter dropped in; with the number of files copied."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    repo = os.path.join(scratch, "repo")
+    os.makedirs(repo)
+    copied = copy_sources(root, repo, source_files(root))
+    modules = os.path.join(root, "node_modules")
+    if not os.path.isdir(modules):
+        raise Failed(f"{modules} is missing: run tools/book deps")
+    # Linked, read only: Mermaid CLI renders the diagram from it. Nothing here
+    # runs npm (npm ci through a link would empty the checkout's own folder).
+    os.symlink(modules, os.path.join(repo, "node_modules"))
+    drop_in(fixture, files, repo)
+    return repo, copied
+
+
 # ---- commands ----------------------------------------------------------------------
 
 def run(step: str, cmd: list, cwd: str, log: str) -> str:
@@ -445,18 +462,7 @@ def main() -> int:
         if total > MAX_WIRING:
             raise Failed(f"the chapter's wiring takes {total} lines, more than {MAX_WIRING}")
 
-        shutil.rmtree(scratch, ignore_errors=True)
-        repo = os.path.join(scratch, "repo")
-        os.makedirs(repo)
-        names = source_files(root)
-        copied = copy_sources(root, repo, names)
-        modules = os.path.join(root, "node_modules")
-        if not os.path.isdir(modules):
-            raise Failed(f"{modules} is missing: run tools/book deps")
-        # Linked, read only: Mermaid CLI renders the diagram from it. Nothing here
-        # runs npm (npm ci through a link would empty the checkout's own folder).
-        os.symlink(modules, os.path.join(repo, "node_modules"))
-        drop_in(fixture, files, repo)
+        repo, copied = copy_with_chapter(root, scratch, fixture, files)
         say(f"copied {copied} files of {root} into {repo} and dropped chapter {key} in: "
             f"{time.monotonic() - t0:.0f} s")
 
