@@ -81,14 +81,22 @@ def load_record(env: BuildEnvironment, name: str) -> tuple[dict, dict]:
         raise BookError(f"no run record for program run '{name}': no book_run() declares it "
                         f"(code/{name.split('/')[0]}/CMakeLists.txt){extra}")
     path = run["record"]
-    env.note_dependency(path)
-    if not os.path.exists(path):
-        raise BookError(f"no run record for program run '{name}' (expected {path}); declare it with "
-                        f"book_run() in code/{name.split('/')[0]}/CMakeLists.txt and build through CMake")
-    record = load_json(path, "run record")
-    gpu = bool(run.get("gpu"))
-    validate(record, path, _schema(env), gpu)
+    record = _read_record(env, path, bool(run.get("gpu")),
+                          f"no run record for program run '{name}' (expected {path}); declare it with "
+                          f"book_run() in code/{name.split('/')[0]}/CMakeLists.txt and build through CMake")
     return record, run
+
+
+def _read_record(env: BuildEnvironment, path: str, gpu: bool, missing: str = "") -> dict:
+    """The record at `path`, validated (`gpu`: a GPU run's), and a dependency of
+    the page that asks; where there is none, a BookError saying `missing` (or,
+    without it, load_json's)."""
+    env.note_dependency(path)
+    if missing and not os.path.exists(path):
+        raise BookError(missing)
+    record = load_json(path, "run record")
+    validate(record, path, _schema(env), gpu)
+    return record
 
 
 def _schema(env: BuildEnvironment) -> dict:
@@ -162,12 +170,8 @@ def gpu_records(env: BuildEnvironment, name: str) -> list[GpuRecord]:
         record = None
         if entry.get("record"):
             path = entry["record"]
-            env.note_dependency(path)
-            if not os.path.exists(path):
-                raise BookError(f"no run record for program run '{name}' on the {gpu} (expected "
-                                f"{path}); build through CMake")
-            record = load_json(path, "run record")
-            validate(record, path, _schema(env), True)
+            record = _read_record(env, path, True, f"no run record for program run '{name}' on the {gpu} "
+                                                   f"(expected {path}); build through CMake")
             if record["provenance"].get("gpu_name") != gpu:
                 raise BookError(f"run record {path} is of the "
                                 f"{record['provenance'].get('gpu_name')}, not the {gpu}")
@@ -185,9 +189,7 @@ def _reader_record(env: BuildEnvironment, name: str, entry: dict) -> GpuRecord:
     gpu, record = entry["gpu_name"], None
     if entry.get("record"):
         path = entry["record"]
-        env.note_dependency(path)
-        record = load_json(path, "run record")
-        validate(record, path, _schema(env), True)
+        record = _read_record(env, path, True)
         try:
             record_schema.check_digest(record, _schema(env), where=f"run record {path}")
         except record_schema.RecordError as e:
