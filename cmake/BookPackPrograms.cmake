@@ -104,6 +104,9 @@ endif()
 if(NOT _cpu_text)
   set(_cpu_text "none")
 endif()
+# (Its build commands are the exercises' bundle's too, tools/grader/bundle.py's
+# _readme: two downloads, each a README of its own, written by this script and
+# by Python.)
 file(WRITE "${dest}/README.md" "# The programs of chapter ${_title}
 
 From *How GPUs Run Code*, an executable CUDA textbook: every program of this

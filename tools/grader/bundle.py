@@ -225,6 +225,8 @@ class Bundle:
                 self.add_file(f"{dest}/{p.relative_to(src).as_posix()}", p)
 
     def _readme(self, included: list[Exercise], archs: str = "90") -> str:
+        # (Its build commands are a chapter's programs' download's too,
+        # cmake/BookPackPrograms.cmake: two READMEs, one written by a cmake -P script.)
         archs_text = " and ".join(f"{a[:-1]}.{a[-1]}" for a in archs.split(";") if a)
         rows = "\n".join(f"| `exercises/{e.id}/` | {e.title} | {', '.join(f'`{f}`' for f in e.student_files)} |"
                          + (" GPU |" if e.gpu else " |") for e in included)
