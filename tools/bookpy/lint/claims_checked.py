@@ -209,9 +209,10 @@ def sentences(path: str):
 
 
 def arguments(doc: str, argv=None) -> tuple:
-    """The command line of a prose lint (this one and typed_figures.py): --counts and
-    the chapters, each a file or a folder of chapters (every chapter's page and section
-    pages, bookpy.chapters). Returns (args, the files)."""
+    """The command line of a prose lint (this one, typed_figures.py and
+    recording_state.py): --counts and the chapters, each a file or a folder of
+    chapters (every chapter's page and section pages, bookpy.chapters). Returns
+    (args, the files); exits with status 1, saying so, where they hold no chapter."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--counts", action="store_true", help="print the counts per chapter")
     ap.add_argument("chapters", nargs="+")
@@ -224,14 +225,14 @@ def arguments(doc: str, argv=None) -> tuple:
             paths.append(p)
         else:
             ap.error(f"{p}: no such file or folder")
+    if not paths:
+        print(f"no chapter in {' '.join(args.chapters)}")
+        raise SystemExit(1)
     return args, paths
 
 
 def main(argv=None) -> int:
     args, paths = arguments(__doc__, argv)
-    if not paths:
-        print(f"no chapter in {' '.join(args.chapters)}")
-        return 1
     args.chapters = paths
     used = set()
     problems, rows = [], []

@@ -199,9 +199,6 @@ def typed(sentence: str, key: str | None = None, code: str | None = None) -> lis
 
 def main(argv=None) -> int:
     args, paths = arguments(__doc__, argv)
-    if not paths:
-        print(f"no chapter in {' '.join(args.chapters)}")
-        return 1
     used, problems, rows = set(), [], []
     for path in paths:
         key = key_of(path) or os.path.splitext(os.path.basename(path))[0]
