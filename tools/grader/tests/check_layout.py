@@ -82,7 +82,7 @@ DRIFTS = [
      rf"{EX}/exercise\.cmake: EXERCISE_CREDIT: 'per-test' is no credit rule"),
     ("a credit rule for a set without points",
      append(f"{EX}/exercise.cmake", "set(EXERCISE_CREDIT bonus per-case)\n"),
-     rf"{EX}/exercise\.cmake: EXERCISE_CREDIT: 'bonus' is no test set of EXERCISE_POINTS"),
+     rf"{EX}/exercise\.cmake: EXERCISE_CREDIT: unknown test set 'bonus' \(known: visible, hidden\)"),
     ("a credit rule without its set", append(f"{EX}/exercise.cmake", "set(EXERCISE_CREDIT hidden per-case visible)\n"),
      rf"{EX}/exercise\.cmake: EXERCISE_CREDIT must be one rule for every set"),
     ("a solution with no exercise", add(f"solutions/{K}/ex09-nothing/x.cpp", "\n"),
