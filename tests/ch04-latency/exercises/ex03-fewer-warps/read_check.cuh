@@ -27,10 +27,12 @@ inline std::vector<double> launch_read_here(std::size_t vectors, int blocks_per_
     if (vectors > (std::size_t{1} << 25) || blocks_per_sm < 1 || blocks_per_sm > 32 || timed < 0 ||
         timed > 50)
         throw std::invalid_argument("launch_read: at most 2^25 vectors, 1 to 32 blocks per SM");
-    std::vector<unsigned> words(vectors * 4);
-    for (std::size_t k = 0; k < words.size(); ++k) words[k] = static_cast<unsigned>(k) + offset;
-    book::device_buffer<unsigned> d_words(words.size() + 4), d_total(1);
-    if (!words.empty()) d_words.from_host(words);
+    // One vector more than is read, so that the buffer is never empty; its words
+    // are not zero, so that a kernel that reads past the end gets another sum.
+    std::vector<unsigned> words(vectors * 4 + 4, 0x9E3779B9u);
+    for (std::size_t k = 0; k < vectors * 4; ++k) words[k] = static_cast<unsigned>(k) + offset;
+    book::device_buffer<unsigned> d_words(words.size()), d_total(1);
+    d_words.from_host(words);
     const auto* x = reinterpret_cast<const uint4*>(d_words.data());
     cudaLaunchConfig_t launch{};
     launch.gridDim = dim3(static_cast<unsigned>(blocks_per_sm * book::sm_count()));
