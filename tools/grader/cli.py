@@ -229,8 +229,9 @@ def gpu_state(kit: Kit, grader: Grader, box: Sandbox) -> tuple[bool, str]:
         # What then becomes of the GPU sets (refused, left out, zero) main() says, once.
         return False, ("no GPU here (the grader's GPU probe: "
                        + (p.stdout.strip().splitlines() or ["it failed"])[-1] + ")")
-    if box.mode != "bwrap":
-        return True, ""
+    # Again where the sets run, confined as they are (bubblewrap, or --trusted's
+    # Landlock and seccomp filter): a confinement the GPU's driver cannot work under
+    # is said once, here, not as every GPU set's broken worker.
     limits = Limits(memory=0, data=16 * GiB, wall=120, cpu=120, open_files=1024)
     try:
         r = box.run([grader.staged.gpu_probe], [Bind(grader.root / "kit", "/kit")], limits,

@@ -834,3 +834,27 @@ def test_per_case_scores_add_up_in_the_results():
     assert (r.score, r.max_score) == (9, 10)
     j = reports.gradescope(r, "visible")
     assert j["score"] == 9 and sum(t["score"] for t in j["tests"]) == 9
+
+
+def test_a_gpu_the_confined_probe_cannot_reach_is_said_once(tmp_path):
+    """gpu_state runs the GPU probe again where the sets run, --trusted's confinement
+    included: a probe that works outside and not inside means no GPU for the sets."""
+    from types import SimpleNamespace
+    from grader import cli
+    from grader.sandbox import Sandbox
+    box, why = Sandbox.probe(trusted=True)
+    if box is None:
+        pytest.skip(f"--trusted cannot run here: {why}")
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    device = tmp_path / "outside" / "gpu"  # stands for what the driver needs and is refused
+    device.parent.mkdir()
+    device.write_text("1\n")
+    probe = kit / "gpu_probe"
+    probe.write_text(f"#!/bin/sh\ncat {device} >/dev/null 2>&1 || "
+                     "{ echo 'no usable CUDA GPU: OS call failed'; exit 1; }\necho 'gpus: 1'\n")
+    probe.chmod(0o755)
+    staged = SimpleNamespace(gpu_probe="/kit/gpu_probe", host=lambda p: kit / Path(p).relative_to("/kit"))
+    ok, why = cli.gpu_state(SimpleNamespace(cuda=True), SimpleNamespace(staged=staged, root=tmp_path), box)
+    assert not ok
+    assert why.startswith("the sandbox cannot reach the GPU") and "OS call failed" in why
