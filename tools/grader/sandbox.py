@@ -369,11 +369,17 @@ def _bpf_fd() -> int:
 def _trusted_paths(binds, gpu, toolchain=()):
     """What a --trusted run may reach ([path, writable]): the system's programs and
     libraries, the kit's compilers (toolchain_roots), /proc, /dev and (for CUDA) /sys,
-    read-only but /dev, and the run's binds."""
+    read-only but /dev and (for CUDA) the run's own threads in /proc, and the run's binds."""
     paths = [[str(p), False] for p in _SYSTEM_ROOTS if p != Path("/sys") or gpu]
     paths += [[str(p), False] for p in toolchain]
     paths += [[f, False] for f in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
                                    "/proc", "/sys/kernel/mm/transparent_hugepage")]
+    if gpu:
+        # The NVIDIA driver (570 and later) names its threads in cuInit, writing
+        # /proc/<pid>/task/<tid>/comm, and fails with cudaErrorOperatingSystem when
+        # it may not. The supervisor opens the path in the run's own process, before
+        # exec, so the rule is that process's threads' folder and nothing else of /proc.
+        paths.append(["/proc/self/task", True])
     paths.append(["/dev", True])
     paths += [[str(b.host), b.writable] for b in binds]
     return paths

@@ -858,3 +858,20 @@ def test_a_gpu_the_confined_probe_cannot_reach_is_said_once(tmp_path):
     ok, why = cli.gpu_state(SimpleNamespace(cuda=True), SimpleNamespace(staged=staged, root=tmp_path), box)
     assert not ok
     assert why.startswith("the sandbox cannot reach the GPU") and "OS call failed" in why
+
+
+@pytest.mark.parametrize("gpu", [False, True])
+def test_a_trusted_gpu_run_may_name_its_own_threads_and_touch_nothing_else_of_proc(gpu):
+    """The NVIDIA driver writes /proc/<pid>/task/<tid>/comm in cuInit: a --trusted GPU
+    run may write its own threads' entries, a CPU run may not, and neither may write
+    another process's (its supervisor's oom_score_adj, which root could)."""
+    from grader.sandbox import Limits, Sandbox
+    box, why = Sandbox.probe(trusted=True)
+    if box is None:
+        pytest.skip(f"--trusted cannot run here: {why}")
+    script = ("echo named > /proc/$$/task/$$/comm && echo own-written; "
+              "cat /proc/$PPID/oom_score_adj > /proc/$PPID/oom_score_adj && echo other-written; true")
+    r = box.run(["/bin/sh", "-c", script], [], Limits(wall=20), cwd="/tmp", gpu=gpu)
+    assert r.exit == 0, r.stderr
+    assert ("own-written" in r.stdout) == gpu, r.stdout + r.stderr
+    assert "other-written" not in r.stdout, r.stdout
