@@ -84,11 +84,10 @@ if [ "${BOOK_GRADESCOPE_KEEP_SOURCES:-0}" != 1 ]; then
   say "removed the solutions and the hidden tests' sources; $src is readable by root alone"
 fi
 # The kit is complete, and grades the CPU exercises that gradescope.json names.
-python3 - "$src" "$kit" <<'EOF'
+PYTHONPATH="$src/book/tools" python3 - "$src" "$kit" <<'EOF'
 import json, sys
 from pathlib import Path
 src, kit = Path(sys.argv[1]), Path(sys.argv[2])
-sys.path.insert(0, str(src / "book" / "tools"))
 from grader.kit import Kit, KitError
 try:
     k = Kit(kit)

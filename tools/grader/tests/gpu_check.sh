@@ -42,6 +42,8 @@
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
 root=$PWD
+# The test scripts import the grader package from tools/.
+export PYTHONPATH="$root/tools${PYTHONPATH:+:$PYTHONPATH}"
 build=$root/build/gpu
 log=$build/gpu-check
 all=0

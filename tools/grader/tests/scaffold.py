@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tools/: the grader package
 
 
 def arguments(*extra, empty_work=True):

@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tools/: the grader package
 from grader import speed  # noqa: E402
 
 _MS = r"([0-9.e+-]+) ms per call \(rounds: ([0-9.e+-]+) to ([0-9.e+-]+)\)"

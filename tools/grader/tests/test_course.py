@@ -8,12 +8,10 @@ import io
 import json
 import sys
 from dataclasses import asdict
-from pathlib import Path
 
 import pytest
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 from grader import course  # noqa: E402
 from grader.course import CourseError  # noqa: E402
 from grader.grading import ExerciseResult, GradeResult, SetResult  # noqa: E402

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 from grader import catch_report, submission  # noqa: E402
 
 

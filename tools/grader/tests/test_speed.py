@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
 from grader import speed  # noqa: E402
 
 SPEC = speed.Spec(harness="sum", points=10, full=0.9, none=0.5, calls=8, size=1 << 17,
@@ -369,7 +368,6 @@ def test_each_speed_exercise_is_graded_on_the_gpu_as_the_issue_asks():
 
 
 def test_the_gpu_table_reads_the_student_s_report():
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     import speed_table
     res = speed.run(SPEC, Rounds(student=1_250_000))
     res.gpu = {"before": {"name": "NVIDIA H100 80GB HBM3", "clocks.sm": "1980", "clocks.max.sm": "1980",
@@ -412,7 +410,6 @@ def test_an_exercise_is_graded_on_speed_only_where_it_can_be():
 def test_a_gpu_case_checks_the_slow_version_s_points_against_its_ratio(tmp_path):
     """grade_case.py's expect_speed: the ratio in the case's window, and the points
     those the scale gives that ratio; either wrong is a problem."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     import grade_case
     from types import SimpleNamespace
     (tmp_path / "exercises").mkdir()

@@ -49,8 +49,10 @@ set(_bt_grade "${CMAKE_SOURCE_DIR}/tools/grade")
 set(_bt_kit --grade "${_bt_grade}" --kit "${CMAKE_BINARY_DIR}")
 
 # Where bubblewrap cannot run, a test that needs it reports skipped (77), never passed.
+# The scripts import the grader package from tools/ (PYTHONPATH).
 function(_bt_add name timeout)
-  add_test(NAME ${name} COMMAND "${BOOK_EXERCISES_PYTHON}" ${ARGN})
+  add_test(NAME ${name} COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${BOOK_PY_PATH}"
+                                "${BOOK_EXERCISES_PYTHON}" ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS exercises TIMEOUT ${timeout} SKIP_RETURN_CODE 77)
 endfunction()
 

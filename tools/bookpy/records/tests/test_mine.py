@@ -29,8 +29,7 @@ from bookpy.records import mine, verdict  # noqa: E402
 from bookpy.records.jsonfile import write_json  # noqa: E402
 from bookpy.tests.scaffold import Checklist  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import make_reader_gpu  # noqa: E402
+import make_reader_gpu  # noqa: E402  (the sibling script: its folder is sys.path[0])
 
 root, manifest, scratch = sys.argv[1:4]
 shutil.rmtree(scratch, ignore_errors=True)
