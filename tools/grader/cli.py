@@ -87,6 +87,16 @@ def parse(argv: list[str]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="tools/grade", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    _what_to_grade(ap)
+    _how_to_grade(ap)
+    a = ap.parse_args(argv)
+    _check(ap, a)
+    return a
+
+
+def _what_to_grade(ap: argparse.ArgumentParser) -> None:
+    """The arguments that say what to do: grade one submission or a batch (or a
+    shard of one), merge shards, or write the bundle or Gradescope's package."""
     ap.add_argument("submission", nargs="?", help="a folder or archive laid out like exercises/")
     what = ap.add_mutually_exclusive_group()
     what.add_argument("--batch", metavar="FOLDER", help="grade every folder or archive in FOLDER")
@@ -110,6 +120,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--depfile", metavar="FILE",
                     help="with --bundle: also write the files it was made from, as a depfile "
                          "(for the build)")
+
+
+def _how_to_grade(ap: argparse.ArgumentParser) -> None:
+    """The arguments that say where the results and the kit are, and how to grade:
+    the limits, the GPU, the jobs, the seed, the sandbox and the folders."""
     ap.add_argument("--out", help="the results folder (default build/grade/<name>, "
                                   "or build/grade/batch)")
     ap.add_argument("--kit", metavar="BUILD",
@@ -148,7 +163,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--timings", metavar="FILE",
                     help="write where the time went (JSON: one span per step; "
                          "tools/grader/tests/bench_grade.py sums them)")
-    a = ap.parse_args(argv)
+
+
+def _check(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Refuse arguments that do not go together (argparse's error); --shard is
+    read into its numbers."""
     if (a.bundle or a.gradescope_package) and a.submission:
         ap.error("--bundle and --gradescope-package take no submission")
     if a.chapter and not (a.bundle or a.gradescope_package):
@@ -175,7 +194,6 @@ def parse(argv: list[str]) -> argparse.Namespace:
         ap.error("--jobs takes a number of 1 or more")
     if a.seed and not 1 <= a.seed < 2**31:
         ap.error("--seed takes a number from 1 to 2^31 - 1")
-    return a
 
 
 def load_kit(a: argparse.Namespace, built: bool = True) -> Kit:
@@ -363,15 +381,7 @@ def batch(a: argparse.Namespace, grader: Grader, klass: ClassInputs) -> int:
                      and not (klass.metadata is not None and p.name == course.METADATA))
     if not entries:
         fail(f"--batch {folder}: the folder is empty")
-    names = []
-    used = set()
-    for p in entries:
-        name = safe_name(submission.submission_name(p))
-        base, n = name, 2
-        while name in used:
-            name, n = f"{base}-{n}", n + 1
-        used.add(name)
-        names.append(name)
+    names = _result_names(entries)
     todo = [(p, name) for i, (p, name) in enumerate(zip(entries, names))
             if course.in_shard(i, a.shard)]
     if a.shard:
@@ -410,6 +420,32 @@ def batch(a: argparse.Namespace, grader: Grader, klass: ClassInputs) -> int:
     with ThreadPoolExecutor(max_workers=width, thread_name_prefix="submission") as pool:
         rows = list(pool.map(finish, todo, started))
     errors = sum(1 for r in rows if r[2] is None or r[2].error)
+    doc = _class_summary(a, grader, klass, rows, names)
+    text = course.write_summary(out, doc)
+    print(text, end="")
+    print(f"per-student results in {out / STUDENTS}/<student>/; summary: {out / 'summary.csv'}; "
+          f"gradebook: {out / 'gradebook.csv'}")
+    return 1 if errors else 0
+
+
+def _result_names(entries: list[Path]) -> list[str]:
+    """Each entry's results folder name: its submission's name, made safe, with -2,
+    -3, ... after a name already taken."""
+    names = []
+    used = set()
+    for p in entries:
+        name = safe_name(submission.submission_name(p))
+        base, n = name, 2
+        while name in used:
+            name, n = f"{base}-{n}", n + 1
+        used.add(name)
+        names.append(name)
+    return names
+
+
+def _class_summary(a: argparse.Namespace, grader: Grader, klass: ClassInputs, rows, names) -> dict:
+    """The class summary of a batch's rows (name, source, result, error): a record
+    per submission with its submitters, and every set's points."""
     records = []
     for name, source, result, error in rows:
         rec = course.record(name, source, result, error)
@@ -429,13 +465,8 @@ def batch(a: argparse.Namespace, grader: Grader, klass: ClassInputs) -> int:
         if points:
             sets.append({"exercise": e.id, "set": "speed", "points": points, "gpu": e.gpu})
     shard = ({"index": a.shard[0], "count": a.shard[1], "class": names} if a.shard else None)
-    doc = course.summary_doc(sets, records, klass.roster, a.roster or "",
-                             klass.metadata is not None, a.assignment, shard)
-    text = course.write_summary(out, doc)
-    print(text, end="")
-    print(f"per-student results in {out / STUDENTS}/<student>/; summary: {out / 'summary.csv'}; "
-          f"gradebook: {out / 'gradebook.csv'}")
-    return 1 if errors else 0
+    return course.summary_doc(sets, records, klass.roster, a.roster or "",
+                              klass.metadata is not None, a.assignment, shard)
 
 
 def merge(a: argparse.Namespace) -> int:

@@ -133,6 +133,20 @@ class Pending:
 
 
 @dataclass
+class JudgeRun:
+    """What one test set's judge and worker left: the judge's exit status (None
+    where it was killed), a note on how it ended, its output and its report, and
+    the worker's sandboxed run (a SandboxError where the sandbox failed, None where
+    it said nothing), and the seconds from the judge's start to both ends."""
+    exit: int | None = None
+    note: str = ""
+    out: str = ""
+    report: bytes = b""
+    run: object = None
+    wall: float = 0.0
+
+
+@dataclass
 class Options:
     timeout: int = 0           # cap on each set's timeout (0: the contract's)
     build_timeout: int = 120   # seconds per compile or link
@@ -260,6 +274,27 @@ class Grader:
     def _grade_exercise(self, ex, sub, work, later, seed):
         """Build the exercise and run its visible sets; each hidden set is appended
         to `later` (a callable, run by finish())."""
+        files = sub.exercises.get(ex.id) or submission.ExerciseFiles()
+        res, spec = self._new_result(ex, files)
+        if self._not_graded(ex, sub, files, res):
+            return res
+        src, obj, bin_, uid = self._stage(ex, files, work)
+        with self._step("compile", ex.id):
+            ok, log = self._compile(ex, src, obj, uid)
+            self.box.reap()
+        if not ok:
+            res.build = "did not compile"
+            res.build_log = clip(log)
+            _every_set(res, "error", "did not compile", "did not compile:\n" + clip(log))
+        elif ex.bridged:
+            self._judged_sets(ex, res, spec, log, obj, bin_, uid, seed, later)
+        else:
+            self._test_programs(ex, res, log, obj, bin_, uid, later)
+        return res
+
+    @staticmethod
+    def _new_result(ex, files):
+        """(the exercise's result with a line per set, its speed spec or None)."""
         res = ExerciseResult(id=ex.id, title=ex.title, gpu=ex.gpu)
         for s in ex.sets:
             res.sets.append(SetResult(name=s.name, points=s.points, hidden=s.hidden, tests=s.tests))
@@ -272,39 +307,37 @@ class Grader:
                 res.sets.append(SetResult(name="speed", points=spec.points, hidden=False, tests=[]))
             except speed.SpecError as e:
                 res.notes.append(f"no speed points: {e}")
-        files = sub.exercises.get(ex.id) or submission.ExerciseFiles()
         if files.ignored:
             res.notes.append("ignored (not part of the exercise): " + ", ".join(files.ignored[:20])
                              + (" ..." if len(files.ignored) > 20 else ""))
+        return res, spec
 
-        def every_set(status: str, note: str, output: str = "") -> None:
-            for s in res.sets:
-                s.status, s.note, s.output = status, note, output
-
+    def _not_graded(self, ex, sub, files, res) -> bool:
+        """Whether the exercise is not built at all (not built in the kit, a broken
+        submission, files missing or refused, no GPU), each set saying why."""
         if ex.gpu and not ex.built and not self.kit.cuda:
             why = ex.not_built or "no CUDA compiler (nvcc) where the kit was built"
-            every_set("left out", "not built: " + why)
-            return res
+            _every_set(res, "left out", "not built: " + why)
+            return True
         if sub.error:
             res.build = sub.error
-            every_set("error", "not graded: " + sub.error, sub.error)
-            return res
+            _every_set(res, "error", "not graded: " + sub.error, sub.error)
+            return True
         # A file not handed in has one label everywhere: "missing" (the table, the
         # Gradescope test's name and output, JUnit's message, the class summary).
         missing = {n for n, why in files.problems.items() if why == "missing"}
         if not files.present or (files.problems and missing == set(files.problems)):
             res.build = (f"missing: no folder {ex.id}/ in the submission" if not files.present
                          else "missing: " + ", ".join(submission.shown(n) for n in sorted(missing)))
-            every_set("error", res.build, res.build)
+            _every_set(res, "error", res.build, res.build)
             for r in res.sets:
                 r.missing = True
-            return res
+            return True
         if files.problems:
             res.build = "did not compile: " + "; ".join(
                 f"{submission.shown(n)}: {why}" for n, why in files.problems.items())
-            every_set("error", res.build, res.build)
-            return res
-
+            _every_set(res, "error", res.build, res.build)
+            return True
         if ex.gpu and (not self.gpu_ok or not ex.built):
             # Nothing is compiled that will not run; the instructor chose what the
             # sets count (--without-gpu). A kit configured where no GPU was found
@@ -312,13 +345,16 @@ class Grader:
             why = self.gpu_note if not self.gpu_ok else "not built: " + ex.not_built
             if self.opt.without_gpu == "zero":
                 note = f"not run here ({why}): counted as zero (--without-gpu zero)"
-                every_set("failed", note, note)
+                _every_set(res, "failed", note, note)
             else:
-                every_set("left out", why, why)
-            return res
+                _every_set(res, "left out", why, why)
+            return True
+        return False
 
-        # Stage: the contract's headers, then the student's files (their names are
-        # the contract's, so nothing of the student's can shadow a header).
+    def _stage(self, ex, files, work):
+        """(src, obj, bin, uid): the contract's headers, then the student's files
+        (their names are the contract's, so nothing of the student's can shadow a
+        header), and the folders the exercise's own user writes."""
         src = work / "src" / ex.tid
         obj = work / "obj" / ex.tid
         bin_ = work / "bin" / ex.tid
@@ -336,54 +372,49 @@ class Grader:
         uid = self.box.fresh_uid()
         self.box.give(obj, uid)
         self.box.give(bin_, uid)
+        return src, obj, bin_, uid
 
-        with self._step("compile", ex.id):
-            ok, log = self._compile(ex, src, obj, uid)
+    def _judged_sets(self, ex, res, spec, log, obj, bin_, uid, seed, later):
+        """A bridged exercise: link its worker, then judge each set (and time its
+        speed after the hidden sets, where it has speed points)."""
+        with self._step("link the worker", ex.id):
+            ok_w, log_w = self._link(ex, obj, bin_, uid)
             self.box.reap()
-        if ok and ex.bridged:
-            with self._step("link the worker", ex.id):
-                ok_w, log_w = self._link(ex, obj, bin_, uid)
-                self.box.reap()
-            res.build_log = clip(log + log_w)
-            if not ok_w:
-                res.build = "did not link"
-                every_set("error", "did not link", "did not link:\n" + clip(log_w))
-                return res
-            # Only the worker is needed from here on.
-            shutil.rmtree(obj, ignore_errors=True)
-            own = []
-            for s, r in zip(ex.sets, res.sets):
-                def judged(s=s, r=r):
-                    with self._step("judge a set", f"{ex.id} {s.name}", gpu=ex.gpu):
-                        self._run_judged(ex, s, r, bin_, uid, seed)
-                self._now_or_later(s, judged, own)
-            if spec is None:
-                later.extend(own)
-                return res
+        res.build_log = clip(log + log_w)
+        if not ok_w:
+            res.build = "did not link"
+            _every_set(res, "error", "did not link", "did not link:\n" + clip(log_w))
+            return
+        # Only the worker is needed from here on.
+        shutil.rmtree(obj, ignore_errors=True)
+        own = []
+        for s, r in zip(ex.sets, res.sets):
+            def judged(s=s, r=r):
+                with self._step("judge a set", f"{ex.id} {s.name}", gpu=ex.gpu):
+                    self._run_judged(ex, s, r, bin_, uid, seed)
+            self._now_or_later(s, judged, own)
+        if spec is None:
+            later.extend(own)
+            return
 
-            def timed():
-                # After this exercise's hidden sets (the gate), in the second phase.
-                for step in own:
-                    step()
-                with self._step("time the speed", ex.id, gpu=ex.gpu):
-                    self._run_speed(ex, spec, res, bin_, uid)
-            later.append(timed)
-            return res
-        if ok:
-            links = {}
-            for s in ex.sets:
-                with self._step("link a test program", f"{ex.id} {s.name}"):
-                    ok_s, log_s = self._link(ex, obj, bin_, uid, s)
-                links[s.name] = (ok_s, log_s)
-                if not ok_s and not s.hidden:
-                    log += log_s
-            res.build_log = clip(log)
-        else:
-            res.build = "did not compile"
-            res.build_log = clip(log)
-            every_set("error", "did not compile", "did not compile:\n" + clip(log))
-            return res
+        def timed():
+            # After this exercise's hidden sets (the gate), in the second phase.
+            for step in own:
+                step()
+            with self._step("time the speed", ex.id, gpu=ex.gpu):
+                self._run_speed(ex, spec, res, bin_, uid)
+        later.append(timed)
 
+    def _test_programs(self, ex, res, log, obj, bin_, uid, later):
+        """An exercise of test programs: link one per set, then run each."""
+        links = {}
+        for s in ex.sets:
+            with self._step("link a test program", f"{ex.id} {s.name}"):
+                ok_s, log_s = self._link(ex, obj, bin_, uid, s)
+            links[s.name] = (ok_s, log_s)
+            if not ok_s and not s.hidden:
+                log += log_s
+        res.build_log = clip(log)
         for s, r in zip(ex.sets, res.sets):
             ok_s, log_s = links[s.name]
             if not ok_s:
@@ -400,7 +431,6 @@ class Grader:
                     self._run_set(ex, s, r, bin_, uid)
                     self.box.reap()
             self._now_or_later(s, program, later)
-        return res
 
     @staticmethod
     def _now_or_later(s, step, later):
@@ -479,6 +509,40 @@ class Grader:
         (trusted, never loading the student's code) outside it; they talk over two
         pipes. The worker is told nothing but the calls: not the set, not the seed."""
         wall, limits, env = self._set_limits(ex)
+        jr = self._judge_and_worker(ex, s, bin_, uid, seed, wall, limits, env)
+        r.wall = jr.wall
+        run = jr.run
+        if isinstance(run, SandboxError):
+            r.status, r.note = "failed", f"the sandbox failed: {run}"
+            r.output = r.note
+            return
+        lost = [line for line in jr.out.splitlines() if "the link to the worker broke" in line]
+        ended, worker_end = _how_it_ended(jr, lost, limits)
+        verdict = catch_report.judge(jr.report, s.tests, ended, strip_prefix=self.kit.source_root)
+        r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
+        _scored(r, s, verdict)
+        lines = [f"{r.status}: {r.note}" if r.note else r.status,
+                 f"(inputs drawn from seed {seed}: tools/grade --seed {seed} repeats them)"]
+        lines += _case_lines(verdict)
+        if verdict.details:
+            lines += ["", verdict.details]
+        if lost:
+            lines += ["", lost[0]]
+        if worker_end:
+            lines.append(worker_end)
+        if run is not None:
+            student = (run.stdout + run.stderr).rstrip()
+            if student:
+                lines += ["", "--- your code's output (the worker's) ---", student]
+                if run.stdout_truncated or run.stderr_truncated:
+                    lines.append("[... output cut short]")
+            if run.output_limit:
+                lines.append("the worker was stopped: it wrote more output than the limit")
+        r.output = clip("\n".join(lines))
+
+    def _judge_and_worker(self, ex, s, bin_, uid, seed, wall, limits, env) -> JudgeRun:
+        """Run the worker (in the sandbox, on a thread) and the judge of set s, joined
+        by two pipes, until both have ended; what the judge said and reported."""
         to_r, to_w = os.pipe()
         from_r, from_w = os.pipe()
         private = Path(tempfile.mkdtemp(prefix="judge-", dir=self.root))
@@ -506,7 +570,7 @@ class Grader:
         judge_cmd = judge_limits(wall, ex.gpu) + ["--"] + judge_cmd
         out_path = private / "judge.out"
         start = time.monotonic()
-        judge_out, judge_exit, judge_note = "", None, ""
+        jr = JudgeRun()
         try:
             with open(out_path, "wb") as out_file:
                 jp = spawn(judge_cmd, stdin=subprocess.DEVNULL, stdout=out_file,
@@ -516,80 +580,30 @@ class Grader:
             os.close(to_w)
             os.close(from_r)
         try:
-            judge_exit = jp.wait(timeout=wall + 15)
+            jr.exit = jp.wait(timeout=wall + 15)
         except subprocess.TimeoutExpired:
             jp.kill()
             jp.wait()
-            judge_note = f"timed out after {wall:g} s"
+            jr.note = f"timed out after {wall:g} s"
         finished(jp)
-        if judge_exit is not None and judge_exit < 0:
-            judge_note = judge_ended(-judge_exit)
-        judge_out = read_bounded(out_path, JUDGE_OUTPUT_READ).decode("utf-8", "replace")
+        if jr.exit is not None and jr.exit < 0:
+            jr.note = judge_ended(-jr.exit)
+        jr.out = read_bounded(out_path, JUDGE_OUTPUT_READ).decode("utf-8", "replace")
         self.timings.add("the judge (trusted)", f"{ex.id} {s.name}", start, time.monotonic())
         cancel.set()
         t.join()
         self.box.reap()
-        r.wall = time.monotonic() - start
-        run = box_result[0] if box_result else None
+        jr.wall = time.monotonic() - start
+        jr.run = box_result[0] if box_result else None
         try:
-            data = b""
             if report.is_file():
                 if report.stat().st_size > JUDGE_LIMITS["report"]:
-                    judge_note = judge_note or "the judge's report is larger than the limit"
+                    jr.note = jr.note or "the judge's report is larger than the limit"
                 else:
-                    data = read_bounded(report, JUDGE_LIMITS["report"])
+                    jr.report = read_bounded(report, JUDGE_LIMITS["report"])
         finally:
             shutil.rmtree(private, ignore_errors=True)
-        if isinstance(run, SandboxError):
-            r.status, r.note = "failed", f"the sandbox failed: {run}"
-            r.output = r.note
-            return
-        lost = [line for line in judge_out.splitlines() if "the link to the worker broke" in line]
-        ended = None
-        if judge_note:
-            ended = judge_note
-        elif run is not None and run.timed_out:
-            ended = f"the worker: {run.how_it_ended(limits)}"
-        elif judge_exit != 0:
-            ended = lost[0] if lost else f"exit status {judge_exit}"
-        # The set passes only if the worker also ended by itself, cleanly, when the
-        # judge was done: a worker whose supervisor is gone (a program that kills
-        # what it can), that did not end within the grace, or that ended on a signal
-        # or a nonzero status fails however many answers reached the judge first.
-        worker_end = ""
-        if run is None:
-            worker_end = "the worker: no word from its sandbox"
-        elif run.cancelled:
-            worker_end = (f"the worker: it did not end within {CANCEL_GRACE_S:g} s of the judge's "
-                          "last call, and was killed")
-        elif not run.ok:
-            worker_end = f"the worker: {run.how_it_ended(limits)}"
-        if worker_end:
-            if ended and not (run is not None and run.timed_out):
-                ended += f" ({worker_end})"
-            elif not ended:
-                ended = worker_end
-        verdict = catch_report.judge(data, s.tests, ended, strip_prefix=self.kit.source_root)
-        r.cases_passed = catch_report.passed_count(verdict) if verdict.cases else 0
-        _scored(r, s, verdict)
-        lines = [f"{r.status}: {r.note}" if r.note else r.status,
-                 f"(inputs drawn from seed {seed}: tools/grade --seed {seed} repeats them)"]
-        lines += _case_lines(verdict)
-        if verdict.details:
-            lines += ["", verdict.details]
-        if lost:
-            lines += ["", lost[0]]
-        if worker_end:
-            lines.append(worker_end)
-        if run is not None:
-            student = (run.stdout + run.stderr).rstrip()
-            if student:
-                lines += ["", "--- your code's output (the worker's) ---", student]
-                if run.stdout_truncated or run.stderr_truncated:
-                    lines.append("[... output cut short]")
-            if run.output_limit:
-                lines.append("the worker was stopped: it wrote more output than the limit")
-        r.output = clip("\n".join(lines))
+        return jr
 
     def _run_speed(self, ex, spec, res, bin_, uid):
         """The speed points (tools/grader/speed.py): rounds of a fresh reference
@@ -768,6 +782,43 @@ def read_bounded(path, limit):
             return f.read(limit)
     except OSError:
         return b""
+
+
+def _how_it_ended(jr: JudgeRun, lost: list[str], limits) -> tuple:
+    """(how the set's run ended, for the verdict, or None where it ended cleanly;
+    what is wrong with the worker's end, or "")."""
+    run = jr.run
+    ended = None
+    if jr.note:
+        ended = jr.note
+    elif run is not None and run.timed_out:
+        ended = f"the worker: {run.how_it_ended(limits)}"
+    elif jr.exit != 0:
+        ended = lost[0] if lost else f"exit status {jr.exit}"
+    # The set passes only if the worker also ended by itself, cleanly, when the
+    # judge was done: a worker whose supervisor is gone (a program that kills
+    # what it can), that did not end within the grace, or that ended on a signal
+    # or a nonzero status fails however many answers reached the judge first.
+    worker_end = ""
+    if run is None:
+        worker_end = "the worker: no word from its sandbox"
+    elif run.cancelled:
+        worker_end = (f"the worker: it did not end within {CANCEL_GRACE_S:g} s of the judge's "
+                      "last call, and was killed")
+    elif not run.ok:
+        worker_end = f"the worker: {run.how_it_ended(limits)}"
+    if worker_end:
+        if ended and not (run is not None and run.timed_out):
+            ended += f" ({worker_end})"
+        elif not ended:
+            ended = worker_end
+    return ended, worker_end
+
+
+def _every_set(res, status: str, note: str, output: str = "") -> None:
+    """Give every set of an exercise's result one status, note and output."""
+    for s in res.sets:
+        s.status, s.note, s.output = status, note, output
 
 
 def _tuned(environ):

@@ -231,25 +231,7 @@ class Kit:
                 continue
             st.link[ex.id] = [lib(p) if p.startswith("/") else p for p in ex.link]
             if ex.bridged:
-                objs = []
-                for n, o in enumerate(ex.worker_objects):
-                    name = f"{n}-{Path(o).name}"
-                    _copy(o, dest / "worker" / ex.tid / name)
-                    objs.append(f"/kit/worker/{ex.tid}/{name}")
-                st.worker_objects[ex.id] = objs
-                # The judges run outside the sandbox; the sandbox never sees the tests.
-                for s in ex.sets:
-                    judge = dest.parent / "judges" / ex.tid / s.name
-                    _copy(s.judge, judge)
-                    judge.chmod(0o755)
-                    st.judges[(ex.id, s.name)] = judge
-                if ex.speed_graded:
-                    # The solution's worker: outside /kit, so no sandbox of the
-                    # student's sees it; the reference's own sandbox binds it alone.
-                    ref = dest.parent / "reference" / ex.tid / "worker"
-                    _copy(ex.reference_worker, ref)
-                    ref.chmod(0o755)
-                    st.reference_workers[ex.id] = ref
+                _stage_bridged(ex, dest, st)
                 continue
             for s in ex.sets:
                 objs = []
@@ -278,6 +260,30 @@ class Kit:
             p.chmod(0o755 if p.is_dir() or p.name == "gpu_probe" else 0o644)
         dest.chmod(0o755)
         return st
+
+
+def _stage_bridged(ex, dest: Path, st: Staged) -> None:
+    """Stage a bridged exercise: its worker's objects in /kit, and outside it each
+    set's judge and, where it is graded on speed, the reference worker."""
+    objs = []
+    for n, o in enumerate(ex.worker_objects):
+        name = f"{n}-{Path(o).name}"
+        _copy(o, dest / "worker" / ex.tid / name)
+        objs.append(f"/kit/worker/{ex.tid}/{name}")
+    st.worker_objects[ex.id] = objs
+    # The judges run outside the sandbox; the sandbox never sees the tests.
+    for s in ex.sets:
+        judge = dest.parent / "judges" / ex.tid / s.name
+        _copy(s.judge, judge)
+        judge.chmod(0o755)
+        st.judges[(ex.id, s.name)] = judge
+    if ex.speed_graded:
+        # The solution's worker: outside /kit, so no sandbox of the
+        # student's sees it; the reference's own sandbox binds it alone.
+        ref = dest.parent / "reference" / ex.tid / "worker"
+        _copy(ex.reference_worker, ref)
+        ref.chmod(0o755)
+        st.reference_workers[ex.id] = ref
 
 
 @dataclass

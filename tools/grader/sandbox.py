@@ -668,34 +668,8 @@ class Sandbox:
         the user id it runs as, where the grader is root (default: the sandbox's)."""
         self._check_toolchain()
         if self.mode == "bwrap":
-            prefix = [self.bwrap, "--unshare-all", "--unshare-user",
-                      "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-                      "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-                      "--hostname", "sandbox"] + _system_binds()
-            prefix += ["--proc", "/proc", "--dev", "/dev",
-                       "--size", str(limits.tmp_size), "--tmpfs", "/tmp",
-                       "--size", str(limits.shm_size), "--tmpfs", "/dev/shm"]
-            if gpu:
-                prefix += _gpu_binds()
-            # What must stay out of sight though it lies under a system folder shown
-            # (a repository in /usr/local/src, say): covered by an empty folder.
-            for t in self.toolchain:
-                prefix += ["--ro-bind", str(t), str(t)]
-            for h in self.hide:
-                if any(h == s or s in h.parents for s in _SYSTEM_ROOTS + self.toolchain):
-                    prefix += ["--tmpfs", str(h)]
-            for b in binds:
-                prefix += ["--bind" if b.writable else "--ro-bind", str(b.host), b.inside]
-            # Nothing else is writable: not the root, not /dev (both would be
-            # memory without a limit).
-            prefix += ["--remount-ro", "/dev", "--remount-ro", "/"]
-            prefix += ["--chdir", cwd, "--clearenv"]
-            for k, v in self._env(env).items():
-                prefix += ["--setenv", k, v]
-            bpf = _bpf_fd()
+            prefix, bpf = self._bwrap_prefix(binds, limits, cwd, env, gpu)
             pass_fds = tuple(pass_fds) + (bpf,)
-            prefix += ["--seccomp", str(bpf)]
-            prefix.append("--")
             popen_env = {"PATH": "/usr/bin:/bin"}
         else:
             # --trusted: no namespaces, so the paths the caller gave as seen inside
@@ -748,6 +722,38 @@ class Sandbox:
             self.timings.add("sandbox", Path(str(argv[0])).name, started, time.monotonic(),
                              program=res.wall if res is not None else None)
 
+    def _bwrap_prefix(self, binds, limits: Limits, cwd: str, env, gpu: bool) -> tuple[list[str], int]:
+        """(bubblewrap's command line before the supervisor, the file descriptor of
+        its seccomp filter, which the sandbox must inherit)."""
+        prefix = [self.bwrap, "--unshare-all", "--unshare-user",
+                  "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+                  "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+                  "--hostname", "sandbox"] + _system_binds()
+        prefix += ["--proc", "/proc", "--dev", "/dev",
+                   "--size", str(limits.tmp_size), "--tmpfs", "/tmp",
+                   "--size", str(limits.shm_size), "--tmpfs", "/dev/shm"]
+        if gpu:
+            prefix += _gpu_binds()
+        # What must stay out of sight though it lies under a system folder shown
+        # (a repository in /usr/local/src, say): covered by an empty folder.
+        for t in self.toolchain:
+            prefix += ["--ro-bind", str(t), str(t)]
+        for h in self.hide:
+            if any(h == s or s in h.parents for s in _SYSTEM_ROOTS + self.toolchain):
+                prefix += ["--tmpfs", str(h)]
+        for b in binds:
+            prefix += ["--bind" if b.writable else "--ro-bind", str(b.host), b.inside]
+        # Nothing else is writable: not the root, not /dev (both would be
+        # memory without a limit).
+        prefix += ["--remount-ro", "/dev", "--remount-ro", "/"]
+        prefix += ["--chdir", cwd, "--clearenv"]
+        for k, v in self._env(env).items():
+            prefix += ["--setenv", k, v]
+        bpf = _bpf_fd()
+        prefix += ["--seccomp", str(bpf)]
+        prefix.append("--")
+        return prefix, bpf
+
     @staticmethod
     def _host_path(binds, arg):
         for b in sorted(binds, key=lambda b: len(b.inside), reverse=True):
@@ -771,14 +777,58 @@ class Sandbox:
         return env
 
     def _collect(self, proc, r_fd, limits, cancel=None):
+        """The Result of a started sandbox: its output and the supervisor's word
+        (read through r_fd, which is closed here), once it has ended or been killed."""
         res = Result()
+        start = time.monotonic()
+        streams, seen, killed = self._read(proc, r_fd, limits, cancel, res, start)
+        os.close(r_fd)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self._kill(proc)
+            proc.wait()
+        self._kill(proc)  # whatever is left of its process group
+        res.wall = time.monotonic() - start
+        out, err = proc.stdout.fileno(), proc.stderr.fileno()
+        res.stdout = streams[out].decode("utf-8", "replace")
+        res.stderr = streams[err].decode("utf-8", "replace")
+        res.stdout_truncated = seen[out] > len(streams[out])
+        res.stderr_truncated = seen[err] > len(streams[err])
+        proc.stdout.close()
+        proc.stderr.close()
+        word = bytes(streams[r_fd])
+        if killed:
+            return res
+        line, _, data = word.partition(b"\n")
+        try:
+            info = json.loads(line)
+        except ValueError:
+            if self.mode == "bwrap" and res.stderr.startswith("bwrap:"):
+                raise SandboxError(res.stderr.strip())
+            res.supervisor_lost = True
+            return res
+        res.exit, res.signal = info.get("exit"), info.get("signal")
+        res.wall = info.get("wall", res.wall)
+        if info.get("report") is not None:
+            res.report = data
+            if len(data) > limits.report:
+                res.report = None
+                res.report_too_large = True
+        return res
+
+    def _read(self, proc, r_fd, limits, cancel, res, start):
+        """(what was kept of each stream, how many bytes each wrote, whether the
+        sandbox was killed): stdout, stderr and the supervisor's r_fd read until
+        all three close, the sandbox killed on the wall limit (res.timed_out), past
+        the grace after cancel is set (res.cancelled) or on too much output
+        (res.output_limit), then drained briefly."""
         streams = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray(), r_fd: bytearray()}
         seen = {fd: 0 for fd in streams}
         sel = selectors.DefaultSelector()
         for fd in streams:
             os.set_blocking(fd, False)
             sel.register(fd, selectors.EVENT_READ)
-        start = time.monotonic()
         deadline = start + limits.wall
         killed = False
         cancelled_at = None
@@ -827,40 +877,7 @@ class Sandbox:
                     killed = True
                     deadline = time.monotonic() + 10
         sel.close()
-        os.close(r_fd)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self._kill(proc)
-            proc.wait()
-        self._kill(proc)  # whatever is left of its process group
-        res.wall = time.monotonic() - start
-        out, err = proc.stdout.fileno(), proc.stderr.fileno()
-        res.stdout = streams[out].decode("utf-8", "replace")
-        res.stderr = streams[err].decode("utf-8", "replace")
-        res.stdout_truncated = seen[out] > len(streams[out])
-        res.stderr_truncated = seen[err] > len(streams[err])
-        proc.stdout.close()
-        proc.stderr.close()
-        word = bytes(streams[r_fd])
-        if killed:
-            return res
-        line, _, data = word.partition(b"\n")
-        try:
-            info = json.loads(line)
-        except ValueError:
-            if self.mode == "bwrap" and res.stderr.startswith("bwrap:"):
-                raise SandboxError(res.stderr.strip())
-            res.supervisor_lost = True
-            return res
-        res.exit, res.signal = info.get("exit"), info.get("signal")
-        res.wall = info.get("wall", res.wall)
-        if info.get("report") is not None:
-            res.report = data
-            if len(data) > limits.report:
-                res.report = None
-                res.report_too_large = True
-        return res
+        return streams, seen, killed
 
     @staticmethod
     def reap() -> None:

@@ -83,22 +83,8 @@ def read(path: Path, exercises: Mapping[str, Sequence[str]],
     submission holds."""
     known = list(known or exercises)
     sub = Submission(name=submission_name(path), source=str(path))
-    try:
-        st = os.lstat(path)
-    except OSError as e:
-        sub.error = f"cannot read {shown(path)}: {e.strerror}"
-        return sub
-    try:
-        if stat.S_ISDIR(st.st_mode):
-            tree = _FolderTree(path)
-        elif stat.S_ISREG(st.st_mode) and is_archive(path):
-            tree = _ArchiveTree(path)
-        else:
-            sub.error = (f"{shown(path.name)} is neither a folder nor an archive "
-                         f"({', '.join(ARCHIVE_SUFFIXES)})")
-            return sub
-    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, ValueError) as e:
-        sub.error = f"cannot read {shown(path.name)}: {e}"
+    tree = _open_tree(path, sub)
+    if tree is None:
         return sub
     with tree:
         keys = {i.split("/")[0] for i in known}
@@ -119,50 +105,80 @@ def read(path: Path, exercises: Mapping[str, Sequence[str]],
             if _read_loose(tree, root, top, exercises, sub):
                 return sub
         for ex_id, student_files in exercises.items():
-            key, ex = ex_id.split("/")
-            got = ExerciseFiles()
-            listing = tree.listdir(root + [key, ex])
-            if listing is None:
-                # Not there, or there but no folder (a link to one is no folder).
-                for parts in (root + [key], root + [key, ex]):
-                    kind = (tree.listdir(parts[:-1]) or {}).get(parts[-1])
-                    if kind is not None and kind != "dir":
-                        got.present = True
-                        for name in student_files:
-                            got.problems[name] = f"{shown('/'.join(parts[len(root):]))} is not a folder ({kind})"
-                        break
-                sub.exercises[ex_id] = got
-                continue
-            got.present = True
-            for name, kind in sorted(listing.items()):
-                if name not in student_files:
-                    got.ignored.append(shown(name) + ("/" if kind == "dir" else ""))
-            for name in student_files:
-                kind = listing.get(name)
-                if kind is None:
-                    got.problems[name] = "missing"
-                elif kind != "file":
-                    got.problems[name] = f"not a regular file ({kind})"
-                else:
-                    data, why = tree.read(root + [key, ex, name])
-                    if why:
-                        got.problems[name] = why
-                    else:
-                        got.files[name] = data
-            sub.exercises[ex_id] = got
-        # What lies at the top that is no chapter, or in a chapter that is no exercise.
-        top = tree.listdir(root) or {}
-        for name, kind in sorted(top.items()):
-            if name not in keys:
-                sub.notes.append(f"ignored: {shown(name)}{'/' if kind == 'dir' else ''} "
-                                 "(not a chapter of the exercises)")
-            elif kind == "dir":
-                names = {i.split("/")[1] for i in known if i.split("/")[0] == name}
-                for sub_name, sub_kind in sorted((tree.listdir(root + [name]) or {}).items()):
-                    if sub_name not in names:
-                        sub.notes.append(f"ignored: {shown(name)}/{shown(sub_name)}"
-                                         f"{'/' if sub_kind == 'dir' else ''} (no such exercise)")
+            sub.exercises[ex_id] = _exercise_files(tree, root, ex_id, student_files)
+        _note_strangers(tree, root, keys, known, sub)
     return sub
+
+
+def _open_tree(path: Path, sub: Submission):
+    """The submission's folder or archive as a tree to read, or None with
+    sub.error saying why it cannot be read."""
+    try:
+        st = os.lstat(path)
+    except OSError as e:
+        sub.error = f"cannot read {shown(path)}: {e.strerror}"
+        return None
+    try:
+        if stat.S_ISDIR(st.st_mode):
+            return _FolderTree(path)
+        if stat.S_ISREG(st.st_mode) and is_archive(path):
+            return _ArchiveTree(path)
+        sub.error = (f"{shown(path.name)} is neither a folder nor an archive "
+                     f"({', '.join(ARCHIVE_SUFFIXES)})")
+        return None
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, ValueError) as e:
+        sub.error = f"cannot read {shown(path.name)}: {e}"
+        return None
+
+
+def _exercise_files(tree, root: list[str], ex_id: str, student_files: Sequence[str]) -> ExerciseFiles:
+    """The student's files of one exercise (<key>/<ex>/ under root), each read or
+    with the problem that kept it out, and the names there that are no file of it."""
+    key, ex = ex_id.split("/")
+    got = ExerciseFiles()
+    listing = tree.listdir(root + [key, ex])
+    if listing is None:
+        # Not there, or there but no folder (a link to one is no folder).
+        for parts in (root + [key], root + [key, ex]):
+            kind = (tree.listdir(parts[:-1]) or {}).get(parts[-1])
+            if kind is not None and kind != "dir":
+                got.present = True
+                for name in student_files:
+                    got.problems[name] = f"{shown('/'.join(parts[len(root):]))} is not a folder ({kind})"
+                break
+        return got
+    got.present = True
+    for name, kind in sorted(listing.items()):
+        if name not in student_files:
+            got.ignored.append(shown(name) + ("/" if kind == "dir" else ""))
+    for name in student_files:
+        kind = listing.get(name)
+        if kind is None:
+            got.problems[name] = "missing"
+        elif kind != "file":
+            got.problems[name] = f"not a regular file ({kind})"
+        else:
+            data, why = tree.read(root + [key, ex, name])
+            if why:
+                got.problems[name] = why
+            else:
+                got.files[name] = data
+    return got
+
+
+def _note_strangers(tree, root: list[str], keys: set[str], known: list[str], sub: Submission) -> None:
+    """Note what lies at the top that is no chapter, or in a chapter that is no exercise."""
+    top = tree.listdir(root) or {}
+    for name, kind in sorted(top.items()):
+        if name not in keys:
+            sub.notes.append(f"ignored: {shown(name)}{'/' if kind == 'dir' else ''} "
+                             "(not a chapter of the exercises)")
+        elif kind == "dir":
+            names = {i.split("/")[1] for i in known if i.split("/")[0] == name}
+            for sub_name, sub_kind in sorted((tree.listdir(root + [name]) or {}).items()):
+                if sub_name not in names:
+                    sub.notes.append(f"ignored: {shown(name)}/{shown(sub_name)}"
+                                     f"{'/' if sub_kind == 'dir' else ''} (no such exercise)")
 
 
 def _read_loose(tree, root, top, exercises, sub) -> bool:
