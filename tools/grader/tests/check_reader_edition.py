@@ -40,6 +40,7 @@ import html
 import json
 import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -111,6 +112,16 @@ def code_of(path: Path) -> str:
 INSTRUCTOR_MARKS = ('class="book-edition-banner"', "instructor edition, not for students")
 
 
+@dataclass
+class Secrets:
+    """What no reader may find: each secret file's sha256 (what it is), the hidden
+    test names and the secret lines no reader may read elsewhere (what each is),
+    and the token fingerprints of the solutions' code ((what, its tokens))."""
+    hashes: dict = field(default_factory=dict)
+    needles: dict = field(default_factory=dict)
+    grams: dict = field(default_factory=dict)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -118,21 +129,38 @@ def main():
     ap.add_argument("--pdf")
     ap.add_argument("--bundles")
     a = ap.parse_args()
-    secret_hashes = {}
     book = json.loads((Path(a.build) / "exercises.json").read_text())
-    needles = {}
-    # What every reader may read, as text: the book's code/, and every file of
-    # every exercise folder (statements, contracts, starters) with the visible
-    # tests and the headers they share. A needle inside any of it (`if (i < n) {`
-    # of one solution inside another exercise's starter, a solution's
-    # `return order;` inside the starter's longer line) gives nothing away.
+    secrets = secrets_of(book, *readable(book))
+    outputs, failure = published(a)
+    if failure:
+        print(f"exercises.reader-edition: FAILED: {failure}")
+        return 1
+    problems = []
+    for where, data in outputs:
+        problems += problems_in(where, data, secrets)
+    for problem in problems[:40]:
+        print(f"exercises.reader-edition: FAILED: {problem}")
+    if not problems:
+        print(f"exercises.reader-edition: ok: {len(outputs)} published files hold none of "
+              f"{len(secrets.needles)} hidden-test and solution lines and none of their "
+              f"{len(secrets.grams)} token fingerprints")
+    return 1 if problems else 0
+
+
+def readable(book):
+    """(the text every reader may read, the token fingerprints of it).
+
+    What every reader may read, as text: the book's code/, and every file of
+    every exercise folder (statements, contracts, starters) with the visible
+    tests and the headers they share. A needle inside any of it (`if (i < n) {`
+    of one solution inside another exercise's starter, a solution's
+    `return order;` inside the starter's longer line) gives nothing away.
+    The token fingerprints every reader may read: those of code/, and of only
+    what exercise.cmake declares (the student files as handed out), the
+    visible tests and the headers the sets share (never named hidden*:
+    BookExerciseSettings.cmake)."""
     shown = []
-    # The token fingerprints every reader may read: those of code/, and of only
-    # what exercise.cmake declares (the student files as handed out), the
-    # visible tests and the headers the sets share (never named hidden*:
-    # BookExerciseSettings.cmake).
     allowed = set()
-    secret_grams = {}  # fingerprint: (what, its tokens)
     if book["exercises"]:
         root = Path(book["exercises"][0]["dir"]).resolve().parents[2]
         for p in sorted((root / "code").rglob("*")):
@@ -143,52 +171,60 @@ def main():
         for f in Path(e["dir"]).rglob("*"):
             if f.is_file():
                 shown.append(f.read_text(errors="replace"))
-        readable = [Path(e["dir"]) / f for f in e.get("student_files", [])]
+        files = [Path(e["dir"]) / f for f in e.get("student_files", [])]
         for name, tset in e["sets"].items():
             if name != "hidden" and tset.get("test_file"):
-                readable.append(Path(tset["test_file"]))
-                readable += [h for h in Path(tset["test_file"]).parent.iterdir()
-                             if h.suffix in (".hpp", ".cuh", ".h") and not h.name.startswith("hidden")]
-        for f in readable:
+                files.append(Path(tset["test_file"]))
+                files += [h for h in Path(tset["test_file"]).parent.iterdir()
+                          if h.suffix in (".hpp", ".cuh", ".h") and not h.name.startswith("hidden")]
+        for f in files:
             if f.is_file():
                 text = f.read_text(errors="replace")
                 shown.append(text)
                 allowed.update(grams(tokens(text)))
-    shown_text = "\n".join(shown)
+    return "\n".join(shown), allowed
+
+
+def secrets_of(book, shown_text, allowed) -> Secrets:
+    """The hidden tests' names and lines, and the solutions' files, lines and code."""
+    out = Secrets()
     for e in book["exercises"]:
         for name in e["hidden_tests"]:
-            needles[name] = f"{e['id']}: the hidden test case name \"{name}\""
+            out.needles[name] = f"{e['id']}: the hidden test case name \"{name}\""
         hidden = e["sets"].get("hidden")
-        secrets = []
+        files = []
         if hidden:
-            secrets.append((Path(hidden["test_file"]), f"{e['id']}: a line of "
-                            f"{Path(hidden['test_file']).name}"))
+            files.append((Path(hidden["test_file"]), f"{e['id']}: a line of "
+                          f"{Path(hidden['test_file']).name}"))
         for f in sorted(Path(e["solution_dir"]).rglob("*")):
             if f.is_file():
-                secrets.append((f, f"{e['id']}: a line of the solution {f.name}"))
-        for f, what in secrets:
-            secret_hashes[hashlib.sha256(f.read_bytes()).hexdigest()] = what.replace(
+                files.append((f, f"{e['id']}: a line of the solution {f.name}"))
+        for f, what in files:
+            out.hashes[hashlib.sha256(f.read_bytes()).hexdigest()] = what.replace(
                 "a line of", "the whole file of")
             code = code_of(f) if "solution" in what else ""  # hidden tests: by line and name
             toks = tokens(code)
             for g, i in grams(toks).items():
                 if g not in allowed:
-                    secret_grams.setdefault(g, (what.replace("a line of", "code of"),
-                                                " ".join(toks[i:i + GRAM])))
+                    out.grams.setdefault(g, (what.replace("a line of", "code of"),
+                                             " ".join(toks[i:i + GRAM])))
             for line in lines_of(f):
                 if line not in shown_text:
-                    needles[line] = what
+                    out.needles[line] = what
+    return out
+
+
+def published(a):
+    """([(where, bytes)] of every published file: the HTML, the PDF's text, the
+    bundles' members), or ([], why they cannot be read)."""
     html_dir = Path(a.html)
     outputs = [(str(p.relative_to(html_dir)), p.read_bytes())
                for p in sorted(html_dir.rglob("*")) if p.is_file()]
     if not outputs:
-        print(f"exercises.reader-edition: FAILED: no published files in {html_dir}")
-        return 1
+        return [], f"no published files in {html_dir}"
     if a.pdf and Path(a.pdf).is_file():
         if not shutil.which("pdftotext"):
-            print("exercises.reader-edition: FAILED: the PDF was built, but there is no pdftotext "
-                  "(Debian: poppler-utils) to read it")
-            return 1
+            return [], "the PDF was built, but there is no pdftotext (Debian: poppler-utils) to read it"
         text = subprocess.run(["pdftotext", "-layout", a.pdf, "-"], stdout=subprocess.PIPE,
                               check=True).stdout
         outputs.append((f"{a.pdf} (its text)", text))
@@ -198,36 +234,33 @@ def main():
             for m in t.getmembers():
                 if m.isfile():
                     outputs.append((f"{b.name}:{m.name}", t.extractfile(m).read()))
+    return outputs, ""
+
+
+def problems_in(where, data, secrets: Secrets) -> list[str]:
+    """What the published file at where gives away."""
     problems = []
-    for where, data in outputs:
-        what = secret_hashes.get(hashlib.sha256(data).hexdigest())
-        if what:
-            problems.append(f"{where} is {what}")
-        text = data.decode("utf-8", errors="replace")
-        if ":" not in where and where.endswith(".html") and any(m in text for m in INSTRUCTOR_MARKS):
-            problems.append(f"{where} is a page of the instructor edition (its banner or title)")
-        if where.endswith((".html", ".htm", ".xhtml", ".svg", ".xml")):
-            # Highlighted code is split by tags: drop them, then decode the
-            # entities (in that order, or code's own `a < b ? c : d > e` would be
-            # read as a tag). Other files are read as they are.
-            text = html.unescape(re.sub(r"<[^>]+>", "", text))
-        for needle, what in needles.items():
-            if needle in text:
-                problems.append(f"{where} holds {what}: {needle!r}")
-        seen = set()
-        for g in grams(tokens(text)):
-            hit = secret_grams.get(g)
-            if hit and hit[0] not in seen:  # one report per secret file and output
-                seen.add(hit[0])
-                problems.append(f"{where} holds {hit[0]} (its tokens, names aside): {hit[1]!r}")
-    files = outputs
-    for problem in problems[:40]:
-        print(f"exercises.reader-edition: FAILED: {problem}")
-    if not problems:
-        print(f"exercises.reader-edition: ok: {len(files)} published files hold none of "
-              f"{len(needles)} hidden-test and solution lines and none of their "
-              f"{len(secret_grams)} token fingerprints")
-    return 1 if problems else 0
+    what = secrets.hashes.get(hashlib.sha256(data).hexdigest())
+    if what:
+        problems.append(f"{where} is {what}")
+    text = data.decode("utf-8", errors="replace")
+    if ":" not in where and where.endswith(".html") and any(m in text for m in INSTRUCTOR_MARKS):
+        problems.append(f"{where} is a page of the instructor edition (its banner or title)")
+    if where.endswith((".html", ".htm", ".xhtml", ".svg", ".xml")):
+        # Highlighted code is split by tags: drop them, then decode the
+        # entities (in that order, or code's own `a < b ? c : d > e` would be
+        # read as a tag). Other files are read as they are.
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+    for needle, what in secrets.needles.items():
+        if needle in text:
+            problems.append(f"{where} holds {what}: {needle!r}")
+    seen = set()
+    for g in grams(tokens(text)):
+        hit = secrets.grams.get(g)
+        if hit and hit[0] not in seen:  # one report per secret file and output
+            seen.add(hit[0])
+            problems.append(f"{where} holds {hit[0]} (its tokens, names aside): {hit[1]!r}")
+    return problems
 
 
 if __name__ == "__main__":

@@ -45,8 +45,8 @@ submission_7002:
 """
 
 
-def main():
-    a, repo, work = arguments()
+def make_submissions(repo, work):
+    """(the batch's folder, the roster): seven submissions, each a case of its own."""
     subs = work / "submissions"
     subs.mkdir()
     sol, start = repo / "solutions", repo / "exercises"
@@ -63,16 +63,11 @@ def main():
     (subs / "submission_metadata.yml").write_text(METADATA)
     roster = work / "roster.csv"
     roster.write_text(ROSTER)
-    why = sandbox_missing()
-    if why:
-        print(f"skipped: the sandbox cannot run here ({why})")
-        return 77
-    problems = []
-    base = [sys.executable, a.grade, "--batch", str(subs), "--kit", a.kit, "--no-kit-build",
-            "--exercise", E1, "--roster", str(roster), "--seed", "4242", "--jobs", "2",
-            "--assignment", "Homework 1"]
+    return subs, roster
 
-    # A bad roster: refused before any grading, naming the file and line.
+
+def check_bad_roster(base, work, problems):
+    """A bad roster: refused before any grading, naming the file and line."""
     bad = work / "bad.csv"
     bad.write_text("student,id,email\nalice,1,a@u.edu\nbob,1,b@u.edu\n")
     out = run(base[:base.index("--roster")] + ["--roster", str(bad), "--out", str(work / "bad")],
@@ -82,18 +77,10 @@ def main():
     if (work / "bad").exists():
         problems.append("a bad roster: the batch graded anyway")
 
-    one = work / "one"
-    run(base + ["--out", str(one)], problems, 1)  # erin.txt is unreadable
-    shards = [work / f"shard-{k}" for k in (1, 2, 3)]
-    for k, d in enumerate(shards, 1):
-        # entries in order: alice bob.zip carol dave erin.txt submission_7001 submission_7002
-        run(base + ["--shard", f"{k}/3", "--out", str(d)], problems, 1 if k == 2 else 0)
-    merged = work / "merged"
-    run([sys.executable, a.grade, "--merge", str(shards[0]), str(shards[1]), "--out",
-         str(work / "short")], problems, 2)
-    run([sys.executable, a.grade, "--merge"] + [str(d) for d in reversed(shards)]
-        + ["--out", str(merged)], problems, 1)
 
+def check_merged(one, merged, shards, problems):
+    """The merged shards wrote what the batch did, each shard its share; the names
+    of the batch's per-student folders."""
     for f in FILES:
         if not (one / f).is_file():
             problems.append(f"the batch wrote no {f}")
@@ -111,8 +98,11 @@ def main():
             problems.append(f"{d}: no summary.json")
     if sizes != [3, 2, 2]:
         problems.append(f"shards of {sizes} submissions, want 3, 2, 2 (round-robin)")
+    return names
 
-    # What the summary says of the class.
+
+def check_summary(one, names, problems):
+    """What the batch's summary, gradebook and statistics say of the class."""
     try:
         doc = json.loads((one / "summary.json").read_text())
         book = list(csv.reader((one / "gradebook.csv").open()))
@@ -154,6 +144,35 @@ def main():
                             f"{passed} passed, mean {mean}")
     if len(doc["statistics"]["sets"]) != 2:
         problems.append(f"statistics of {len(doc['statistics']['sets'])} sets, want 2")
+
+
+def main():
+    a, repo, work = arguments()
+    subs, roster = make_submissions(repo, work)
+    why = sandbox_missing()
+    if why:
+        print(f"skipped: the sandbox cannot run here ({why})")
+        return 77
+    problems = []
+    base = [sys.executable, a.grade, "--batch", str(subs), "--kit", a.kit, "--no-kit-build",
+            "--exercise", E1, "--roster", str(roster), "--seed", "4242", "--jobs", "2",
+            "--assignment", "Homework 1"]
+
+    check_bad_roster(base, work, problems)
+    one = work / "one"
+    run(base + ["--out", str(one)], problems, 1)  # erin.txt is unreadable
+    shards = [work / f"shard-{k}" for k in (1, 2, 3)]
+    for k, d in enumerate(shards, 1):
+        # entries in order: alice bob.zip carol dave erin.txt submission_7001 submission_7002
+        run(base + ["--shard", f"{k}/3", "--out", str(d)], problems, 1 if k == 2 else 0)
+    merged = work / "merged"
+    run([sys.executable, a.grade, "--merge", str(shards[0]), str(shards[1]), "--out",
+         str(work / "short")], problems, 2)
+    run([sys.executable, a.grade, "--merge"] + [str(d) for d in reversed(shards)]
+        + ["--out", str(merged)], problems, 1)
+
+    names = check_merged(one, merged, shards, problems)
+    check_summary(one, names, problems)
     return report("exercises.grade.shards", problems,
                   "3 shards merged give the batch's summary, statistics and gradebook")
 
