@@ -185,12 +185,9 @@ def describe_change(path, before, after):
     return f"{path} changed: " + "; ".join(bits)
 
 
-def main(argv) -> int:
-    args, befores, command = parse(argv)
-    shutil.rmtree(args.scratch, ignore_errors=True)
-    os.makedirs(args.scratch)
-    os.chdir(args.scratch)
-
+def set_up(args, befores) -> bool:
+    """Take the steps (--copy, --json-set, --json-del, --replace, --before) in
+    order; False, with what failed printed, where one fails."""
     for option, values in args.steps:
         if option == "--copy":
             src, dst = values
@@ -210,7 +207,7 @@ def main(argv) -> int:
                 text = f.read()
             if old not in text:
                 print(f"expect_failure: setup: {path} does not contain {old!r}")
-                return 1
+                return False
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text.replace(old, new))
         elif option == "--before":
@@ -221,9 +218,49 @@ def main(argv) -> int:
             if proc.returncode != 0:
                 print(proc.stdout)
                 print(f"expect_failure: setup command failed (status {proc.returncode}): {' '.join(cmd)}")
-                return 1
+                return False
+    return True
 
+
+def result_problems(args, code: int, output: str, before: dict) -> list:
+    """What the command did that it should not have: its exit status, its output
+    against --expect and --reject, an --unchanged path changed, an --absent one
+    left behind."""
     problems = []
+    if args.code is not None:
+        if code != args.code:
+            problems.append(f"exit status {code}, expected {args.code}")
+    elif code == 0:
+        problems.append("the command succeeded; it should have failed")
+    elif code < 0:
+        problems.append(f"the command was killed by signal {-code} instead of failing cleanly")
+    for pattern in args.expect:
+        if not re.search(pattern, output, re.M):
+            problems.append(f"the output does not match /{pattern}/")
+    for pattern in args.reject:
+        m = re.search(pattern, output, re.M)
+        if m:
+            problems.append(f"the output matches /{pattern}/: {m.group(0)!r}")
+    for path, d in before.items():
+        after = digest(path)
+        if after != d:
+            problems.append(describe_change(path, d, after))
+    for pattern in args.absent:
+        left = sorted(glob.glob(pattern))
+        if left:
+            problems.append(f"left behind: {', '.join(left)} (matches {pattern})")
+    return problems
+
+
+def main(argv) -> int:
+    args, befores, command = parse(argv)
+    shutil.rmtree(args.scratch, ignore_errors=True)
+    os.makedirs(args.scratch)
+    os.chdir(args.scratch)
+
+    if not set_up(args, befores):
+        return 1
+
     for path in args.exists:
         if not os.path.exists(path):
             print(f"expect_failure: setup did not make {path}")
@@ -255,28 +292,7 @@ def main(argv) -> int:
             return args.skip_code
         print(f"expect_failure: FAIL: exit {args.skip_code} without /{args.skip_expect}/: not a skip")
         return 1
-    if args.code is not None:
-        if proc.returncode != args.code:
-            problems.append(f"exit status {proc.returncode}, expected {args.code}")
-    elif proc.returncode == 0:
-        problems.append("the command succeeded; it should have failed")
-    elif proc.returncode < 0:
-        problems.append(f"the command was killed by signal {-proc.returncode} instead of failing cleanly")
-    for pattern in args.expect:
-        if not re.search(pattern, output, re.M):
-            problems.append(f"the output does not match /{pattern}/")
-    for pattern in args.reject:
-        m = re.search(pattern, output, re.M)
-        if m:
-            problems.append(f"the output matches /{pattern}/: {m.group(0)!r}")
-    for path, d in before.items():
-        after = digest(path)
-        if after != d:
-            problems.append(describe_change(path, d, after))
-    for pattern in args.absent:
-        left = sorted(glob.glob(pattern))
-        if left:
-            problems.append(f"left behind: {', '.join(left)} (matches {pattern})")
+    problems = result_problems(args, proc.returncode, output, before)
     problems += json_checks(args)
     for p in problems:
         print(f"expect_failure: FAIL: {p}")

@@ -41,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 TREES = ("code", "diagrams", "exercises", "solutions", "tests")
@@ -295,6 +296,20 @@ def record_of(build: str, key: str, run_name: str) -> dict:
         return json.load(f)
 
 
+@dataclass
+class Built:
+    """The built chapter's page as check_page reads it, and what it lacks so far."""
+    repo: str
+    build: str
+    key: str
+    passed: set
+    html_dir: str
+    page: object          # the page's root element (Page)
+    page_text: str
+    asks: dict            # directives() of the chapter's text
+    missing: list = field(default_factory=list)
+
+
 def check_page(repo: str, build: str, key: str, passed: set) -> list:
     """What the built page lacks (an empty list when nothing)."""
     missing = []
@@ -304,83 +319,96 @@ def check_page(repo: str, build: str, key: str, passed: set) -> list:
         return [f"the chapter's page {page_path} (the table of contents found no chapters/{key}.md?)"]
     with open(page_path, encoding="utf-8") as f:
         page = Page(f.read()).root
-    page_text = squash(page.text())
     with open(os.path.join(html_dir, "index.html"), encoding="utf-8") as f:
         if not Page(f.read()).root.find("a", href=f"{key}.html"):
             missing.append(f"a link to {key}.html in the table of contents (index.html)")
     with open(os.path.join(repo, "chapters", f"{key}.md"), encoding="utf-8") as f:
         asks = directives(f.read())
+    b = Built(repo, build, key, passed, html_dir, page, squash(page.text()), asks, missing)
+    for part in (_runs, _values, _listings, _diagrams, _exercises, _questions):
+        part(b)
+    return b.missing
 
-    # Each run's output: every line of the record's stdout, in one output block.
-    blocks = [squash(n.text()) for n in page.find(cls="book-run")]
-    for run_name, _, _ in asks["program-output"]:
-        rec = record_of(build, key, run_name)
+
+def _runs(b: Built) -> None:
+    """Each run's output: every line of the record's stdout, in one output block."""
+    blocks = [squash(n.text()) for n in b.page.find(cls="book-run")]
+    for run_name, _, _ in b.asks["program-output"]:
+        rec = record_of(b.build, b.key, run_name)
         lines = [squash(ln) for ln in rec.get("stdout", "").splitlines() if ln.strip()]
         if not lines:
-            missing.append(f"run {run_name}: its record has no output to show")
+            b.missing.append(f"run {run_name}: its record has no output to show")
         elif not any(all(ln in b for ln in lines) for b in blocks):
-            missing.append(f"the output block of run {run_name} (the record's stdout: {lines[0]!r}...)")
+            b.missing.append(f"the output block of run {run_name} (the record's stdout: {lines[0]!r}...)")
 
-    # Each value: a number of the page's {value} spans equals the record's result.
+
+def _values(b: Built) -> None:
+    """Each value: a number of the page's {value} spans equals the record's result."""
     shown = []
-    for n in page.find("span", cls="book-value"):
+    for n in b.page.find("span", cls="book-value"):
         try:
             shown.append(float(n.text().replace(",", "").replace("\u2009", "").strip()))
         except ValueError:
             pass
-    for ref in asks["value"]:
+    for ref in b.asks["value"]:
         spec, _, fmt = ref.partition("|")
         run_name, _, result = spec.partition(":")
-        rec = record_of(build, key, run_name)
+        rec = record_of(b.build, b.key, run_name)
         value = (rec.get("results", {}).get(result) or {}).get("value")
         if value is None:
-            missing.append(f"{{value}}`{ref}`: the record of {run_name} has no result {result}")
+            b.missing.append(f"{{value}}`{ref}`: the record of {run_name} has no result {result}")
             continue
         want = float(format(value, fmt)) if fmt else float(value)
         if not any(abs(s - want) <= 1e-9 * max(1.0, abs(want)) for s in shown):
-            missing.append(f"{{value}}`{ref}` ({want:g}, from the record) among the page's values {shown}")
+            b.missing.append(f"{{value}}`{ref}` ({want:g}, from the record) among the page's values {shown}")
 
-    # Each listing: the lines between its markers, in a code block.
-    code = [squash(n.text()) for n in page.find(cls="highlight")]
-    for path, options, _ in asks["listing"]:
-        with open(os.path.join(repo, path), encoding="utf-8") as f:
+
+def _listings(b: Built) -> None:
+    """Each listing: the lines between its markers, in a code block."""
+    code = [squash(n.text()) for n in b.page.find(cls="highlight")]
+    for path, options, _ in b.asks["listing"]:
+        with open(os.path.join(b.repo, path), encoding="utf-8") as f:
             src = f.read()
         for marker in [m.strip() for m in options.get("marker", "").split(",") if m.strip()]:
             name = re.escape(marker)
             m = re.search(rf"\[listing:{name}\][^\n]*\n(.*?)\n[^\n]*\[/listing:{name}\]", src, re.S)
             lines = [squash(ln) for ln in (m.group(1) if m else "").splitlines() if ln.strip()]
             if not lines or not any(all(ln in c for ln in lines) for c in code):
-                missing.append(f"the listing of {path}, marker {marker}")
+                b.missing.append(f"the listing of {path}, marker {marker}")
 
-    # Each diagram: its figure, its image (alt text from accTitle), the SVG files.
-    for name, _, caption in asks["diagram"]:
-        with open(os.path.join(repo, "diagrams", key, name + ".mmd"), encoding="utf-8") as f:
+
+def _diagrams(b: Built) -> None:
+    """Each diagram: its figure, its image (alt text from accTitle), the SVG files."""
+    for name, _, caption in b.asks["diagram"]:
+        with open(os.path.join(b.repo, "diagrams", b.key, name + ".mmd"), encoding="utf-8") as f:
             acc = re.search(r"^\s*accTitle:\s*(.+)$", f.read(), re.M)
-        svg = os.path.join(build, "diagrams", key, name + ".svg")
+        svg = os.path.join(b.build, "diagrams", b.key, name + ".svg")
         if not os.path.isfile(svg):
-            missing.append(f"the diagram's SVG {svg}")
-        figures = [fig for fig in page.find("figure", cls="book-diagram")
+            b.missing.append(f"the diagram's SVG {svg}")
+        figures = [fig for fig in b.page.find("figure", cls="book-diagram")
                    if any(img.attrs.get("src", "").endswith(f"/{name}.svg") for img in fig.find("img"))]
         if not figures:
-            missing.append(f"the figure of diagram {name} (an <img> of _images/{name}.svg)")
+            b.missing.append(f"the figure of diagram {name} (an <img> of _images/{name}.svg)")
             continue
         img = [i for i in figures[0].find("img") if i.attrs.get("src", "").endswith(f"/{name}.svg")][0]
         if acc and squash(acc.group(1)) not in squash(img.attrs.get("alt", "")):
-            missing.append(f"diagram {name}: its accTitle {acc.group(1)!r} in the image's alt text")
+            b.missing.append(f"diagram {name}: its accTitle {acc.group(1)!r} in the image's alt text")
         if caption and markdown_text(caption[0]) not in squash(figures[0].text()):
-            missing.append(f"diagram {name}: its caption {caption[0]!r}")
-        shipped = os.path.join(html_dir, img.attrs["src"])
+            b.missing.append(f"diagram {name}: its caption {caption[0]!r}")
+        shipped = os.path.join(b.html_dir, img.attrs["src"])
         if not os.path.isfile(shipped):
-            missing.append(f"diagram {name}: the image file {shipped}")
+            b.missing.append(f"diagram {name}: the image file {shipped}")
         else:
             with open(shipped, encoding="utf-8", errors="replace") as f:
                 if "<svg" not in f.read():
-                    missing.append(f"diagram {name}: {shipped} is not an SVG")
+                    b.missing.append(f"diagram {name}: {shipped} is not an SVG")
 
-    # Each exercise: statement, folded hints, how to check; no solution (reader's edition).
-    sections = page.find("section", cls="book-exercise")
-    for name, _, _ in asks["exercise"]:
-        folder = os.path.join(repo, "exercises", key, name)
+
+def _exercises(b: Built) -> None:
+    """Each exercise: statement, folded hints, how to check; no solution (reader's edition)."""
+    sections = b.page.find("section", cls="book-exercise")
+    for name, _, _ in b.asks["exercise"]:
+        folder = os.path.join(b.repo, "exercises", b.key, name)
         with open(os.path.join(folder, "README.md"), encoding="utf-8") as f:
             readme = f.read().splitlines()
         title = readme[0].lstrip("#").strip()
@@ -390,52 +418,53 @@ def check_page(repo: str, build: str, key: str, passed: set) -> list:
         hint = next(ln for ln in hints if ln.strip()).lstrip("- ").strip()
         mine = [s for s in sections if title in squash(s.text())]
         if not mine:
-            missing.append(f"exercise {name}: a section titled {title!r}")
+            b.missing.append(f"exercise {name}: a section titled {title!r}")
             continue
         sec, sec_text = mine[0], squash(mine[0].text())
         if markdown_text(statement) not in sec_text:
-            missing.append(f"exercise {name}: its statement ({statement!r})")
+            b.missing.append(f"exercise {name}: its statement ({statement!r})")
         folds = sec.find("details", cls="book-hints")
         if not folds:
-            missing.append(f"exercise {name}: its hints, folded (<details class=\"book-hints\">)")
+            b.missing.append(f"exercise {name}: its hints, folded (<details class=\"book-hints\">)")
         else:
             if "open" in folds[0].attrs:
-                missing.append(f"exercise {name}: its hints are open; they should be folded")
+                b.missing.append(f"exercise {name}: its hints are open; they should be folded")
             if markdown_text(hint) not in squash(folds[0].text()):
-                missing.append(f"exercise {name}: the hint {hint!r} inside the fold")
+                b.missing.append(f"exercise {name}: the hint {hint!r} inside the fold")
         if "How to check your work" not in sec_text:
-            missing.append(f"exercise {name}: how to check your work")
-        if page.find(cls="book-solution"):
-            missing.append(f"exercise {name}: NO solution in the reader's edition, but the page has one")
-        solved = os.path.join(repo, "solutions", key, name)
+            b.missing.append(f"exercise {name}: how to check your work")
+        if b.page.find(cls="book-solution"):
+            b.missing.append(f"exercise {name}: NO solution in the reader's edition, but the page has one")
+        solved = os.path.join(b.repo, "solutions", b.key, name)
         with open(os.path.join(solved, "SOLUTION.md"), encoding="utf-8") as f:
             notes = next(ln for ln in f.read().splitlines() if ln.strip())
-        if squash(notes) in page_text:
-            missing.append(f"exercise {name}: NO solution notes in the reader's edition, but the page "
-                           f"shows {notes!r}")
+        if squash(notes) in b.page_text:
+            b.missing.append(f"exercise {name}: NO solution notes in the reader's edition, but the page "
+                             f"shows {notes!r}")
 
-    # Each question: its card, marked as tested; cy-tags.json maps it to a test that passed.
-    with open(os.path.join(build, "cy-tags.json"), encoding="utf-8") as f:
+
+def _questions(b: Built) -> None:
+    """Each question: its card, marked as tested; cy-tags.json maps it to a test that passed."""
+    with open(os.path.join(b.build, "cy-tags.json"), encoding="utf-8") as f:
         tags = json.load(f).get("tags", {})
-    for qid, _, content in asks["check-yourself"]:
-        cards = page.find("div", cls="book-check", id=f"cy-{qid}")
+    for qid, _, content in b.asks["check-yourself"]:
+        cards = b.page.find("div", cls="book-check", id=f"cy-{qid}")
         if not cards:
-            missing.append(f"question {qid}: its card (<div class=\"book-check\" id=\"cy-{qid}\">)")
+            b.missing.append(f"question {qid}: its card (<div class=\"book-check\" id=\"cy-{qid}\">)")
         else:
             if markdown_text(content[0]) not in squash(cards[0].text()):
-                missing.append(f"question {qid}: its question ({content[0]!r})")
+                b.missing.append(f"question {qid}: its question ({content[0]!r})")
             if not cards[0].find("details", cls="book-answer"):
-                missing.append(f"question {qid}: its folded answer")
+                b.missing.append(f"question {qid}: its folded answer")
             if not cards[0].find(cls="book-check-tested"):
-                missing.append(f"question {qid}: the note that a test checks its answer")
+                b.missing.append(f"question {qid}: the note that a test checks its answer")
         entries = tags.get(qid) or []
         if not entries:
-            missing.append(f"question {qid}: an entry in cy-tags.json (a registered test tagged [cy:{qid}])")
+            b.missing.append(f"question {qid}: an entry in cy-tags.json (a registered test tagged [cy:{qid}])")
         for e in entries:
-            if e.get("test") not in passed:
-                missing.append(f"question {qid}: its test {e.get('test')} ({e.get('case')!r}) among the "
-                               f"tests that passed ({', '.join(sorted(passed))})")
-    return missing
+            if e.get("test") not in b.passed:
+                b.missing.append(f"question {qid}: its test {e.get('test')} ({e.get('case')!r}) among the "
+                                 f"tests that passed ({', '.join(sorted(b.passed))})")
 
 
 # ---- main -----------------------------------------------------------------------------

@@ -185,24 +185,10 @@ def ink(png: str) -> float:
         return sum(hist[:245]) / total if total else 0.0
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--pdf", required=True)
-    ap.add_argument("--log")
-    ap.add_argument("--min-pages", type=int, default=1)
-    ap.add_argument("--expect-text", action="append", default=[])
-    ap.add_argument("--titles-from")
-    ap.add_argument("--out")
-    ap.add_argument("--glossary-of")
-    ap.add_argument("--tagged", action="store_true")
-    ap.add_argument("--structure", metavar="FRONT",
-                    help="the book's structure (structure_problems): FRONT, the front matter's title, "
-                         "then every chapter of --titles-from at the outline's top level")
-    ap.add_argument("--not-top", action="append", default=[],
-                    help="a section of the front page that must not be a chapter of the outline")
-    ap.add_argument("--bookmark", action="append", default=[],
-                    help="a title the PDF's bookmarks must hold (with --titles-from: every chapter's too)")
-    a = ap.parse_args()
+def titles_from(a) -> list:
+    """With --titles-from, every page's title is looked for in the text (and, with
+    --bookmark, in the bookmarks), and a section's page must not be at the
+    outline's top; the chapters' titles, in order."""
     chapters = []
     if a.titles_from:
         sources = sorted(glob.glob(os.path.join(a.titles_from, "*.md")))
@@ -228,41 +214,30 @@ def main() -> int:
                 a.not_top.append(title)
                 if a.bookmark:
                     a.bookmark.append(title)
-    for tool in ("pdfinfo", "pdftoppm", "pdftotext", "pdftohtml"):
-        if not shutil.which(tool):
-            print(f"check_pdf: needs {tool} (Debian: poppler-utils)", file=sys.stderr)
-            return 1
-    if not os.path.isfile(a.pdf):
-        print(f"check_pdf: {a.pdf} does not exist: build it with `cmake --build --preset book "
-              "--target pdf` (or tools/book pdf)", file=sys.stderr)
-        return 1
+    return chapters
+
+
+def log_problems(log_path: str, pages: int) -> list:
+    """What XeLaTeX's log says is wrong: a page count other than the PDF's, or a
+    character missing from the fonts."""
     problems = []
-    pages = pages_of(a.pdf)
-    if a.tagged:
-        info = subprocess.run(["pdfinfo", a.pdf], capture_output=True, text=True).stdout
-        if not re.search(r"^Tagged:\s+yes", info, re.M):
-            problems.append("the PDF is not tagged (pdfinfo: "
-                            f"{(re.findall(r'^Tagged:.*', info, re.M) or ['no Tagged line'])[0].strip()})")
-    if a.bookmark:
-        have = {plain(t) for t in bookmarks(a.pdf)}
-        for want in a.bookmark:
-            if plain(want) not in have:
-                problems.append(f"the PDF's bookmarks do not hold \"{want}\"")
-    if a.structure:
-        problems += structure_problems(a.pdf, chapters, a.structure, a.not_top)
-    if pages < a.min_pages:
-        problems.append(f"the PDF has {pages} pages, fewer than the {a.min_pages} its contents need")
-    if a.log:
-        with open(a.log, encoding="utf-8", errors="replace") as f:
-            log = f.read()
-        m = re.search(r"Output written on \S+ \((\d+) pages?", log)
-        if not m:
-            problems.append(f"{a.log} does not say how many pages XeLaTeX wrote")
-        elif int(m.group(1)) != pages:
-            problems.append(f"XeLaTeX wrote {m.group(1)} pages, but the PDF has {pages}")
-        for miss in sorted(set(re.findall(r"Missing character: There is no (.+?) in font (\S+)", log))):
-            problems.append(f"a character is missing from the fonts, so it is not on the page: {miss[0]} "
-                            f"(font {miss[1]})")
+    with open(log_path, encoding="utf-8", errors="replace") as f:
+        log = f.read()
+    m = re.search(r"Output written on \S+ \((\d+) pages?", log)
+    if not m:
+        problems.append(f"{log_path} does not say how many pages XeLaTeX wrote")
+    elif int(m.group(1)) != pages:
+        problems.append(f"XeLaTeX wrote {m.group(1)} pages, but the PDF has {pages}")
+    for miss in sorted(set(re.findall(r"Missing character: There is no (.+?) in font (\S+)", log))):
+        problems.append(f"a character is missing from the fonts, so it is not on the page: {miss[0]} "
+                        f"(font {miss[1]})")
+    return problems
+
+
+def page_problems(a, pages: int) -> list:
+    """Each page rendered (none blank, as many as the PDF has), and the text: no
+    number broken by a wrap, every --expect-text there, the glossary's terms."""
+    problems = []
     out = a.out or tempfile.mkdtemp(prefix="book-pdf-pages-")
     try:
         os.makedirs(out, exist_ok=True)
@@ -292,6 +267,55 @@ def main() -> int:
     finally:
         if not a.out:
             shutil.rmtree(out, ignore_errors=True)
+    return problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--pdf", required=True)
+    ap.add_argument("--log")
+    ap.add_argument("--min-pages", type=int, default=1)
+    ap.add_argument("--expect-text", action="append", default=[])
+    ap.add_argument("--titles-from")
+    ap.add_argument("--out")
+    ap.add_argument("--glossary-of")
+    ap.add_argument("--tagged", action="store_true")
+    ap.add_argument("--structure", metavar="FRONT",
+                    help="the book's structure (structure_problems): FRONT, the front matter's title, "
+                         "then every chapter of --titles-from at the outline's top level")
+    ap.add_argument("--not-top", action="append", default=[],
+                    help="a section of the front page that must not be a chapter of the outline")
+    ap.add_argument("--bookmark", action="append", default=[],
+                    help="a title the PDF's bookmarks must hold (with --titles-from: every chapter's too)")
+    a = ap.parse_args()
+    chapters = titles_from(a)
+    for tool in ("pdfinfo", "pdftoppm", "pdftotext", "pdftohtml"):
+        if not shutil.which(tool):
+            print(f"check_pdf: needs {tool} (Debian: poppler-utils)", file=sys.stderr)
+            return 1
+    if not os.path.isfile(a.pdf):
+        print(f"check_pdf: {a.pdf} does not exist: build it with `cmake --build --preset book "
+              "--target pdf` (or tools/book pdf)", file=sys.stderr)
+        return 1
+    problems = []
+    pages = pages_of(a.pdf)
+    if a.tagged:
+        info = subprocess.run(["pdfinfo", a.pdf], capture_output=True, text=True).stdout
+        if not re.search(r"^Tagged:\s+yes", info, re.M):
+            problems.append("the PDF is not tagged (pdfinfo: "
+                            f"{(re.findall(r'^Tagged:.*', info, re.M) or ['no Tagged line'])[0].strip()})")
+    if a.bookmark:
+        have = {plain(t) for t in bookmarks(a.pdf)}
+        for want in a.bookmark:
+            if plain(want) not in have:
+                problems.append(f"the PDF's bookmarks do not hold \"{want}\"")
+    if a.structure:
+        problems += structure_problems(a.pdf, chapters, a.structure, a.not_top)
+    if pages < a.min_pages:
+        problems.append(f"the PDF has {pages} pages, fewer than the {a.min_pages} its contents need")
+    if a.log:
+        problems += log_problems(a.log, pages)
+    problems += page_problems(a, pages)
     print(f"check_pdf: {a.pdf}: {pages} pages rendered, {len(a.expect_text)} texts looked for")
     return finish("check_pdf", problems, "every page has content")
 

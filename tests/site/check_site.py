@@ -704,6 +704,63 @@ class Browser:
         return problems
 
 
+def cannot_check(root: str) -> str:
+    """Why the site cannot be checked here (no built book, no browser, no
+    Selenium), or ""."""
+    if not os.path.isfile(os.path.join(root, "index.html")):
+        return f"{root} holds no built book (no index.html); build it first"
+    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+        return f"needs {CHROMIUM} and {DRIVER} (Debian: chromium chromium-driver)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "needs Selenium for Python 3 (Debian: python3-selenium)"
+    return ""
+
+
+def browse(shared, work, jobs: int, search: bool) -> list:
+    """Start jobs browsers and check every page of work in them (with search, the
+    search page too); the problems they found, in the pages' order. The server is
+    closed when they are done."""
+    browsers = []
+    try:
+        # The browsers start together; then each takes the next page to check
+        # (the heaviest first: the chapters) until none is left.
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            browsers = list(pool.map(lambda _n: Browser(shared), range(jobs)))
+        shared.spent["starting the browsers"] = time.monotonic() - t0
+        # (A page's weight: its size times its views.)
+        queue = sorted(range(len(work)), key=lambda i: (
+            -os.path.getsize(os.path.join(shared.root, work[i][0])) * len(work[i][1]), i))
+        lock = threading.Lock()
+
+        def run(browser):
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    i = queue.pop(0)
+                page, page_views = work[i]
+                shared.found[i] = browser.check_page(page, page_views)
+
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            for f in [pool.submit(run, b) for b in browsers]:
+                f.result()
+        problems = [p for i in range(len(work)) for p in shared.found.get(i, [])]
+        if os.path.isfile(os.path.join(shared.root, "search.html")) and search:
+            t0 = time.monotonic()
+            problems += search_problems(browsers[0].driver, shared.server)
+            shared.spent["searching"] = time.monotonic() - t0
+        for p in shared.server.failed:
+            problems.append(f"the server answered {p[0]} for {p[1]}")
+    finally:
+        for b in browsers:
+            b.close()
+        shared.server.close()
+    return problems
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--html", required=True)
@@ -718,16 +775,9 @@ def main() -> int:
     a = ap.parse_args()
     started = time.monotonic()
     root = os.path.abspath(a.html)
-    if not os.path.isfile(os.path.join(root, "index.html")):
-        print(f"check_site: {root} holds no built book (no index.html); build it first", file=sys.stderr)
-        return 1
-    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
-        print(f"check_site: needs {CHROMIUM} and {DRIVER} (Debian: chromium chromium-driver)", file=sys.stderr)
-        return 1
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        print("check_site: needs Selenium for Python 3 (Debian: python3-selenium)", file=sys.stderr)
+    why = cannot_check(root)
+    if why:
+        print(f"check_site: {why}", file=sys.stderr)
         return 1
     if a.pages:
         pages = [p.strip() for p in a.pages.split(",") if p.strip()]
@@ -750,42 +800,7 @@ def main() -> int:
     work = plan(pages, themes, widths, explicit=bool(a.pages), every=a.every_view)
     jobs = max(1, min(a.jobs, len(work)))
     shared = Shared(root, origin, server, shots)
-    browsers = []
-    try:
-        # The browsers start together; then each takes the next page to check
-        # (the heaviest first: the chapters) until none is left.
-        t0 = time.monotonic()
-        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            browsers = list(pool.map(lambda _n: Browser(shared), range(jobs)))
-        shared.spent["starting the browsers"] = time.monotonic() - t0
-        # (A page's weight: its size times its views.)
-        queue = sorted(range(len(work)), key=lambda i: (
-            -os.path.getsize(os.path.join(root, work[i][0])) * len(work[i][1]), i))
-        lock = threading.Lock()
-
-        def run(browser):
-            while True:
-                with lock:
-                    if not queue:
-                        return
-                    i = queue.pop(0)
-                page, page_views = work[i]
-                shared.found[i] = browser.check_page(page, page_views)
-
-        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            for f in [pool.submit(run, b) for b in browsers]:
-                f.result()
-        problems = [p for i in range(len(work)) for p in shared.found.get(i, [])]
-        if os.path.isfile(os.path.join(root, "search.html")) and not a.pages:
-            t0 = time.monotonic()
-            problems += search_problems(browsers[0].driver, server)
-            shared.spent["searching"] = time.monotonic() - t0
-        for p in server.failed:
-            problems.append(f"the server answered {p[0]} for {p[1]}")
-    finally:
-        for b in browsers:
-            b.close()
-        server.close()
+    problems = browse(shared, work, jobs, search=not a.pages)
     figures, link_problems, archives = shared.figures, shared.link_problems, shared.archives
     opened, loads, spent = shared.opened, shared.loads, shared.spent
 

@@ -205,10 +205,42 @@ def main() -> int:
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     print(f"bench-build: {os.cpu_count()} CPUs, load average {load} before starting", flush=True)
-    results, notes, failed = {}, [], False
+    results, ok, notes = {}, {}, []
+    clean = clean_build(root, build, notes)
+    if clean is None:
+        return 1
+    results["clean"], failed, report, env = clean
+    ok["clean"] = results["clean"] <= TARGETS["clean"] and not failed
+    results["noop"], noop_ok = noop_build(root, build, notes)
+    ok["noop"] = results["noop"] <= TARGETS["noop"] and noop_ok
+    results["chapter"], chapter_ok = chapter_build(root, build, chapter, args.chapter, notes)
+    ok["chapter"] = results["chapter"] <= TARGETS["chapter"] and chapter_ok
+    tests = test_programs(root, build, env, notes)
 
-    # 1. Clean: configure + build into a fresh folder, with the book preset's
-    # settings, cold: no compiler cache.
+    names = {"clean": "clean build (configure + build)", "noop": "no-op rebuild",
+             "chapter": f"one chapter changed ({args.chapter})"}
+    print("\nbench-build results")
+    for key in ("clean", "noop", "chapter"):
+        print(f"  {names[key]:<52} {results[key]:7.2f} s  (target <= {TARGETS[key]:g} s)  "
+              f"{'PASS' if ok[key] else 'FAIL'}")
+    if tests is not None:
+        print(f"  {'test programs (built by ctest before the tests)':<52} {tests[0]:7.2f} s  "
+              f"(CPU {tests[1]:.1f} s; not part of the build's budget)")
+    if failed:
+        notes.append("the clean build failed: the book is broken, so every figure is suspect")
+    for n in notes:
+        print(f"  note: {n}")
+    print("\nthe clean build's steps (from .ninja_log; steps overlap, so the sums exceed "
+          "the wall clock):")
+    for line in report:
+        print(line)
+    return 0 if all(ok.values()) else 1
+
+
+def clean_build(root, build, notes):
+    """1. Clean: configure + build into a fresh folder, with the book preset's
+    settings, cold: no compiler cache. (seconds, whether the build failed, its
+    steps' report, the cold environment), or None where it cannot be timed."""
     shutil.rmtree(build, ignore_errors=True)
     env, removed = cold_environment()
     if removed:
@@ -217,32 +249,36 @@ def main() -> int:
     t_conf, rc, _, c_conf = timed(["cmake", "--preset", "book", "-B", build], root, env)
     if rc != 0:
         print("bench-build: FAIL: the configure step failed")
-        return 1
+        return None
     launchers = cached_launchers(build)
     if launchers:
         print(f"bench-build: FAIL: the clean build would not be cold: {build}/CMakeCache.txt "
               f"sets {'; '.join(launchers)}")
-        return 1
+        return None
     # -k 0: a failing step does not stop the rest, so the time still covers all the work.
     t_build, rc, _, c_build = timed(["cmake", "--build", build, "--", "-k", "0"], root, env)
-    if rc != 0:
+    failed = rc != 0
+    if failed:
         print("bench-build: FAIL: the clean build failed (timed to the end all the same)")
-        failed = True
-    results["clean"] = t_conf + t_build
-    report = step_report(build)
     notes.append(f"configure {t_conf:.1f} s + build {t_build:.1f} s; CPU time (user + system) "
                  f"{c_conf:.1f} s + {c_build:.1f} s on {os.cpu_count()} CPUs")
+    return t_conf + t_build, failed, step_report(build), env
 
-    # 2. No-op: nothing to do.
+
+def noop_build(root, build, notes):
+    """2. No-op: nothing to do. (seconds, whether nothing ran)."""
     t, rc, out, _ = timed(["cmake", "--build", build], root)
     ran = [s for s in ninja_steps(out) if s != CHAPTER_STEPS[0]]
     noop_ok = rc == 0 and "ninja: no work to do." in out and not ran
-    results["noop"] = t
     if not noop_ok:
         notes.append("no-op rebuild did work: " + ("; ".join(ran) or f"exit {rc}"))
+    return t, noop_ok
 
-    # 3. One chapter's text changes: only Sphinx may run. The text is put back as it
-    # was, unless someone changed the file meanwhile (then theirs is kept).
+
+def chapter_build(root, build, chapter, chapter_name, notes):
+    """3. One chapter's text changes: only Sphinx may run. The text is put back as it
+    was, unless someone changed the file meanwhile (then theirs is kept).
+    (seconds, whether only Sphinx ran)."""
     with open(chapter, "rb") as f:
         original = f.read()
     changed = original + b"\n<!-- bench-build: a change to the text -->\n"
@@ -257,11 +293,10 @@ def main() -> int:
             with open(chapter, "wb") as f:
                 f.write(original)
         else:
-            notes.append(f"{args.chapter} was changed by someone else during the run; left as it is")
+            notes.append(f"{chapter_name} was changed by someone else during the run; left as it is")
     steps = ninja_steps(out)
     others = [s for s in steps if s not in CHAPTER_STEPS]
     chapter_ok = rc == 0 and CHAPTER_STEPS[1] in steps and not others
-    results["chapter"] = t
     if not chapter_ok:
         notes.append("one-chapter rebuild: " + (f"exit {rc}" if rc else "") +
                      (f" ran more than Sphinx: {'; '.join(others)}" if others else "") +
@@ -269,38 +304,20 @@ def main() -> int:
     # Bring the build back in line with the restored text (not timed).
     subprocess.run(["cmake", "--build", build], cwd=root, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
+    return t, chapter_ok
 
-    # 4. The test programs, which `ctest` builds before the tests run (its pre-test
-    # step, CTestCustom.cmake): timed for the record, not against the build's budget.
+
+def test_programs(root, build, env, notes):
+    """4. The test programs, which `ctest` builds before the tests run (its pre-test
+    step, CTestCustom.cmake): timed for the record, not against the build's budget.
+    (seconds, CPU seconds), or None where there are none."""
     test_targets = test_program_targets(build)
-    t_tests = c_tests = None
-    if test_targets:
-        t_tests, rc, _, c_tests = timed(["cmake", "--build", build, "--target", *test_targets],
-                                        root, env)
-        if rc != 0:
-            notes.append(f"the test programs ({' '.join(test_targets)}) did not build")
-
-    ok = {"clean": results["clean"] <= TARGETS["clean"] and not failed,
-          "noop": results["noop"] <= TARGETS["noop"] and noop_ok,
-          "chapter": results["chapter"] <= TARGETS["chapter"] and chapter_ok}
-    names = {"clean": "clean build (configure + build)", "noop": "no-op rebuild",
-             "chapter": f"one chapter changed ({args.chapter})"}
-    print("\nbench-build results")
-    for key in ("clean", "noop", "chapter"):
-        print(f"  {names[key]:<52} {results[key]:7.2f} s  (target <= {TARGETS[key]:g} s)  "
-              f"{'PASS' if ok[key] else 'FAIL'}")
-    if t_tests is not None:
-        print(f"  {'test programs (built by ctest before the tests)':<52} {t_tests:7.2f} s  "
-              f"(CPU {c_tests:.1f} s; not part of the build's budget)")
-    if failed:
-        notes.append("the clean build failed: the book is broken, so every figure is suspect")
-    for n in notes:
-        print(f"  note: {n}")
-    print("\nthe clean build's steps (from .ninja_log; steps overlap, so the sums exceed "
-          "the wall clock):")
-    for line in report:
-        print(line)
-    return 0 if all(ok.values()) else 1
+    if not test_targets:
+        return None
+    t_tests, rc, _, c_tests = timed(["cmake", "--build", build, "--target", *test_targets], root, env)
+    if rc != 0:
+        notes.append(f"the test programs ({' '.join(test_targets)}) did not build")
+    return t_tests, c_tests
 
 
 if __name__ == "__main__":

@@ -146,6 +146,72 @@ def run_tag(program: list[str], qid: str, env: dict) -> bool:
     return proc.returncode == 0
 
 
+def mutations_of(key: str, text: str) -> list:
+    """[(kind, figure)] that a question's answer text states: each figure of
+    answers.json ("answer") and each recorded value it cites ("value"; for a
+    check's value, the results the check reads too), each once."""
+    mutations = []
+    for fig in dict.fromkeys(ANSWER.findall(text)):
+        mutations.append(("answer", fig))
+    for ref in dict.fromkeys(VALUE.findall(text)):
+        run, res = ref.split(":", 1)
+        full = run if "/" in run else f"{key}/{run}"
+        if res.startswith("check:"):
+            r_key, r_run = full.split("/")
+            for r in results_of_check(r_key, r_run, res[len("check:"):]):
+                mutations.append(("value", f"{full}:{r}"))
+            mutations.append(("value", f"{full}:{res}"))  # the check's own value
+        else:
+            mutations.append(("value", f"{full}:{res}"))
+    return list(dict.fromkeys(mutations))
+
+
+def with_answer_raised(answers: dict, qid: str, fig: str, tmp: str) -> dict:
+    """The environment of a test run whose answers.json has the figure fig of
+    question qid raised (a copy written in tmp)."""
+    changed = copy.deepcopy(answers)
+    entry = changed[qid][fig]
+    if isinstance(entry, dict):
+        entry["value"] = raised(entry["value"])
+    else:
+        changed[qid][fig] = raised(entry)
+    path = os.path.join(tmp, "answers.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(changed, f)
+    return {"BOOK_TEST_ANSWERS_FILE": path}
+
+
+def with_value_raised(declared, manifest: dict, fig: str, tmp: str) -> dict:
+    """The environment of a test run whose manifest points the run of fig
+    (<key>/<run>:<result> or :check:<id>) at a copy of its record with that
+    figure raised, in every repeat too (both written in tmp)."""
+    full, res = fig.split(":", 1)
+    rec_path = declared.runs[full]["record"]
+    with open(rec_path, encoding="utf-8") as f:
+        rec = json.load(f)
+    if res.startswith("check:"):
+        for c in rec.get("checks", []):
+            if c.get("id") == res[len("check:"):]:
+                c["value"] = raised(float(c["value"]))
+                c["values"] = [raised(float(v)) for v in c.get("values", [])]
+    else:
+        entry = rec["results"][res]
+        entry["value"] = raised(float(entry["value"]))
+        for rep in rec.get("repeats", []):
+            if res in rep.get("results", {}):
+                r = rep["results"][res]
+                r["value"] = raised(float(r["value"]))
+    path = os.path.join(tmp, full.replace("/", "+") + ".json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(rec, f)
+    man = copy.deepcopy(manifest)
+    man["runs"][full]["record"] = path
+    mpath = os.path.join(tmp, "book-manifest.json")
+    with open(mpath, "w", encoding="utf-8") as f:
+        json.dump(man, f)
+    return {"BOOK_TEST_MANIFEST": mpath}
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--build", required=True)
@@ -176,59 +242,12 @@ def main() -> int:
                 if not run_tag(program, qid, {}):
                     errors.append(f"{key}: the test of {qid} fails unchanged")
                     continue
-                mutations = []
-                for fig in dict.fromkeys(ANSWER.findall(text)):
-                    mutations.append(("answer", fig))
-                for ref in dict.fromkeys(VALUE.findall(text)):
-                    run, res = ref.split(":", 1)
-                    full = run if "/" in run else f"{key}/{run}"
-                    if res.startswith("check:"):
-                        r_key, r_run = full.split("/")
-                        for r in results_of_check(r_key, r_run, res[len("check:"):]):
-                            mutations.append(("value", f"{full}:{r}"))
-                        mutations.append(("value", f"{full}:{res}"))  # the check's own value
-                    else:
-                        mutations.append(("value", f"{full}:{res}"))
-                for kind, fig in dict.fromkeys(mutations):
-                    env = {}
+                for kind, fig in mutations_of(key, text):
                     if kind == "answer":
-                        changed = copy.deepcopy(answers)
-                        entry = changed[qid][fig]
-                        if isinstance(entry, dict):
-                            entry["value"] = raised(entry["value"])
-                        else:
-                            changed[qid][fig] = raised(entry)
-                        path = os.path.join(tmp, "answers.json")
-                        with open(path, "w", encoding="utf-8") as f:
-                            json.dump(changed, f)
-                        env["BOOK_TEST_ANSWERS_FILE"] = path
+                        env = with_answer_raised(answers, qid, fig, tmp)
                         label = f"{qid}: answers.json {fig}"
                     else:
-                        full, res = fig.split(":", 1)
-                        rec_path = declared.runs[full]["record"]
-                        with open(rec_path, encoding="utf-8") as f:
-                            rec = json.load(f)
-                        if res.startswith("check:"):
-                            for c in rec.get("checks", []):
-                                if c.get("id") == res[len("check:"):]:
-                                    c["value"] = raised(float(c["value"]))
-                                    c["values"] = [raised(float(v)) for v in c.get("values", [])]
-                        else:
-                            entry = rec["results"][res]
-                            entry["value"] = raised(float(entry["value"]))
-                            for rep in rec.get("repeats", []):
-                                if res in rep.get("results", {}):
-                                    r = rep["results"][res]
-                                    r["value"] = raised(float(r["value"]))
-                        path = os.path.join(tmp, full.replace("/", "+") + ".json")
-                        with open(path, "w", encoding="utf-8") as f:
-                            json.dump(rec, f)
-                        man = copy.deepcopy(manifest)
-                        man["runs"][full]["record"] = path
-                        mpath = os.path.join(tmp, "book-manifest.json")
-                        with open(mpath, "w", encoding="utf-8") as f:
-                            json.dump(man, f)
-                        env["BOOK_TEST_MANIFEST"] = mpath
+                        env = with_value_raised(declared, manifest, fig, tmp)
                         label = f"{qid}: {fig}"
                     passed = run_tag(program, qid, env)
                     if a.list:
