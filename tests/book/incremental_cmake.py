@@ -73,6 +73,42 @@ def published(html: str) -> dict:
     return out
 
 
+def edit_and_build(repo: str, key: str, html: str, build_step) -> dict:
+    """Each edit of the chapter built in turn (build_step(name, may_fail)): its
+    title and a heading another page links, each changed and reverted; its
+    program's listed line and its run's arguments. What the last build
+    published ({path: bytes})."""
+    page = os.path.join(repo, "chapters", f"{key}.md")
+    program = os.path.join(repo, "code", key, "warps.cpp")
+    lists = os.path.join(repo, "code", key, "CMakeLists.txt")
+    # A chapter's title, changed and built, then reverted.
+    edit(page, "# 99. A fixture chapter", "# 99. A renamed chapter")
+    build_step("title changed")
+    with open(os.path.join(html, "index.html"), encoding="utf-8") as f:
+        if "renamed chapter" not in f.read():
+            raise Failed("the changed title is not in the front page's table of contents: "
+                         "the edit was not built")
+    edit(page, "# 99. A renamed chapter", "# 99. A fixture chapter")
+    build_step("title reverted")
+    # A heading another page links, changed (the link breaks), then reverted.
+    edit(page, "## Blocks fill whole warps", "## Blocks fill warps")
+    build_step("heading changed", may_fail=True)
+    edit(page, "## Blocks fill warps", "## Blocks fill whole warps")
+    build_step("heading reverted")
+    # The listed line of the program, and the run's arguments (its record and the
+    # manifest: CMake configures again).
+    edit(program, "return (threads + 31) / 32;", "return (threads + 32 - 1) / 32;")
+    edit(lists, "ARGS --threads 100", "ARGS --threads 70")
+    build_step("listing and record edited")
+    incremental = published(html)
+    # (as the reader reads it: the listing is highlighted, a token a span)
+    page_text = re.sub(r"<[^>]+>", "", incremental.get(f"{key}.html", b"").decode("utf-8", "replace"))
+    if "(threads + 32 - 1) / 32" not in page_text or "a block of 70 threads" not in page_text:
+        raise Failed(f"{key}.html shows neither the edited listing nor the new record's output: "
+                     "the edits were not built")
+    return incremental
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", required=True)
@@ -90,9 +126,6 @@ def main() -> int:
         built_page = os.path.join(repo, "chapters", "how-this-book-was-built.md")
         with open(built_page, "a", encoding="utf-8") as f:
             f.write("\n" + LINK)
-        page = os.path.join(repo, "chapters", f"{key}.md")
-        program = os.path.join(repo, "code", key, "warps.cpp")
-        lists = os.path.join(repo, "code", key, "CMakeLists.txt")
         build = os.path.join(repo, "build", "book")
         html = os.path.join(build, "html")
         say(f"copied the book and dropped chapter {key} in: {time.monotonic() - t0:.0f} s")
@@ -114,31 +147,7 @@ def main() -> int:
 
         run("configure", configure, repo, os.path.join(logs, "configure.log"))
         build_step("build")
-        # A chapter's title, changed and built, then reverted.
-        edit(page, "# 99. A fixture chapter", "# 99. A renamed chapter")
-        build_step("title changed")
-        with open(os.path.join(html, "index.html"), encoding="utf-8") as f:
-            if "renamed chapter" not in f.read():
-                raise Failed("the changed title is not in the front page's table of contents: "
-                             "the edit was not built")
-        edit(page, "# 99. A renamed chapter", "# 99. A fixture chapter")
-        build_step("title reverted")
-        # A heading another page links, changed (the link breaks), then reverted.
-        edit(page, "## Blocks fill whole warps", "## Blocks fill warps")
-        build_step("heading changed", may_fail=True)
-        edit(page, "## Blocks fill warps", "## Blocks fill whole warps")
-        build_step("heading reverted")
-        # The listed line of the program, and the run's arguments (its record and the
-        # manifest: CMake configures again).
-        edit(program, "return (threads + 31) / 32;", "return (threads + 32 - 1) / 32;")
-        edit(lists, "ARGS --threads 100", "ARGS --threads 70")
-        build_step("listing and record edited")
-        incremental = published(html)
-        # (as the reader reads it: the listing is highlighted, a token a span)
-        page_text = re.sub(r"<[^>]+>", "", incremental.get(f"{key}.html", b"").decode("utf-8", "replace"))
-        if "(threads + 32 - 1) / 32" not in page_text or "a block of 70 threads" not in page_text:
-            raise Failed(f"{key}.html shows neither the edited listing nor the new record's output: "
-                         "the edits were not built")
+        incremental = edit_and_build(repo, key, html, build_step)
 
         # The same tree, built clean at the same path.
         shutil.move(build, os.path.join(repo, "build", "incremental"))

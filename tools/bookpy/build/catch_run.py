@@ -80,6 +80,25 @@ def unread_answers(path, program, read, name):
     return out
 
 
+def silent_cases(data: bytes, source_root: str, name: str) -> list[str]:
+    """Where each test case without an assertion is (its TEST_CASE line), in
+    Catch2's XML report data, as an error."""
+    silent = []
+    try:
+        root = ET.fromstring(data) if data else None
+    except ET.ParseError:
+        root = None
+    if root is not None:
+        for tc in root.iter("TestCase"):
+            if not any(True for _ in tc.iter("Expression")) and not any(
+                    True for t in ("Exception", "FatalErrorCondition", "Failure")
+                    for _ in tc.iter(t)):
+                silent.append(f"{where(tc, source_root)}: error: test case "
+                              f"\"{tc.get('name', '')}\" of test {name} made no assertion: "
+                              "a test case that checks nothing cannot fail")
+    return silent
+
+
 def main() -> int:
     options, program = split_at_dashes("catch-run", "the program", required=True)
     p = argparse.ArgumentParser(prog="catch-run")
@@ -132,20 +151,7 @@ def main() -> int:
               "runs nothing cannot fail")
         return 1
     verdict = catch_report.judge(data, expected, ended, strip_prefix=args.source_root)
-    # Where each test case without an assertion is (its TEST_CASE line).
-    silent = []
-    try:
-        root = ET.fromstring(data) if data else None
-    except ET.ParseError:
-        root = None
-    if root is not None:
-        for tc in root.iter("TestCase"):
-            if not any(True for _ in tc.iter("Expression")) and not any(
-                    True for t in ("Exception", "FatalErrorCondition", "Failure")
-                    for _ in tc.iter(t)):
-                silent.append(f"{where(tc, args.source_root)}: error: test case "
-                              f"\"{tc.get('name', '')}\" of test {name} made no assertion: "
-                              "a test case that checks nothing cannot fail")
+    silent = silent_cases(data, args.source_root, name)
     for line in silent:
         print(line)
     if verdict.details:

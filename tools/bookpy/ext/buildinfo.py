@@ -317,13 +317,9 @@ def _verdict_cell(per: dict, m, run: str, key: str) -> str:
     return "no reference GPU has a fresh record of it"
 
 
-def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
-    """Every figure of a GPU run or a measuring run (book_run REPEATS) that a page
-    quotes, chapter by chapter: its name, on each GPU the build shows its median
-    and the range of its repeats (marked where that GPU's record is stale or the
-    run waits for it), and where it is quoted. A figure quoted at two precisions
-    is one row, at the finer."""
-    env, builder = app.env, app.builder
+def _quoted_where(env) -> dict:
+    """{(run, key): (the pages that quote the figure, the formats they quote it
+    in)}, of the pages the build holds."""
     quoted = getattr(env, "book_quoted_figures", {})
     where: dict = {}
     for doc, figures in quoted.items():
@@ -333,6 +329,17 @@ def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
             docs, specs = where.setdefault((run, key), (set(), set()))
             docs.add(doc)
             specs.add(spec)
+    return where
+
+
+def measured_section(app: Sphinx, fromdoc: str) -> nodes.section | None:
+    """Every figure of a GPU run or a measuring run (book_run REPEATS) that a page
+    quotes, chapter by chapter: its name, on each GPU the build shows its median
+    and the range of its repeats (marked where that GPU's record is stale or the
+    run waits for it), and where it is quoted. A figure quoted at two precisions
+    is one row, at the finer."""
+    env, builder = app.env, app.builder
+    where = _quoted_where(env)
     if not where:
         return None
     m = read_manifest(app.config)

@@ -38,63 +38,26 @@ def whole_manifest(runs: dict) -> dict:
             "runs": {name: dict(run, record=f"records/{name}.json") for name, run in runs.items()}}
 
 
-def main(root: str, scratch: str) -> int:
-    schema = record_schema.load_schema(os.path.join(root, "book", "record-schema.json"))
-    shutil.rmtree(scratch, ignore_errors=True)
-    os.makedirs(scratch)
-    committed = os.path.join(scratch, "committed")
-    fresh = os.path.join(scratch, "fresh")
-    shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), committed)
-    shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), fresh)
-    manifest = os.path.join(scratch, "manifest.json")
-    with open(manifest, "w", encoding="utf-8") as f:
-        json.dump(whole_manifest({"ch01-execution-model/device-query": {"exact": ["*"]},
-                                  "ch01-execution-model/div-first-launch": {"exact": []}}), f)
+def forge(committed: str, schema, run: str, result: str, value: float) -> None:
+    """Set a result in the committed recording and recompute its digest."""
+    path = os.path.join(committed, run + ".json")
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+    raw["results"][result]["value"] = value
+    for rep in raw.get("repeats") or []:
+        rep["results"][result]["value"] = value
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(raw, f, indent=1)
+    raw["digest"] = record_schema.digest(record_schema.load_recording(path, schema), schema)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(raw, f, indent=1)
+    record_schema.check_digest(record_schema.load_recording(path, schema), schema, path)
 
-    def forge(run: str, result: str, value: float) -> None:
-        """Set a result in the committed recording and recompute its digest."""
-        path = os.path.join(committed, run + ".json")
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
-        raw["results"][result]["value"] = value
-        for rep in raw.get("repeats") or []:
-            rep["results"][result]["value"] = value
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(raw, f, indent=1)
-        raw["digest"] = record_schema.digest(record_schema.load_recording(path, schema), schema)
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(raw, f, indent=1)
-        record_schema.check_digest(record_schema.load_recording(path, schema), schema, path)
 
-    def drift(*extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "bookpy.records.drift",
-                               "--root", root, "--old", committed, "--new", fresh, *extra],
-                              capture_output=True, text=True, check=False)
-
-    checks = Checklist("book.drift-exact")
-
-    def expect(what: str, ok: bool, p: subprocess.CompletedProcess) -> None:
-        checks.expect(ok, f"{what}: status {p.returncode}\n{p.stdout[-2000:]}\n{p.stderr}")
-
-    p = drift("--manifest", manifest)
-    expect("as committed: status 0, nothing CHANGED", p.returncode == 0 and "CHANGED" not in p.stdout, p)
-
-    forge("ch01-execution-model/div-first-launch", "first_launch_ms_uniform", 0.05)
-    p = drift("--manifest", manifest)
-    expect("a measured figure changed: status 0", p.returncode == 0, p)
-
-    forge("ch01-execution-model/device-query", "l2_mb", 96.0)
-    p = drift("--manifest", manifest)
-    expect("l2_mb forged: status 3, named with its chapter line",
-           p.returncode == 3 and "ch01-execution-model/device-query:l2_mb is exact" in p.stderr
-           and "committed recording says 96" in p.stderr and "this GPU's run says 60" in p.stderr
-           and "chapters/ch01-execution-model/" in p.stderr, p)
-    p = drift()
-    expect("l2_mb forged, no manifest: status 0, flagged MOVED",
-           p.returncode == 0 and "MOVED" in p.stdout, p)
-
-    # Another reference GPU's recordings: of the runs recorded here, one as this
-    # GPU's (fresh), one made for other inputs (stale, with its commit), one missing.
+def other_gpu(scratch: str, fresh: str) -> tuple[str, str]:
+    """Another reference GPU's recordings: of the runs recorded here, one as this
+    GPU's (fresh), one made for other inputs (stale, with its commit), one missing.
+    (its folder, the stale run's commit)."""
     other = os.path.join(scratch, "other")
     os.makedirs(os.path.join(other, "ch01-execution-model"))
     for run in ("div-sweep", "div-first-launch"):
@@ -110,6 +73,50 @@ def main(root: str, scratch: str) -> int:
     with open(os.path.join(other, "ch01-execution-model", "div-first-launch.volatile.json"),
               encoding="utf-8") as f:
         commit = json.load(f)["provenance"]["commit"]
+    return other, commit
+
+
+def main(root: str, scratch: str) -> int:
+    schema = record_schema.load_schema(os.path.join(root, "book", "record-schema.json"))
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    committed = os.path.join(scratch, "committed")
+    fresh = os.path.join(scratch, "fresh")
+    shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), committed)
+    shutil.copytree(os.path.join(root, "recordings", "nvidia-h200"), fresh)
+    manifest = os.path.join(scratch, "manifest.json")
+    with open(manifest, "w", encoding="utf-8") as f:
+        json.dump(whole_manifest({"ch01-execution-model/device-query": {"exact": ["*"]},
+                                  "ch01-execution-model/div-first-launch": {"exact": []}}), f)
+
+    def drift(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "bookpy.records.drift",
+                               "--root", root, "--old", committed, "--new", fresh, *extra],
+                              capture_output=True, text=True, check=False)
+
+    checks = Checklist("book.drift-exact")
+
+    def expect(what: str, ok: bool, p: subprocess.CompletedProcess) -> None:
+        checks.expect(ok, f"{what}: status {p.returncode}\n{p.stdout[-2000:]}\n{p.stderr}")
+
+    p = drift("--manifest", manifest)
+    expect("as committed: status 0, nothing CHANGED", p.returncode == 0 and "CHANGED" not in p.stdout, p)
+
+    forge(committed, schema, "ch01-execution-model/div-first-launch", "first_launch_ms_uniform", 0.05)
+    p = drift("--manifest", manifest)
+    expect("a measured figure changed: status 0", p.returncode == 0, p)
+
+    forge(committed, schema, "ch01-execution-model/device-query", "l2_mb", 96.0)
+    p = drift("--manifest", manifest)
+    expect("l2_mb forged: status 3, named with its chapter line",
+           p.returncode == 3 and "ch01-execution-model/device-query:l2_mb is exact" in p.stderr
+           and "committed recording says 96" in p.stderr and "this GPU's run says 60" in p.stderr
+           and "chapters/ch01-execution-model/" in p.stderr, p)
+    p = drift()
+    expect("l2_mb forged, no manifest: status 0, flagged MOVED",
+           p.returncode == 0 and "MOVED" in p.stdout, p)
+
+    other, commit = other_gpu(scratch, fresh)
     runs = os.path.join(scratch, "gpu-runs.json")
     with open(runs, "w", encoding="utf-8") as f:
         json.dump(whole_manifest({f"ch01-execution-model/{r}": {"gpu": True, "exact": []}
