@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Included from tests/book/CMakeLists.txt, in its scope (book_bad_test, fx, root, sx):
 # code style: clang-format, flake8, shellcheck, cmake-lint and codespell over the
-# tracked files.
+# tracked files, and the Python's import path and function length (python_code).
 # ---- code style ---------------------------------------------------------------------
 # Every tracked C/C++/CUDA file is formatted as .clang-format says (clang-format 14).
 find_program(BOOK_CLANG_FORMAT NAMES clang-format-14 clang-format)
@@ -47,6 +47,24 @@ set_tests_properties(book.flake8 PROPERTIES LABELS book TIMEOUT 120 SKIP_RETURN_
 # .codespellrc): tests/book/lint.py finds them.
 _book_lint_test(cmake-lint cmake-lint cmake-format)
 _book_lint_test(codespell codespell codespell)
+
+# The book's Python is one importable package: no script changes the import path
+# or loads another by its path, and no function is over 80 lines
+# (bookpy.lint.python_code, each finding at its file and line). The bad tests: a
+# tree holding each way of changing the path, and one holding a function of 81
+# lines beside one of 80.
+add_test(NAME book.python-code COMMAND ${BOOK_PY} -m bookpy.lint.python_code "${root}")
+set_tests_properties(book.python-code PROPERTIES LABELS book TIMEOUT 120)
+book_bad_test(python-import-path --copy "${fx}/python-code/path-insert.txt" tree/tools/insert.py
+  --expect "tools/insert\\.py:9: sys\\.path\\.insert\\(\\): import from the package"
+  --expect "tools/insert\\.py:10: importlib\\.util\\.spec_from_file_location\\(\\)"
+  --expect "tools/insert\\.py:11: SourceFileLoader\\(\\)"
+  --expect "python_code: 3 findings in 1 files"
+  -- ${BOOK_PY} -m bookpy.lint.python_code tree)
+book_bad_test(python-long-function --copy "${fx}/python-code/long-function.txt" tree/tools/long.py
+  --expect "tools/long\\.py:88: function over_the_limit is 81 lines, over 80"
+  --expect "python_code: 1 findings in 1 files"
+  -- ${BOOK_PY} -m bookpy.lint.python_code tree)
 
 # The GitHub Actions workflows (.github/workflows) against GitHub's workflow schema,
 # with action-validator (npm, package-lock.json: `tools/book deps` installs it); an

@@ -8,9 +8,9 @@ and its text passes the spelling checker.
     lint.py cmake-lint <cmake-lint> <source root>   (<root>/.cmake-format.yaml)
     lint.py codespell <codespell> <source root>     (<root>/.codespellrc)
 
-The files are those git tracks (every file under the root, where the tree is no
-git checkout, but for build/, node_modules/ and .carry/): a Python file ends in
-.py or starts with a python #! line (tools/grade); a shell script ends in .sh or
+The files are those git tracks (bookpy.lint.tracked: every file under the root,
+where the tree is no git checkout, but for build/, node_modules/ and .carry/): a
+Python file ends in .py or starts with a python #! line (tools/grade); a shell script ends in .sh or
 starts with a sh, bash or dash #! line (tools/book, .ci/run); a CMake file is a
 CMakeLists.txt or ends in .cmake; the spelling checker reads every file under
 SPELLED (codespell itself leaves out binary files). The linter names each file,
@@ -21,40 +21,20 @@ import re
 import subprocess
 import sys
 
-SKIP_DIRS = {".git", "build", "node_modules", ".carry", "__pycache__"}
-SHEBANG = {"flake8": re.compile(rb"^#!.*\bpython3?\b"),
-           "shellcheck": re.compile(rb"^#!.*\b(sh|bash|dash)\b")}
-SUFFIX = {"flake8": ".py", "shellcheck": ".sh"}
+from bookpy.lint.tracked import first_line, python_files, regular, tracked
+
+SHELL_SHEBANG = re.compile(rb"^#!.*\b(sh|bash|dash)\b")
 KINDS = ("flake8", "shellcheck", "cmake-lint", "codespell")
 # What the spelling checker reads: the book's text and its code.
 SPELLED = ("chapters/", "book/", "docs/", "exercises/", "tools/", "README.md", "CONTRIBUTING.md")
 
 
-def tracked(root: str) -> list[str]:
-    proc = subprocess.run(["git", "-C", root, "ls-files", "-z"],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    if proc.returncode == 0 and os.path.exists(os.path.join(root, ".git")):
-        return [n for n in proc.stdout.decode().split("\0") if n]
-    names = []
-    for dirpath, dirs, fnames in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
-        names += [os.path.relpath(os.path.join(dirpath, f), root) for f in sorted(fnames)]
-    return names
-
-
-def first_line(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.readline(200)
-    except OSError:
-        return b""
-
-
 def files(kind: str, root: str) -> list[str]:
+    if kind == "flake8":
+        return python_files(root)
     out = []
     for name in tracked(root):
-        path = os.path.join(root, name)
-        if os.path.islink(path) or not os.path.isfile(path):
+        if not regular(root, name):
             continue
         if kind == "cmake-lint":
             if os.path.basename(name) == "CMakeLists.txt" or name.endswith(".cmake"):
@@ -62,7 +42,7 @@ def files(kind: str, root: str) -> list[str]:
         elif kind == "codespell":
             if name.startswith(SPELLED):
                 out.append(name)
-        elif name.endswith(SUFFIX[kind]) or SHEBANG[kind].match(first_line(path)):
+        elif name.endswith(".sh") or SHELL_SHEBANG.match(first_line(os.path.join(root, name))):
             out.append(name)
     return sorted(out)
 

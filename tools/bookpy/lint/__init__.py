@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The prose lints of the chapters, run as tests: every comparative sentence
-names its check (claims_checked.py); no figure is typed beside recorded ones
-(typed_figures.py)."""
+"""The lints, run as tests: of the chapters' prose, every comparative sentence
+names its check (claims_checked.py) and no figure is typed beside recorded ones
+(typed_figures.py); of the book's Python, no import path changed and no
+function over 80 lines (python_code.py, over the files tracked.py lists)."""
