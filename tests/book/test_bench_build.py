@@ -6,6 +6,11 @@ and CMakeCache.txt (the bench itself times a whole clean build, which no test
 here runs).
 """
 
+import os
+
+import pytest
+
+from bookpy import ROOT
 from bookpy.bench import build as bench
 
 # (ms start, ms end, output, command hash): one line per output, as Ninja writes them.
@@ -119,3 +124,15 @@ def test_the_test_programs_are_read_from_ctests_pre_test_step(tmp_path):
         '# Written by cmake/Book.cmake\n'
         'set(CTEST_CUSTOM_PRE_TEST "\\"/usr/bin/cmake\\" --build \\"/b\\" --target tests/all exercise-kit")\n')
     assert bench.test_program_targets(str(tmp_path)) == ["tests/all", "exercise-kit"]
+
+
+def test_the_bench_builds_in_a_folder_of_the_repository_it_lies_in(tmp_path):
+    """The clean build deletes its folder first: the repository's own (bookpy.ROOT,
+    which holds CMakePresets.json), and never a folder that ".." or a link leads
+    outside it, nor the repository itself."""
+    assert os.path.isfile(os.path.join(ROOT, "CMakePresets.json"))
+    assert bench.build_folder(str(tmp_path), "build/bench") == os.path.realpath(tmp_path / "build" / "bench")
+    (tmp_path / "out").symlink_to(tmp_path.parent)
+    for name in ("..", "../x", "build/../../x", ".", "/tmp/elsewhere", "out/x"):
+        with pytest.raises(SystemExit, match="must be a folder inside"):
+            bench.build_folder(str(tmp_path), name)

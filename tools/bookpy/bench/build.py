@@ -31,6 +31,8 @@ import subprocess
 import sys
 import time
 
+from bookpy import ROOT
+
 TARGETS = {"clean": 180.0, "noop": 5.0, "chapter": 20.0}
 # Steps allowed in a one-chapter rebuild: Ninja's glob check and Sphinx.
 CHAPTER_STEPS = ("Re-checking globbed directories...", "Sphinx: chapters -> HTML")
@@ -191,17 +193,26 @@ def test_program_targets(build):
     return m.group(1).split() if m else []
 
 
+def build_folder(root: str, name: str) -> str:
+    """The build folder name names (relative to root), resolved, which the clean
+    build deletes first: a folder inside root, never root itself, however ".."
+    or a link lead (SystemExit otherwise)."""
+    root = os.path.realpath(root)
+    build = os.path.realpath(os.path.join(root, name))
+    if os.path.commonpath([build, root]) != root or build == root:
+        sys.exit(f"bench-build: {build} must be a folder inside {root}")
+    return build
+
+
 def main() -> int:
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = ROOT
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--dir", default="build/bench", help="the build folder (deleted first)")
     p.add_argument("--chapter", default="chapters/ch01-execution-model.md",
                    help="the chapter whose text step 3 changes")
     args = p.parse_args()
-    build = os.path.join(root, args.dir)
+    build = build_folder(root, args.dir)
     chapter = os.path.join(root, args.chapter)
-    if os.path.commonpath([build, root]) != root or os.path.realpath(build) == root:
-        sys.exit(f"bench-build: {build} must be a folder inside {root}")
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     print(f"bench-build: {os.cpu_count()} CPUs, load average {load} before starting", flush=True)
