@@ -57,11 +57,24 @@ def draw(fig, runs, theme):
         ax.axvline(r.result("knee_bytes_per_sm"), color=color, linestyle=":", linewidth=1.2)
     ax.set_xscale("log", base=2)
     ax.set_xlim(lowest / 1.5, highest * 1.5)
+    # Ticks at powers of two, written out in KiB: the default labels, 2 with a
+    # superscript, print the exponent smaller than the book's smallest text.
+    ticks, t = [], 1
+    while t < lowest / 1.5:
+        t *= 2
+    while t <= highest * 1.5:
+        ticks.append(t)
+        t *= 2
+    ticks = ticks[::2] if len(ticks) > 6 else ticks
+    ax.set_xticks(ticks, [f"{t / 1024:g}" for t in ticks])
+    ax.minorticks_off()
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("bytes in flight per SM")
+    ax.set_xlabel("bytes in flight per SM (KiB)")
     ax.set_ylabel("read bandwidth (TB/s)")
     ax.set_title("dashed: Little's law; dotted: its knee", color=theme.muted)
     if fig.book_narrow:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=2)
+        # Inside the axes, below the ceiling and right of the knee, where no point
+        # lies: a legend under the axes leaves the y label no room on a phone.
+        ax.legend(loc="lower right")
     else:
         ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))

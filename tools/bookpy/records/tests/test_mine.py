@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -81,13 +82,18 @@ expect("your GPU: the Tesla T4 (compute capability 7.5)" in out, "the T4's colum
 expect("Mann-Whitney U test" in out, "the rule is stated")
 for word in ("slower", "same", "can't tell"):
     expect(f": {word} [" in out, f"some figure's verdict is {word}")
-expect("ch01-execution-model/div-sweep:divergent_w1_ms: yours" in out
-       and "can't tell [medians differ by +8.0%" in out.split("div-sweep:divergent_w1_ms")[1].split("\n")[0],
-       "overlapping repeats: can't tell")
-expect("ch03-reductions/reduce-bench:first_add_us_2e16: yours" in out
-       and "slower" in out.split("reduce-bench:first_add_us_2e16:")[1].split("\n")[0]
-       and "over the read stream (ceiling_us_2e16): same" in out.split("reduce-bench:first_add_us_2e16:")[1]
-       .split("\n")[0], "a time slower, and the same as a multiple of its read stream")
+# The overlap scales the T4's repeats by --overlap-scale (1.08): its median is about 8% up,
+# whatever the H100 recorded; the verdict, not the digit, is the test.
+div_line = out.split("div-sweep:divergent_w1_ms")[1].split("\n")[0] if "div-sweep:divergent_w1_ms" in out else ""
+div_d = re.search(r"can't tell \[medians differ by \+([0-9.]+)%", div_line)
+expect("ch01-execution-model/div-sweep:divergent_w1_ms: yours" in out and div_d is not None
+       and 5 < float(div_d.group(1)) < 11, "overlapping repeats: can't tell")
+# At 2^28 floats both GPUs' repeats lie within 5% of their medians (at 2^16 a launch's
+# noise may not), so the same ratio to the read stream reads as "same".
+add_line = out.split("reduce-bench:first_add_us_2e28:")[1].split("\n")[0] if "first_add_us_2e28:" in out else ""
+expect("ch03-reductions/reduce-bench:first_add_us_2e28: yours" in out and "slower" in add_line
+       and "over the read stream (ceiling_us_2e28): same" in add_line,
+       "a time slower, and the same as a multiple of its read stream")
 for run in ("ch01-execution-model/device-query", "ch03-reductions/cluster-bench", "ch03-reductions/cluster-sweep"):
     expect(f"{run}: {run} needs compute capability 9.0" in out and "this GPU, the Tesla T4, has 7.5" in out,
            f"{run} skipped with the reason")
